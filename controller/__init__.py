@@ -1,0 +1,1 @@
+"""tablectl: table controller firmware. `controller.rules` is the pure rules core."""

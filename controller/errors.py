@@ -1,0 +1,37 @@
+"""The one exception hierarchy of tablectl.
+
+Kept free of imports so the rules core can raise these under MicroPython too.
+Every error names what was wrong and, where a rule forbids it, the section.
+"""
+
+
+class TablectlError(Exception):
+    """Root of every error tablectl raises on purpose."""
+
+
+class RulesError(TablectlError):
+    """Something the rules core was asked that the rules do not allow."""
+
+
+class InvalidCard(RulesError):
+    """A card code that is not a card, or a card the game's decks cannot hold."""
+
+
+class InvalidHand(RulesError):
+    """A hand of the wrong size, with duplicates, or not valid for the evaluation asked."""
+
+
+class IllegalSetting(RulesError):
+    """A Pai Gow setting the rules forbid (high hand lower than the low hand, wrong cards)."""
+
+
+class UnknownPaytable(RulesError):
+    """A paytable or paytable letter the regulation does not define."""
+
+
+class SettlementError(RulesError):
+    """A settlement that cannot be computed as asked (unknown outcome, missing meter)."""
+
+
+class ConfigError(TablectlError):
+    """A configuration key or value that is unknown, of the wrong type or forbidden."""

@@ -1,0 +1,121 @@
+"""What a par sheet holds, and its exact arithmetic.
+
+A wager's sheet is a list of outcomes with exact combination counts over the
+real deck (cards dealt without replacement) and the payout each earns; the
+house edge is an exact Fraction of the wager (positive favours the house).
+Meter-share payouts (a progressive's "100% of meter") cannot be priced
+without the meter: the sheet prices the fixed part, counting the wager as
+lost on a meter hit, and gives `meter_share`, the expected fraction of the
+meter paid per wager, so that the full return is
+    1 - house_edge + meter_share * meter / wager.
+"""
+
+from fractions import Fraction
+
+from controller.rules import paytables as pt
+
+LOSES = "loses"
+
+
+class Outcome:
+    __slots__ = ("hand", "count", "pay")
+
+    def __init__(self, hand, count, pay):
+        self.hand = hand
+        self.count = count
+        self.pay = pay          # a paytables.Pay, or None: the wager loses
+
+    def net_per_unit(self):
+        """Exact net per unit wagered, the meter share left out."""
+        p = self.pay
+        if p is None or p.kind == pt.METER:
+            return Fraction(-1)
+        if p.kind == pt.TO:
+            return Fraction(p.num, p.den)
+        if p.kind == pt.FOR:
+            return Fraction(p.num - 1)
+        if p.kind == pt.PUSH:
+            return Fraction(0)
+        raise ValueError("a fixed amount has no per-unit net: %r" % (p,))
+
+
+class WagerPar:
+    """The exact par of one wager on one paytable."""
+
+    def __init__(self, game, wager, section, outcomes, combinations, paytable=None, note=None):
+        self.game = game
+        self.wager = wager
+        self.section = section
+        self.paytable = paytable
+        self.outcomes = outcomes
+        self.combinations = combinations
+        self.note = note
+        total = sum(o.count for o in outcomes)
+        if total != combinations:
+            raise AssertionError("%s %s: outcome counts add to %d, not %d combinations"
+                                 % (game, wager, total, combinations))
+
+    def expected_net(self):
+        return sum((o.net_per_unit() * o.count for o in self.outcomes), Fraction(0)) / self.combinations
+
+    def house_edge(self):
+        return -self.expected_net()
+
+    def meter_share(self):
+        s = Fraction(0)
+        for o in self.outcomes:
+            if o.pay is not None and o.pay.kind == pt.METER:
+                s += Fraction(o.pay.num, 100) * o.count
+        return s / self.combinations
+
+    def to_json(self):
+        edge = self.house_edge()
+        out = {
+            "wager": self.wager,
+            "paytable": self.paytable,
+            "section": self.section,
+            "house_edge": round(float(edge), 7),
+            "house_edge_exact": "%d/%d" % (edge.numerator, edge.denominator),
+            "combinations": self.combinations,
+            "outcomes": [{"hand": o.hand, "count": o.count,
+                          "pays": LOSES if o.pay is None else o.pay.text()}
+                         for o in self.outcomes],
+        }
+        share = self.meter_share()
+        if share:
+            out["meter_share"] = float(share)
+            out["meter_share_exact"] = "%d/%d" % (share.numerator, share.denominator)
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+class StrategyDependent:
+    """A wager whose return depends on the player's decisions: listed, not priced."""
+
+    def __init__(self, game, wager, section, reason):
+        self.game = game
+        self.wager = wager
+        self.section = section
+        self.reason = reason
+
+    def to_json(self):
+        return {"wager": self.wager, "section": self.section,
+                "strategy_dependent": True, "reason": self.reason}
+
+
+def from_paytable(table, counts, combinations, note=None):
+    """Build a WagerPar from {hand: count} for the hands of `table`; every other
+    combination loses."""
+    outcomes = []
+    paid = 0
+    for hand, pay in table.rows:
+        n = counts.get(hand, 0)
+        outcomes.append(Outcome(hand, n, pay))
+        paid += n
+    unknown = [h for h in counts if table.pay(h) is None and h != LOSES]
+    if unknown:
+        raise AssertionError("counts for hands %s are not on %r" % (unknown, table))
+    outcomes.append(Outcome(LOSES, combinations - paid, None))
+    return WagerPar(table.game, table.wager, table.section, outcomes, combinations,
+                    paytable=table.letter, note=note)
