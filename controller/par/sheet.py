@@ -105,17 +105,32 @@ class StrategyDependent:
 
 
 def from_paytable(table, counts, combinations, note=None):
-    """Build a WagerPar from {hand: count} for the hands of `table`; every other
-    combination loses."""
+    """Build a WagerPar from {hand: count}; combinations whose hand is not on `table`
+    lose. Every hand on the table must be counted: a name that does not match is a
+    mistake, not a hand that never happens."""
+    missing = [h for h in table.hands() if h not in counts]
+    if missing:
+        raise AssertionError("no count for %s on %r" % (missing, table))
     outcomes = []
     paid = 0
     for hand, pay in table.rows:
         n = counts.get(hand, 0)
         outcomes.append(Outcome(hand, n, pay))
         paid += n
-    unknown = [h for h in counts if table.pay(h) is None and h != LOSES]
-    if unknown:
-        raise AssertionError("counts for hands %s are not on %r" % (unknown, table))
     outcomes.append(Outcome(LOSES, combinations - paid, None))
     return WagerPar(table.game, table.wager, table.section, outcomes, combinations,
                     paytable=table.letter, note=note)
+
+
+class NoHouseEdge:
+    """A wager paid between players (Flop Poker's Pot, 583.11(e)): the house keeps nothing."""
+
+    def __init__(self, game, wager, section, reason):
+        self.game = game
+        self.wager = wager
+        self.section = section
+        self.reason = reason
+
+    def to_json(self):
+        return {"wager": self.wager, "section": self.section,
+                "house_edge": 0.0, "banked": False, "reason": self.reason}

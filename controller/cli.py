@@ -1,0 +1,87 @@
+"""`tablectl`: the command line of the table controller."""
+
+import argparse
+import json
+import sys
+
+from controller.errors import TablectlError
+
+
+def _pct(fraction):
+    return "%.4f%%" % (100 * float(fraction))
+
+
+def _print_sheet(game, sheets, out):
+    out.write("%s\n%s\n" % (game, "=" * len(game)))
+    for s in sheets:
+        j = s.to_json()
+        title = j["wager"] + ("" if not j.get("paytable") else " (paytable %s)" % j["paytable"])
+        out.write("\n%s  [%s]\n" % (title, j["section"]))
+        if j.get("strategy_dependent"):
+            out.write("  strategy-dependent: %s\n" % j["reason"])
+            continue
+        if j.get("banked") is False:
+            out.write("  no house edge: %s\n" % j["reason"])
+            continue
+        out.write("  house edge %s   (exact %s, over %s combinations)\n"
+                  % (_pct(s.house_edge()), j["house_edge_exact"], format(j["combinations"], ",")))
+        if j.get("meter_share"):
+            out.write("  plus %.8f of the meter per unit wagered (meter-share payouts)\n"
+                      % j["meter_share"])
+        if j.get("note"):
+            out.write("  note: %s\n" % j["note"])
+        width = max(len(o["hand"]) for o in j["outcomes"])
+        for o in j["outcomes"]:
+            p = o["count"] / j["combinations"]
+            out.write("  %-*s %14s  %.10f  %s\n" % (width, o["hand"], format(o["count"], ","),
+                                                    p, o["pays"]))
+    out.write("\n")
+
+
+def cmd_par(args, out):
+    from controller.par import registry
+    games = list(registry.GAMES) if args.all else [args.game]
+    if not args.all and args.game is None:
+        raise SystemExit("tablectl par: name a game (%s) or give --all" % ", ".join(registry.GAMES))
+    docs = []
+    for game in games:
+        try:
+            sheets = registry.sheets(game)
+        except KeyError:
+            sys.stderr.write("tablectl par: unknown game %r; one of: %s\n"
+                             % (game, ", ".join(registry.GAMES)))
+            return 2
+        if args.json:
+            docs.append({"game": game, "wagers": [s.to_json() for s in sheets]})
+        else:
+            _print_sheet(game, sheets, out)
+    if args.json:
+        doc = {"games": docs} if args.all else docs[0]
+        json.dump(doc, out, indent=1)
+        out.write("\n")
+    return 0
+
+
+def build_parser():
+    ap = argparse.ArgumentParser(prog="tablectl", description="Table controller for "
+                                 "Pennsylvania table games.")
+    sub = ap.add_subparsers(dest="command", required=True)
+    par = sub.add_parser("par", help="exact par sheet (theoretical hold) of a game's wagers")
+    par.add_argument("game", nargs="?", help="game name, e.g. raise-it-up-stud")
+    par.add_argument("--all", action="store_true", help="every game")
+    par.add_argument("--json", action="store_true", help="machine-readable output")
+    par.set_defaults(func=cmd_par)
+    return ap
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args, sys.stdout)
+    except TablectlError as e:
+        sys.stderr.write("tablectl: %s\n" % e)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
