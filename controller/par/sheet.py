@@ -90,8 +90,8 @@ class WagerPar:
         return out
 
 
-class StrategyDependent:
-    """A wager whose return depends on the player's decisions: listed, not priced."""
+class Unpriced:
+    """A wager listed on the sheet without a price, and why."""
 
     def __init__(self, game, wager, section, reason):
         self.game = game
@@ -100,8 +100,19 @@ class StrategyDependent:
         self.reason = reason
 
     def to_json(self):
-        return {"wager": self.wager, "section": self.section,
-                "strategy_dependent": True, "reason": self.reason}
+        out = {"wager": self.wager, "section": self.section, "reason": self.reason}
+        out.update(self.FLAGS)
+        return out
+
+
+class StrategyDependent(Unpriced):
+    """A wager whose return depends on the player's decisions."""
+    FLAGS = {"strategy_dependent": True}
+
+
+class NoHouseEdge(Unpriced):
+    """A wager paid between players (Flop Poker's Pot, 583.11(e)): the house keeps nothing."""
+    FLAGS = {"house_edge": 0.0, "banked": False}
 
 
 def from_paytable(table, counts, combinations, note=None):
@@ -120,17 +131,3 @@ def from_paytable(table, counts, combinations, note=None):
     outcomes.append(Outcome(LOSES, combinations - paid, None))
     return WagerPar(table.game, table.wager, table.section, outcomes, combinations,
                     paytable=table.letter, note=note)
-
-
-class NoHouseEdge:
-    """A wager paid between players (Flop Poker's Pot, 583.11(e)): the house keeps nothing."""
-
-    def __init__(self, game, wager, section, reason):
-        self.game = game
-        self.wager = wager
-        self.section = section
-        self.reason = reason
-
-    def to_json(self):
-        return {"wager": self.wager, "section": self.section,
-                "house_edge": 0.0, "banked": False, "reason": self.reason}
