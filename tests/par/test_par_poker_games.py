@@ -42,6 +42,7 @@ def test_pair_plus_paytables(letter, returned):
         assert round(float(s.house_edge()), 7) == 0.0231674
 
 
+@pytest.mark.reg("583.6(b)")
 def test_counting_reproduces_the_exhaustive_five_card_counts():
     # the exhaustive enumeration of all 2,598,960 hands is in test_poker_crosscheck.py
     assert counting.best_category_counts(5) == {
@@ -50,6 +51,7 @@ def test_counting_reproduces_the_exhaustive_five_card_counts():
         "pair": 1098240, "high_card": 1302540}
 
 
+@pytest.mark.reg("583.6(b)")
 def test_counting_reproduces_the_published_seven_card_distribution():
     assert counting.best_category_counts(7) == {
         "royal_flush": 4324, "straight_flush": 37260, "four_of_a_kind": 224848,

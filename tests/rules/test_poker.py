@@ -102,6 +102,7 @@ def test_best_five_of_six_for_raise_it_up():
     assert P.category(v("Ts Td 4c 5h 8c Kd")) == P.PAIR
 
 
+@pytest.mark.reg("583.6(b)", "637a(d)")
 def test_best_of_seven_finds_flush_over_straight_and_full_house_over_flush():
     assert name("2h 3h 4c 5d 6s 9h Kh Ah") == "flush"  # more than seven cards too
     assert name("2h 3d 4c 5d 6s 9h Kh") == "straight"
@@ -116,6 +117,7 @@ def test_best_of_seven_finds_flush_over_straight_and_full_house_over_flush():
     assert v("Ah Ad Ac Kd Kh Kc 2c") == v("Ah Ad Ac Kd Kh")
 
 
+@pytest.mark.reg("583.6(b)", "637a(d)")
 def test_seven_card_evaluation_equals_the_best_of_its_fives():
     hands = ["2h 3h 4h 5d 6s 9h Kh", "Ah Ad Ac Ks Kh 2c 2d", "7s 8s 9s Ts Js Qd Kc",
              "As 2s 3s 4s 5s 6d 7d", "2c 2d 2h 2s 3c 3d 3h", "Ac Kd 9h 7s 5c 4d 2h"]
