@@ -62,6 +62,43 @@ def cmd_par(args, out):
     return 0
 
 
+def cmd_play(args, out):
+    from controller import scenario
+    try:
+        result = scenario.play(scenario.load(args.file))
+    except TablectlError as e:
+        sys.stderr.write("%s\n" % str(e).replace("\n", " "))
+        return 2
+    json.dump(result, out, indent=1)
+    out.write("\n")
+    return 0
+
+
+def cmd_diagram(args, out):
+    import os
+
+    from controller.games import GAMES, model_class
+    from controller.games.engine import mermaid
+    games = sorted(GAMES) if args.game is None else [args.game]
+    for game in games:
+        text = diagram_markdown(game, mermaid(model_class(game)))
+        if args.out:
+            os.makedirs(args.out, exist_ok=True)
+            path = os.path.join(args.out, game + ".md")
+            with open(path, "w") as f:
+                f.write(text)
+            out.write("wrote %s\n" % path)
+        else:
+            out.write(text)
+    return 0
+
+
+def diagram_markdown(game, chart):
+    return ("# %s: state machine\n\nDrawn by `tablectl diagram --out docs/machines` from the "
+            "machine's own definition; do not edit by hand.\n\n```mermaid\n%s\n```\n"
+            % (game, chart.strip()))
+
+
 def build_parser():
     ap = argparse.ArgumentParser(prog="tablectl", description="Table controller for "
                                  "Pennsylvania table games.")
@@ -71,6 +108,14 @@ def build_parser():
     par.add_argument("--all", action="store_true", help="every game")
     par.add_argument("--json", action="store_true", help="machine-readable output")
     par.set_defaults(func=cmd_par)
+    play = sub.add_parser("play", help="play one stacked-shoe scenario (JSON) and print "
+                          "the outcome; exit 2 for an invalid scenario")
+    play.add_argument("file")
+    play.set_defaults(func=cmd_play)
+    dia = sub.add_parser("diagram", help="draw each game's state machine (Mermaid)")
+    dia.add_argument("game", nargs="?")
+    dia.add_argument("--out", help="folder to write GAME.md files into (docs/machines)")
+    dia.set_defaults(func=cmd_diagram)
     return ap
 
 

@@ -1,0 +1,162 @@
+"""Table configuration: one TOML file per table, validated strictly.
+
+Every key is declared; an unknown key, a value of the wrong type, or a value
+the rules forbid (a paytable letter the regulation does not offer, a minimum
+above the maximum) is refused with a message naming the key. Defaults live in
+each game's model (`DEFAULTS`); `deploy/tables/<game>.toml` are the shipped
+templates and a test keeps them equal to the defaults.
+
+Common keys:
+    game         the game's name
+    table_min    cents; bounds the wagers that take part in the round
+    table_max    cents
+    offered      {wager: bool}   optional wagers the Rules Submission offers
+    limits       {wager: [min, max]} cents, for wagers the table limits do not bound
+    paytables    {wager: letter}  where the regulation offers a choice
+    progressive  {meter, reset, rate}: meter and reset in cents, rate a fraction
+    options      the game's own settings (declared by the game as OPTIONS)
+"""
+
+import copy
+import tomllib
+
+from controller.errors import ConfigError
+from controller.rules import paytables as pt
+
+COMMON_KEYS = ("game", "table_min", "table_max", "offered", "limits", "paytables",
+               "progressive", "options")
+
+
+def _int(key, value, minimum=None):
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ConfigError("%s must be a whole number of cents, not %r" % (key, value))
+    if minimum is not None and value < minimum:
+        raise ConfigError("%s must be at least %d, not %d" % (key, minimum, value))
+    return value
+
+
+def _table(key, value):
+    if not isinstance(value, dict):
+        raise ConfigError("%s must be a table of keys, not %r" % (key, value))
+    return value
+
+
+def merge(base, overrides):
+    """Overrides onto a copy of base; nested tables merge key by key."""
+    out = copy.deepcopy(base)
+    for k, v in overrides.items():
+        if isinstance(v, dict) and isinstance(out.get(k), dict):
+            out[k] = merge(out[k], v)
+        else:
+            out[k] = copy.deepcopy(v)
+    return out
+
+
+def validate(doc, model_cls):
+    """A complete, checked configuration for `model_cls`'s game, or ConfigError."""
+    _table("configuration", doc)
+    for key in doc:
+        if key not in COMMON_KEYS:
+            raise ConfigError("unknown configuration key %r; the keys are %s"
+                              % (key, ", ".join(COMMON_KEYS)))
+    game = doc.get("game", model_cls.GAME)
+    if game != model_cls.GAME:
+        raise ConfigError("game is %r but this table runs %s" % (game, model_cls.GAME))
+    cfg = merge(model_cls.DEFAULTS, doc)
+    cfg["game"] = model_cls.GAME
+    lo = _int("table_min", cfg["table_min"], 1)
+    hi = _int("table_max", cfg["table_max"], 1)
+    if lo > hi:
+        raise ConfigError("table_min %d is above table_max %d" % (lo, hi))
+
+    offered = _table("offered", cfg.get("offered", {}))
+    for wager, on in offered.items():
+        if wager not in model_cls.OPTIONAL_WAGERS:
+            raise ConfigError("offered.%s: not an optional wager of %s; the optional wagers "
+                              "are %s" % (wager, game, ", ".join(model_cls.OPTIONAL_WAGERS)
+                                          or "none"))
+        if not isinstance(on, bool):
+            raise ConfigError("offered.%s must be true or false, not %r" % (wager, on))
+
+    for wager, pair in _table("limits", cfg.get("limits", {})).items():
+        if wager not in model_cls.OPTIONAL_WAGERS and wager not in model_cls.PRE_DEAL_WAGERS:
+            raise ConfigError("limits.%s: %s has no such wager" % (wager, game))
+        if wager in model_cls.TABLE_LIMIT_WAGERS:
+            raise ConfigError("limits.%s: this wager is bounded by table_min and table_max"
+                              % wager)
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise ConfigError("limits.%s must be [minimum, maximum] in cents, not %r"
+                              % (wager, pair))
+        a = _int("limits.%s minimum" % wager, pair[0], 1)
+        b = _int("limits.%s maximum" % wager, pair[1], 1)
+        if a > b:
+            raise ConfigError("limits.%s: minimum %d is above maximum %d" % (wager, a, b))
+
+    for wager, letter in _table("paytables", cfg.get("paytables", {})).items():
+        choices = pt.letters(game, wager)
+        if not choices:
+            raise ConfigError("paytables.%s: the regulation offers no choice of paytable for "
+                              "this wager of %s" % (wager, game))
+        if letter not in choices:
+            section = pt.get(game, wager, choices[0]).section
+            raise ConfigError("paytables.%s = %r: the Rules Submission chooses one of %s (%s)"
+                              % (wager, letter, ", ".join(choices), section))
+
+    prog = cfg.get("progressive")
+    if prog is not None:
+        _check_progressive(game, _table("progressive", prog))
+
+    options = _table("options", cfg.get("options", {}))
+    for key, value in options.items():
+        spec = model_cls.OPTIONS.get(key)
+        if spec is None:
+            raise ConfigError("options.%s: unknown option of %s; the options are %s"
+                              % (key, game, ", ".join(sorted(model_cls.OPTIONS)) or "none"))
+        kind, check = spec
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise ConfigError("options.%s must be %s, not %r" % (key, kind.__name__, value))
+        if check is not None:
+            problem = check(value)
+            if problem:
+                raise ConfigError("options.%s = %r: %s" % (key, value, problem))
+    return cfg
+
+
+def _check_progressive(game, prog):
+    for key in prog:
+        if key not in ("meter", "reset", "rate"):
+            raise ConfigError("progressive.%s: unknown key; the keys are meter, reset, rate" % key)
+    minimums = pt.PROGRESSIVE_MINIMUMS.get(game)
+    if minimums is None:
+        raise ConfigError("progressive: %s has no progressive wager" % game)
+    reset = _int("progressive.reset", prog.get("reset", minimums["reset"]), 0)
+    meter = _int("progressive.meter", prog.get("meter", reset), 0)
+    if reset < minimums["reset"]:
+        raise ConfigError("progressive.reset %d is below the minimum of %d cents (%s)"
+                          % (reset, minimums["reset"], minimums["section"]))
+    if meter < reset:
+        raise ConfigError("progressive.meter %d is below its reset amount %d" % (meter, reset))
+    rate = prog.get("rate")
+    if rate is not None:
+        if not isinstance(rate, (int, float)) or isinstance(rate, bool) or not 0 < rate < 1:
+            raise ConfigError("progressive.rate must be a fraction between 0 and 1, not %r"
+                              % (rate,))
+        if minimums["rate"] is not None:
+            num, den = minimums["rate"]
+            if rate * den < num:
+                raise ConfigError("progressive.rate %r is below %d%% (%s)"
+                                  % (rate, 100 * num // den, minimums["section"]))
+
+
+def load(path, model_cls_for):
+    """Read and validate one table's TOML file; `model_cls_for(game)` names the game's model."""
+    try:
+        with open(path, "rb") as f:
+            doc = tomllib.load(f)
+    except OSError as e:
+        raise ConfigError("cannot read table configuration %s: %s" % (path, e.strerror))
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError("%s is not valid TOML: %s" % (path, e))
+    if "game" not in doc:
+        raise ConfigError("%s: the key 'game' is missing" % path)
+    return validate(doc, model_cls_for(doc["game"]))

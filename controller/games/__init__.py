@@ -1,0 +1,27 @@
+"""One `transitions` machine per game, driven only by events (see engine.py).
+
+Game modules are imported when a table of that game is built.
+"""
+
+import importlib
+
+from controller.errors import ConfigError
+
+GAMES = {
+    "double-attack-blackjack": "controller.games.double_attack:DoubleAttackBlackjack",
+    "blackjack": "controller.games.blackjack:Blackjack",
+}
+
+ALL_GAMES = ("double-attack-blackjack", "blackjack", "flop-poker", "props-and-hops",
+             "raise-it-up-stud", "six-card-fortune-pai-gow", "poker")
+
+
+def model_class(game):
+    try:
+        target = GAMES[game]
+    except KeyError:
+        if game in ALL_GAMES:
+            raise ConfigError("game %r is not playable yet in this version of tablectl" % game)
+        raise ConfigError("unknown game %r; one of %s" % (game, ", ".join(ALL_GAMES)))
+    module, name = target.split(":")
+    return getattr(importlib.import_module(module), name)

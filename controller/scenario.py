@@ -1,0 +1,177 @@
+"""Stacked-shoe scenarios: `tablectl play FILE.json` (../shared/scenario-format.md).
+
+A scenario is one round of one game: the shoe from the top, the wagers placed
+before "no more bets" and the players' decisions in the order the game asks for
+them. It runs through the same machine and settlement the table uses: the
+runner only turns the file into events and answers what the round asks next.
+
+What a round asks for is the model's `pending`:
+    {"need": "card", ...}                 the next card out of the shoe
+    {"need": "decision", "seat": s, "allowed": [...]}   a required decision
+    {"need": "offer", "seat": s, "offer": name}         an optional offer: taken when
+                                          the next unused action is that offer for
+                                          that seat, declined otherwise
+    {"need": "reader"}                    the card reader's answer (the runner knows
+                                          the stacked hole card; the model says)
+    {"need": <game-specific>, ...}        a game's own input, answered by the model's
+                                          `scenario_answer(pending, doc)`
+"""
+
+import json
+
+from controller import config as configuration
+from controller.errors import ConfigError, InvalidCard, TablectlError
+from controller.games import model_class
+from controller.games.engine import ROUND_OVER, Table
+from controller.games.events import Event
+
+TOP_KEYS = ("game", "config", "cards", "seats", "actions", "start_position", "dice")
+
+
+class ScenarioError(TablectlError):
+    """A scenario that is malformed, contradicts itself or asks what the rules forbid."""
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except OSError as e:
+        raise ScenarioError("cannot read scenario %s: %s" % (path, e.strerror))
+    except json.JSONDecodeError as e:
+        raise ScenarioError("%s is not valid JSON: %s" % (path, e))
+
+
+def _check_shape(doc):
+    if not isinstance(doc, dict):
+        raise ScenarioError("a scenario is a JSON object")
+    for key in doc:
+        if key not in TOP_KEYS:
+            raise ScenarioError("unknown scenario key %r; the keys are %s"
+                                % (key, ", ".join(TOP_KEYS)))
+    for key in ("game", "cards", "seats"):
+        if key not in doc:
+            raise ScenarioError("scenario has no %r" % key)
+    if not isinstance(doc["cards"], list) or not all(isinstance(c, str) for c in doc["cards"]):
+        raise ScenarioError("cards must be a list of card codes such as \"As\"")
+    if not isinstance(doc["seats"], dict):
+        raise ScenarioError("seats must map a seat number to its wagers")
+    actions = doc.get("actions", [])
+    if not isinstance(actions, list):
+        raise ScenarioError("actions must be a list")
+    for i, a in enumerate(actions, 1):
+        if not isinstance(a, dict) or "seat" not in a or "action" not in a:
+            raise ScenarioError("action %d must be an object with a seat and an action" % i)
+
+
+class Runner:
+    def __init__(self, doc):
+        _check_shape(doc)
+        self.doc = doc
+        try:
+            cls = model_class(doc["game"])
+            cfg = configuration.validate(dict(doc.get("config", {}), game=doc["game"]), cls)
+        except ConfigError as e:
+            raise ScenarioError("config: %s" % e)
+        self.table = Table(cls(cfg))
+        self.model = self.table.model
+        self.cards = list(doc["cards"])
+        self.next_card = 0
+        self.actions = list(doc.get("actions", []))
+        self.next_action = 0
+
+    def feed(self, kind, data=None, where=None):
+        try:
+            self.table.handle(Event(kind, data, source="scenario"))
+        except TablectlError as e:
+            raise ScenarioError("%s%s" % ("" if where is None else where + ": ", e))
+
+    def run(self):
+        self.feed("open_table")
+        self.feed("shuffle", {"stack": self.cards, "scenario": self.doc}, "cards")
+        for seat, wagers in sorted(self.doc["seats"].items()):
+            if not isinstance(wagers, dict):
+                raise ScenarioError("seats.%s must map wager names to cents" % seat)
+            for wager, amount in wagers.items():
+                self.feed("wager", {"seat": seat, "wager": wager, "amount": amount},
+                          "seat %s %s" % (seat, wager))
+        self.feed("no_more_bets")
+        guard = 0
+        while self.model.state not in ROUND_OVER:
+            guard += 1
+            if guard > 10000:
+                raise ScenarioError("the round does not end (%s)" % self.model.state)
+            self.answer(self.model.pending)
+        if self.next_action < len(self.actions):
+            a = self.actions[self.next_action]
+            raise ScenarioError("action %d: %s for seat %s was never asked for: the round "
+                                "ended %s" % (self.next_action + 1, a["action"], a["seat"],
+                                              self.model.status))
+        return self.output()
+
+    def answer(self, pending):
+        if pending is None:
+            raise ScenarioError("the round waits in %s for nothing a scenario can give"
+                                % self.model.state)
+        need = pending["need"]
+        if need == "card":
+            if self.next_card >= len(self.cards):
+                raise ScenarioError("the shoe runs out: no card left for %s"
+                                    % pending.get("for", "the deal"))
+            code = self.cards[self.next_card]
+            self.next_card += 1
+            self.feed("card", {"card": code}, "card %d (%s)" % (self.next_card, code))
+        elif need in ("decision", "offer"):
+            self.decide(pending)
+        elif need == "reader":
+            self.feed("reader", {"blackjack": self.model.scenario_reader_answer()}, "card reader")
+        else:
+            kind, data = self.model.scenario_answer(pending, self.doc)
+            self.feed(kind, data, need)
+
+    def decide(self, pending):
+        seat = str(pending["seat"])
+        nxt = self.actions[self.next_action] if self.next_action < len(self.actions) else None
+        if pending["need"] == "offer":
+            if nxt is not None and str(nxt["seat"]) == seat and nxt["action"] == pending["offer"]:
+                self.take_action(nxt)
+            else:
+                self.feed("decision", {"seat": seat, "action": "decline",
+                                       "offer": pending["offer"]})
+            return
+        if nxt is None:
+            raise ScenarioError("seat %s must decide (%s) but the actions have run out"
+                                % (seat, ", ".join(pending.get("allowed", []))))
+        if str(nxt["seat"]) != seat:
+            raise ScenarioError("action %d: seat %s acts, but the procedure asks seat %s "
+                                "(%s)" % (self.next_action + 1, nxt["seat"], seat,
+                                          ", ".join(pending.get("allowed", []))))
+        self.take_action(nxt)
+
+    def take_action(self, action):
+        self.next_action += 1
+        data = dict(action)
+        data["seat"] = str(data["seat"])
+        self.feed("decision", data, "action %d" % self.next_action)
+
+    def output(self):
+        seats = {}
+        for seat in sorted(self.model.results, key=int):
+            wagers = {}
+            total = 0
+            for wager, (result, net) in self.model.results[seat].items():
+                wagers[wager] = {"result": result, "net": net}
+                total += net
+            seats[seat] = {"net": total, "wagers": wagers}
+        out = {"game": self.model.GAME, "status": self.model.status, "seats": seats}
+        out.update(self.model.scenario_summary())
+        if self.model.status == "void":
+            out["reason"] = self.model.void_reason
+        return out
+
+
+def play(doc):
+    return Runner(doc).run()
+
+
+__all__ = ["play", "load", "ScenarioError", "InvalidCard"]
