@@ -49,10 +49,11 @@ def _check_shape(doc):
         if key not in TOP_KEYS:
             raise ScenarioError("unknown scenario key %r; the keys are %s"
                                 % (key, ", ".join(TOP_KEYS)))
-    for key in ("game", "cards", "seats"):
+    for key in ("game", "seats"):
         if key not in doc:
             raise ScenarioError("scenario has no %r" % key)
-    if not isinstance(doc["cards"], list) or not all(isinstance(c, str) for c in doc["cards"]):
+    cards = doc.get("cards", [])
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         raise ScenarioError("cards must be a list of card codes such as \"As\"")
     if not isinstance(doc["seats"], dict):
         raise ScenarioError("seats must map a seat number to its wagers")
@@ -75,7 +76,7 @@ class Runner:
             raise ScenarioError("config: %s" % e)
         self.table = Table(cls(cfg))
         self.model = self.table.model
-        self.cards = list(doc["cards"])
+        self.cards = list(doc.get("cards", []))
         self.next_card = 0
         self.actions = list(doc.get("actions", []))
         self.next_action = 0

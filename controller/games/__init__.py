@@ -10,6 +10,7 @@ from controller.errors import ConfigError
 GAMES = {
     "double-attack-blackjack": "controller.games.double_attack:DoubleAttackBlackjack",
     "blackjack": "controller.games.blackjack:Blackjack",
+    "props-and-hops": "controller.games.props_and_hops:PropsAndHops",
 }
 
 ALL_GAMES = ("double-attack-blackjack", "blackjack", "flop-poker", "props-and-hops",

@@ -151,7 +151,7 @@ class GameModel:
         """A game keeps what it needs of a new shoe (a stacked shoe in a scenario)."""
 
     def on_wager(self, event):
-        seat = _seat(event.get("seat"))
+        seat = seat_key(event.get("seat"))
         wager = event.get("wager")
         amount = event.get("amount")
         if self.state in ROUND_OVER or self.state == SHUFFLED:
@@ -271,7 +271,7 @@ class GameModel:
         self.void()
 
 
-def _seat(value):
+def seat_key(value):
     key = str(value)
     if key not in SEAT_KEYS:
         raise IllegalEvent("seat %r does not exist: seats are 1..6" % (value,))

@@ -17,6 +17,7 @@ KINDS = {
     "card": "{'card': 'As'}: the next card out of the shoe",
     "decision": "{'seat': n, 'action': name, 'amount': cents?}",
     "reader": "{'blackjack': bool}: the card reader's answer",
+    "dice": "{'dice': [a, b]}: the dice in the uncovered shaker; {'no_roll': why} (585.3(f), (g))",
     "irregularity": "{'kind': name, ...}: an irregularity the dealer reports",
     "fault": "{'device': name, 'reason': text}: a device malfunction",
     "clear": "{'role': name, 'selftest': bool}: an authorized clear of a lock-out",
