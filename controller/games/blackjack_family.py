@@ -1,0 +1,681 @@
+"""What the blackjack games share (581 Double Attack Blackjack, 633a.7 Blackjack), on the engine.
+
+A round: the initial deal, offers (insurance and the game's own), the card reader's look at the
+hole card, each player's decisions hand by hand, the dealer's hand, settlement. The chapters
+agree on that procedure and differ in wagers, deal order, what is peeked, what may be doubled
+and what everything pays: those differences are the hooks below, which a game overrides.
+
+Round data (JSON-native, restored from a snapshot as is):
+    dealer      card codes in order: up card, hole card, draws
+    hands       {seat: [hand, ...]}: a seat's hands in playing order (a split inserts the new
+                hand after the one split, 581.11(b)); a hand is a dict made by `new_hand`
+    wagers      {seat: {name: cents}}: every wager on the layout under its output name
+                (`wager_name`): the hand wagers of the k-th hand carry "#k" ("bet#2")
+    pending     what the round waits for (controller/scenario.py's protocol)
+    deal_queue  targets ("1".."6" or "dealer") of the initial deal still to come
+    offer_queue seats still to be asked the offer in `pending`
+    turn        [seat, hand index] whose hand is being played, or None
+    reading     why the card reader was asked: "peek", or [seat, hand index] of a surrender
+    exposed_card  a card drawn in error and exposed, waiting to be used (581.13(c))
+    misread     what the card reader got wrong this round (lock after settling, 581.13(i))
+    shoe_seen   {code: copies dealt or discarded since the shuffle}: against the batch
+
+What a game provides (see each hook's docstring):
+    engine:     GAME, PRE_DEAL_WAGERS, TABLE_LIMIT_WAGERS, REQUIRED_WAGERS, OPTIONAL_WAGERS,
+                OPTIONS, DEFAULTS, check_wager
+    must:       pay_blackjack, settle_hand, settle_dealer_blackjack, insurance_result,
+                settle_surrender (if surrender_refusal lets a hand surrender)
+    may:        MAIN_WAGER, HAND_WAGERS, DOUBLE_WAGER, PEEK_RANKS, SECTIONS, DECK, DECKS;
+                check_layout, start_round, deal_plan, after_deal, take_offer, offers_done,
+                check_insurance, double_limit, double_refusal, surrender_refusal,
+                surrender_needs_reader, dealer_checkpoint, dealer_must_draw, card_refusal,
+                reader_used_when_not_allowed
+A game's own round states go in ROUND_STATES and round_transitions (plus super()'s); its own
+cards go through `card_in_<state>`, its own offers through `offer` / `take_offer`.
+Trigger names must differ from every method name (transitions skips a trigger a method hides).
+"""
+
+from controller.errors import InvalidCard
+from controller.games.engine import LOCKED_OUT, WAGERS_OPEN, GameModel, IllegalEvent
+from controller.rules import blackjack as bj
+from controller.rules import cards as C
+from controller.rules import settle
+
+DEALER = "dealer"
+ACTIONS = ("hit", "stand", "double", "split", "surrender", "refuse")
+
+
+def parse(codes):
+    return [C.parse(c) for c in codes]
+
+
+def wager_name(base, index):
+    """The output name of a hand wager: "bet" on a seat's first hand, "bet#2" on its second."""
+    return base if index == 0 else "%s#%d" % (base, index + 1)
+
+
+def new_hand(cards=None, split=False, split_aces=False):
+    return {"cards": list(cards or []), "split": split, "split_aces": split_aces,
+            "blackjack": False, "doubled": False, "stood": False, "surrendered": False,
+            "no_more_cards": False,     # refused a card exposed in error (581.13(c))
+            "owed": None,               # "hit"/"double": a card the dealer missed (581.13(g))
+            "dead": False, "done": False, "settled": False}
+
+
+class BlackjackFamily(GameModel):
+    """Base of the blackjack games: the round's procedure; the game fills in the hooks."""
+
+    ROUND_STATES = ["dealing", "insurance", "peek", "decisions", "dealer"]
+    FIRST_ROUND_STATE = "dealing"
+    MAIN_WAGER = "bet"              # the wager that seats a hand
+    HAND_WAGERS = ("bet",)          # riding on each hand; a split hand matches them
+    DOUBLE_WAGER = "double_down"
+    INSURANCE = "insurance"
+    PEEK_RANKS = "AKQJ"             # up cards the reader checks the hole card for
+    DECK = staticmethod(C.standard_deck)
+    DECKS = 8
+    # Section cited when a decision is refused; a game names its own chapter's.
+    SECTIONS = {"draw_21": "", "double_one_card": "", "double_amount": "", "split_pair": "",
+                "split_hands": "", "split_aces": "", "surrender": "", "refused_card": "",
+                "deck": "", "reader": ""}
+
+    def __init__(self, config):
+        super().__init__(config)
+        self.shoe_seen = {}
+        self.reset_round()
+
+    def reset_round(self):
+        self.dealer = []
+        self.hands = {}
+        self.pending = None
+        self.deal_queue = []
+        self.offer_queue = []
+        self.turn = None
+        self.reading = None
+        self.exposed_card = None
+        self.misread = None
+
+    # ---- the machine ----------------------------------------------------------------------
+
+    @classmethod
+    def round_transitions(cls):
+        return [
+            {"trigger": "offer_insurance", "source": "dealing", "dest": "insurance"},
+            {"trigger": "read_hole_card", "source": ["dealing", "insurance"], "dest": "peek"},
+            {"trigger": "play_hands", "source": ["dealing", "insurance", "peek"],
+             "dest": "decisions"},
+            {"trigger": "reveal_hole_card", "source": "decisions", "dest": "dealer"},
+        ]
+
+    # ---- hooks: what a game decides ------------------------------------------------------
+
+    def deal_plan(self):
+        """Targets of the initial deal in order: one card to each box from seat 1 (the
+        dealer's left), a second to each box, the hole card last (581.7(f))."""
+        seats = self.seats()
+        return seats + seats + [DEALER]
+
+    def start_round(self):
+        """After "no more bets": by default the initial deal."""
+        self.start_deal()
+
+    def after_deal(self):
+        """After the initial deal: insurance on an ace up, then the reader, then play."""
+        if self.up_rank() == "A":
+            self.offer_insurance()
+            self.offer(self.INSURANCE, self.live_seats())
+        else:
+            self.peek_or_play()
+
+    def take_offer(self, seat, offer, event):
+        """A seat takes `offer` (the decision's amount in `event`); raise when it may not."""
+        if offer != self.INSURANCE:
+            raise IllegalEvent("%s has no %s offer" % (self.GAME, offer))
+        amount = self.amount(event, offer)
+        self.check_insurance(seat, amount)
+        self.wagers[seat][self.INSURANCE] = amount
+        self.note("insurance", seat=seat, amount=amount)
+
+    def offers_done(self, offer):
+        """Every seat has answered `offer`."""
+        self.peek_or_play()
+
+    def check_insurance(self, seat, amount):
+        """Raise when the Insurance Wager is more than the game allows."""
+
+    def insurance_result(self, amount, won):
+        """[result, net] of an Insurance Wager."""
+        raise NotImplementedError
+
+    def double_limit(self, seat, index):
+        """Most cents a Double Down Wager may be."""
+        return self.wagers[seat][self.MAIN_WAGER]
+
+    def double_refusal(self, seat, index):
+        """Why this hand may not double besides the common reasons, or None."""
+        return None
+
+    def surrender_refusal(self, seat, index):
+        """Why this hand may not surrender now, or None (the game decides whether it may)."""
+        return "%s has no surrender" % self.GAME
+
+    def surrender_needs_reader(self):
+        """Whether a surrender waits for the card reader's reading of the hole card."""
+        return False
+
+    def settle_surrender(self, seat, index, dealer_blackjack):
+        """Settle a surrendered hand; `dealer_blackjack` is the reader's answer or None."""
+        raise NotImplementedError
+
+    def pay_blackjack(self, seat, index):
+        """A player's Blackjack when the dealer reaches it in turn."""
+        raise NotImplementedError
+
+    def settle_hand(self, seat, index):
+        """Settle a finished hand against the dealer's finished hand."""
+        raise NotImplementedError
+
+    def settle_dealer_blackjack(self, seat):
+        """Settle what is left of a seat when the dealer has Blackjack."""
+        raise NotImplementedError
+
+    def dealer_checkpoint(self):
+        """Called each time the dealer's hand changes, before he decides to draw."""
+
+    def dealer_must_draw(self):
+        return bj.dealer_must_draw(parse(self.dealer))
+
+    def card_refusal(self, card):
+        """Why the game's decks cannot hold `card` (int), or None."""
+        if C.code(card) not in self.batch_counts():
+            return "%s is not in this game's decks (%s)" % (C.code(card), self.SECTIONS["deck"])
+        return None
+
+    def reader_used_when_not_allowed(self, event):
+        """The hole card went into the reader when the procedure did not ask for it."""
+        raise IllegalEvent("the card reader is not to be used now: the round waits for %s"
+                           % self.waiting_for())
+
+    # ---- helpers a game uses --------------------------------------------------------------
+
+    def seats(self):
+        """Seats in play, from the dealer's left (seat 1) clockwise."""
+        return sorted(self.hands, key=int)
+
+    def live_seats(self):
+        return [s for s in self.seats() if any(not h["dead"] for h in self.hands[s])]
+
+    def hands_in_order(self):
+        for seat in self.seats():
+            for i, hand in enumerate(self.hands[seat]):
+                yield seat, i, hand
+
+    def up_rank(self):
+        return self.dealer[0][0] if self.dealer else None
+
+    def amount(self, event, what):
+        value = event.get("amount")
+        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+            raise IllegalEvent("%s needs an amount in whole cents above 0, not %r"
+                               % (what, value))
+        return value
+
+    def result(self, seat, name, result, net):
+        self.results.setdefault(seat, {})[name] = [result, net]
+
+    def even_money(self, seat, name, result):
+        """Record a wager paid 1 to 1 when it wins, collected when it loses, else returned."""
+        amount = self.wagers[seat][name]
+        if result == settle.WIN:
+            net = settle.even_money(amount)
+        elif result == settle.LOSE:
+            net = settle.net_for(None, amount)
+        else:
+            net = 0
+        self.result(seat, name, result, net)
+
+    def return_wagers(self, seat, names):
+        for name in names:
+            if name in self.wagers.get(seat, {}) and name not in self.results.get(seat, {}):
+                self.result(seat, name, settle.RETURNED, 0)
+
+    def hand_wager_names(self, seat, index):
+        names = [wager_name(w, index) for w in self.HAND_WAGERS + (self.DOUBLE_WAGER,)]
+        return [n for n in names if n in self.wagers.get(seat, {})]
+
+    def batch_counts(self):
+        """{code: copies} in one batch of the game's decks."""
+        counts = {}
+        for card in self.DECK():
+            code = C.code(card)
+            counts[code] = counts.get(code, 0) + self.DECKS
+        return counts
+
+    def check_card(self, code, seen, what):
+        """A code that is a card the batch holds and not one copy too many; its canonical code."""
+        try:
+            card = C.parse(code)
+        except InvalidCard as e:
+            raise InvalidCard("%s: %s" % (what, e))
+        problem = self.card_refusal(card)
+        if problem:
+            raise InvalidCard("%s: %s" % (what, problem))
+        code = C.code(card)
+        copies = self.batch_counts()[code]
+        if seen.get(code, 0) + 1 > copies:
+            raise InvalidCard("%s: one %s too many: a batch of %d decks holds %d (%s)"
+                              % (what, code, self.DECKS, copies, self.SECTIONS["deck"]))
+        seen[code] = seen.get(code, 0) + 1
+        return code
+
+    def from_shoe(self, code, what="card"):
+        """A card out of the shoe, checked and counted against the batch."""
+        return self.check_card(code, self.shoe_seen, what)
+
+    def start_shoe(self, event):
+        """A new shoe: the count of cards out of it restarts; a stacked shoe is checked whole."""
+        self.shoe_seen = {}
+        seen = {}
+        for n, code in enumerate(event.get("stack") or [], 1):
+            self.check_card(code, seen, "card %d (%r)" % (n, code))
+
+    def waiting_for(self):
+        p = self.pending
+        if p is None:
+            return "nothing (%s)" % self.state
+        if p["need"] == "card":
+            return "a card for %s" % p["for"]
+        if p["need"] == "reader":
+            return "the card reader (%s)" % p["for"]
+        if p["need"] == "offer":
+            return "seat %s's answer to the %s offer" % (p["seat"], p["offer"])
+        return "seat %s's decision (%s)" % (p["seat"], ", ".join(p["allowed"]))
+
+    def not_locked(self):
+        if self.state == LOCKED_OUT:
+            lo = self.lockout or {}
+            raise IllegalEvent("the table is locked out (%s); play resumes after a floorperson "
+                               "clears it%s" % (lo.get("reason"), " (%s)" % lo["section"]
+                                                if lo.get("section") else ""))
+
+    # ---- the round ------------------------------------------------------------------------
+
+    def on_no_more_bets(self, event):
+        self.not_locked()
+        if self.state == WAGERS_OPEN:
+            self.check_layout()
+        super().on_no_more_bets(event)
+        self.hands = {s: [new_hand()] for s in sorted(self.wagers, key=int)}
+        self.start_round()
+
+    def check_layout(self):
+        """The game's checks of the layout when wagering closes."""
+
+    def ask_card(self, why):
+        """The procedure needs the next card: a card exposed in error is used first (581.13(c))."""
+        if self.exposed_card is not None:
+            code, self.exposed_card = self.exposed_card, None
+            self.note("exposed_card_used", card=code, to=why)
+            self.place(code)
+        else:
+            self.pending = {"need": "card", "for": why}
+
+    def on_card(self, event):
+        self.not_locked()
+        if self.pending is None or self.pending["need"] != "card":
+            raise IllegalEvent("no card is due: the round waits for %s" % self.waiting_for())
+        code = self.from_shoe(event.get("card"))
+        self.pending = None
+        self.place(code)
+
+    def place(self, code):
+        getattr(self, "card_in_" + self.state)(code)
+
+    def start_deal(self):
+        self.deal_queue = self.deal_plan()
+        self.deal_next()
+
+    def deal_next(self):
+        if self.deal_queue:
+            target = self.deal_queue[0]
+            n = len(self.dealer) if target == DEALER else len(self.hands[target][0]["cards"])
+            who = "the dealer" if target == DEALER else "seat %s" % target
+            what = "hole" if target == DEALER and n == 1 else ("first", "second")[min(n, 1)]
+            self.ask_card("%s's %s card" % (who, what))
+            return
+        for seat, i, hand in self.hands_in_order():
+            hand["blackjack"] = not hand["dead"] and bj.is_blackjack(parse(hand["cards"]))
+        self.after_deal()
+
+    def card_in_dealing(self, code):
+        target = self.deal_queue.pop(0)
+        if target == DEALER:
+            self.dealer.append(code)
+        else:
+            self.hands[target][0]["cards"].append(code)
+        self.note("card", to=target, card=code)
+        self.deal_next()
+
+    def offer(self, offer, seats):
+        self.offer_queue = list(seats)
+        self.offer_next(offer)
+
+    def offer_next(self, offer):
+        if self.offer_queue:
+            self.pending = {"need": "offer", "seat": self.offer_queue[0], "offer": offer}
+        else:
+            self.pending = None
+            self.offers_done(offer)
+
+    def peek_or_play(self):
+        if self.up_rank() in self.PEEK_RANKS:
+            self.read_hole_card()
+            self.ask_reader("peek")
+        else:
+            self.start_play()
+
+    def ask_reader(self, reading):
+        self.reading = reading
+        why = ("the dealer's %s up" % self.dealer[0] if reading == "peek"
+               else "surrender of seat %s" % reading[0])
+        self.pending = {"need": "reader", "for": why}
+
+    def start_play(self):
+        self.play_hands()
+        self.next_hand()
+
+    # ---- decisions --------------------------------------------------------------------------
+
+    def on_decision(self, event):
+        self.not_locked()
+        p = self.pending
+        seat, action = str(event.get("seat")), event.get("action")
+        if p is None or p["need"] not in ("offer", "decision"):
+            raise IllegalEvent("%s for seat %s: no decision is asked now; the round waits for %s"
+                               % (action, seat, self.waiting_for()))
+        if seat != p["seat"]:
+            raise IllegalEvent("seat %s acts (%s), but the procedure asks seat %s (%s)"
+                               % (seat, action, p["seat"], self.waiting_for()))
+        if p["need"] == "offer":
+            offer = p["offer"]
+            if action == "decline" and event.get("offer", offer) == offer:
+                self.note("declined", seat=seat, offer=offer)
+            elif action == offer:
+                self.take_offer(seat, offer, event)
+            else:
+                raise IllegalEvent(self.not_now(action, seat))
+            self.offer_queue.pop(0)
+            self.offer_next(offer)
+            return
+        if action not in p["allowed"]:
+            raise IllegalEvent(self.not_now(action, seat))
+        index = self.turn[1]
+        detail = {"seat": seat, "hand": index + 1}
+        if action == "double":
+            detail["amount"] = self.double_amount(seat, index, event)
+        self.note(action, **detail)
+        getattr(self, "act_" + action)(seat, index, event)
+
+    def not_now(self, action, seat):
+        """Why `action` is not what the procedure asks now, with the section."""
+        p = self.pending
+        if p and p["need"] == "decision" and action in ACTIONS:
+            return "seat %s may not %s: %s" % (seat, action,
+                                               self.refusal(action, seat, self.turn[1]))
+        if p and p["need"] == "offer" and action in ACTIONS:
+            return ("seat %s may not %s now: the round waits for its answer to the %s offer"
+                    % (seat, action, p["offer"]))
+        return "%s for seat %s is not what the procedure asks now: it waits for %s" % (
+            action, seat, self.waiting_for())
+
+    def hand(self, seat, index):
+        return self.hands[seat][index]
+
+    def refusal(self, action, seat, index):
+        """Why the hand may not take `action` now (with the section), or None."""
+        hand = self.hand(seat, index)
+        s = self.SECTIONS
+        total = bj.total(parse(hand["cards"]))
+        if action == "stand":
+            return None
+        if action == "refuse":
+            if not self.exposed_card:
+                return "no card exposed in error is offered (%s)" % s["refused_card"]
+            return self.refusal("hit", seat, index)
+        if action == "surrender":
+            if total >= 21:
+                return "a hand of %d may not surrender (%s)" % (total, s["surrender"])
+            return self.surrender_refusal(seat, index)
+        if hand["no_more_cards"]:
+            return "it refused the card exposed in error and takes no more cards (%s)" % (
+                s["refused_card"])
+        if action == "split":
+            parsed = parse(hand["cards"])
+            if bj.can_split(parsed, len(self.hands[seat]), hand["split_aces"]):
+                return None
+            if len(parsed) != 2 or bj.card_value(parsed[0]) != bj.card_value(parsed[1]):
+                return "%s are not two cards identical in value (%s)" % (
+                    " ".join(hand["cards"]), s["split_pair"])
+            if hand["split_aces"]:
+                return "split aces are not split again (%s)" % s["split_aces"]
+            return "the seat has %d hands, the most a player may split to (%s)" % (
+                len(self.hands[seat]), s["split_hands"])
+        if hand["split_aces"]:
+            return "a split ace takes one card only (%s)" % s["split_aces"]
+        if hand["doubled"]:
+            return "a doubled hand takes one card only (%s)" % s["double_one_card"]
+        if total >= 21:
+            return "a hand of %d may not draw (%s)" % (total, s["draw_21"])
+        if action == "double":
+            return self.double_refusal(seat, index)
+        return None
+
+    def allowed(self, seat, index):
+        return [a for a in ACTIONS if self.refusal(a, seat, index) is None]
+
+    def next_hand(self):
+        """The next hand that needs a card or a decision, from the dealer's left; hands owed a
+        missed card come after all others (581.13(g)); then the dealer."""
+        for owed_pass in (False, True):
+            for seat, i, hand in self.hands_in_order():
+                if hand["done"] or (bool(hand["owed"]) != owed_pass):
+                    continue
+                self.turn = [seat, i]
+                if hand["owed"] or len(hand["cards"]) < 2:
+                    self.ask_card("seat %s hand %d (%s)" % (seat, i + 1, hand["owed"] or "split"))
+                    return
+                if hand["blackjack"]:
+                    self.pay_blackjack(seat, i)
+                    hand["done"] = hand["settled"] = True
+                    continue
+                if bj.total(parse(hand["cards"])) >= 21:
+                    hand["done"] = True
+                    continue
+                allowed = self.allowed(seat, i)
+                if allowed == ["stand"]:
+                    hand["done"] = hand["stood"] = True
+                    continue
+                self.pending = {"need": "decision", "seat": seat, "hand": i + 1,
+                                "allowed": allowed}
+                return
+        self.turn = None
+        self.pending = None
+        self.reveal()
+
+    def card_in_decisions(self, code):
+        seat, i = self.turn
+        hand = self.hand(seat, i)
+        hand["cards"].append(code)
+        hand["owed"] = None
+        self.note("card", to="%s#%d" % (seat, i + 1), card=code)
+        self.next_hand()
+
+    def act_hit(self, seat, index, event):
+        self.ask_card("seat %s hand %d (hit)" % (seat, index + 1))
+
+    def act_stand(self, seat, index, event):
+        hand = self.hand(seat, index)
+        hand["stood"] = hand["done"] = True
+        self.next_hand()
+
+    def act_refuse(self, seat, index, event):
+        self.hand(seat, index)["no_more_cards"] = True
+        self.next_hand()
+
+    def double_amount(self, seat, index, event):
+        amount = self.amount(event, "double")
+        limit = self.double_limit(seat, index)
+        if amount > limit:
+            raise IllegalEvent("double %d exceeds %d, the most this hand may double (%s)"
+                               % (amount, limit, self.SECTIONS["double_amount"]))
+        return amount
+
+    def act_double(self, seat, index, event):
+        amount = self.double_amount(seat, index, event)
+        self.wagers[seat][wager_name(self.DOUBLE_WAGER, index)] = amount
+        self.hand(seat, index)["doubled"] = True
+        self.ask_card("seat %s hand %d (double)" % (seat, index + 1))
+
+    def act_split(self, seat, index, event):
+        hands = self.hands[seat]
+        hand = hands[index]
+        aces = hand["cards"][0][0] == "A"
+        second = hand["cards"].pop()
+        hand.update(split=True, split_aces=aces)
+        hands.insert(index + 1, new_hand([second], split=True, split_aces=aces))
+        # Hands after this one are unplayed and carry the same wagers: the new one's names
+        # are the next free numbers (581.11(a): each matches the original wagers).
+        placed = self.wagers[seat]
+        for w in self.HAND_WAGERS:
+            if w in placed:
+                placed[wager_name(w, len(hands) - 1)] = placed[w]
+        self.next_hand()
+
+    def act_surrender(self, seat, index, event):
+        if self.surrender_needs_reader():
+            self.ask_reader([seat, index])
+            return
+        self.surrendered(seat, index, None)
+        self.next_hand()
+
+    def surrendered(self, seat, index, dealer_blackjack):
+        hand = self.hand(seat, index)
+        hand["surrendered"] = hand["done"] = hand["settled"] = True
+        self.settle_surrender(seat, index, dealer_blackjack)
+
+    # ---- the card reader ---------------------------------------------------------------
+
+    def on_reader(self, event):
+        self.not_locked()
+        said = event.get("blackjack")
+        if self.pending is None or self.pending["need"] != "reader":
+            self.reader_used_when_not_allowed(event)
+            return
+        if not isinstance(said, bool):
+            raise IllegalEvent("the card reader answers blackjack true or false, not %r" % (said,))
+        reading, self.reading = self.reading, None
+        self.pending = None
+        self.note("reader", blackjack=said, reading=reading)
+        if said:
+            if not bj.is_blackjack(parse(self.dealer[:2])):
+                # The hole card, turned up to settle, does not make a Blackjack.
+                self.reading = reading
+                self.pending = {"need": "reader", "for": "the reading again after repair"}
+                self.lock("card reader malfunction: it read a Blackjack under %s %s"
+                          % tuple(self.dealer[:2]),
+                          self.SECTIONS["reader"], "card_reader")
+                return
+            if reading != "peek":       # the peek's "no" was wrong: the round ends here
+                self.misread = "it read no Blackjack under %s %s" % tuple(self.dealer[:2])
+                self.surrendered(reading[0], reading[1], True)
+            self.dealer_blackjack()
+            return
+        if reading == "peek":
+            for seat in self.seats():
+                amount = self.wagers[seat].get(self.INSURANCE)
+                if amount:
+                    self.result(seat, self.INSURANCE, *self.insurance_result(amount, False))
+            self.start_play()
+        else:
+            self.surrendered(reading[0], reading[1], False)
+            self.next_hand()
+
+    def scenario_reader_answer(self):
+        return bj.is_blackjack(parse(self.dealer[:2]))
+
+    # ---- the dealer and settlement -----------------------------------------------------
+
+    def reveal(self):
+        """The hole card face up (581.7(l)); a Blackjack the reader missed ends the round."""
+        self.reveal_hole_card()
+        self.note("hole_card", card=self.dealer[1])
+        if bj.is_blackjack(parse(self.dealer[:2])):
+            self.misread = "it read no Blackjack under %s %s" % tuple(self.dealer[:2])
+            self.dealer_blackjack()
+            return
+        self.dealer_next()
+
+    def dealer_next(self):
+        self.dealer_checkpoint()
+        if self.dealer_must_draw():
+            self.ask_card("the dealer's draw")
+        else:
+            self.finish_round()
+
+    def card_in_dealer(self, code):
+        self.dealer.append(code)
+        self.note("card", to=DEALER, card=code)
+        self.dealer_next()
+
+    def settlement_order(self):
+        """From the dealer's right (seat 6) counterclockwise (581.7(o),(p), 633a.7(o))."""
+        return list(reversed(self.seats()))
+
+    def dealer_blackjack(self):
+        for seat in self.settlement_order():
+            amount = self.wagers[seat].get(self.INSURANCE)
+            if amount and self.INSURANCE not in self.results.get(seat, {}):
+                self.result(seat, self.INSURANCE, *self.insurance_result(amount, True))
+            self.settle_dealer_blackjack(seat)
+            self.note("settled", seat=seat)
+        self.end_round()
+
+    def finish_round(self):
+        for seat in self.settlement_order():
+            for i, hand in enumerate(self.hands[seat]):
+                if not hand["settled"]:
+                    self.settle_hand(seat, i)
+                    hand["settled"] = True
+            self.note("settled", seat=seat)
+        self.end_round()
+
+    def end_round(self):
+        self.pending = None
+        self.turn = None
+        if self.exposed_card is not None:
+            self.note("discard", card=self.exposed_card, section=self.SECTIONS["refused_card"])
+            self.exposed_card = None
+        self.order_results()
+        self.status = "settled"
+        self.settle()
+        if self.misread:
+            self.lock("card reader malfunction: %s" % self.misread, self.SECTIONS["reader"],
+                      "card_reader")
+
+    def order_results(self):
+        """Each seat's results in layout order: hand by hand, then the other wagers."""
+        per_hand = self.HAND_WAGERS + (self.DOUBLE_WAGER,)
+
+        def key(name, placed):
+            base, _, k = name.partition("#")
+            if base in per_hand:
+                return (int(k or 1), per_hand.index(base), 0)
+            return (99, 0, placed.index(name) if name in placed else 99)
+        ordered = {}
+        for seat in sorted(self.results, key=int):
+            res, placed = self.results[seat], list(self.wagers.get(seat, {}))
+            ordered[seat] = {n: res[n] for n in sorted(res, key=lambda n: key(n, placed))}
+        self.results = ordered
+
+    def scenario_summary(self):
+        return {"dealer": {"cards": list(self.dealer)}}

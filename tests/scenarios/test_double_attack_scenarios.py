@@ -1,0 +1,120 @@
+"""Double Attack Blackjack scenario files (tests/scenarios/double-attack-blackjack/NAME.json with
+NAME.expect.json): each is played through `controller.scenario.play` and must give exactly the
+expected output, or be refused naming the problem and the section; some go through
+`tablectl play` in a subprocess, as a lab runs them."""
+import glob
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from controller import scenario
+from controller.errors import TablectlError
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+FOLDER = os.path.join(HERE, "double-attack-blackjack")
+# Played by the command line too: the format's own example, splits, a dealer Blackjack,
+# and every refusal (exit 2, one line on stderr).
+VIA_CLI = ("format-example", "resplit-to-four-hands", "dealer-blackjack-ends-the-round")
+# The sections the files must cover between them (581.6-581.13 as the firmware enforces them).
+SECTIONS = (
+    "581.3(a)", "581.6(d)", "581.6(e)", "581.6(f)", "581.7(e)", "581.7(f)", "581.7(g)",
+    "581.7(h)", "581.7(h)(1)", "581.7(h)(2)", "581.7(i)", "581.7(j)(1)", "581.7(j)(2)",
+    "581.7(k)", "581.7(m)(1)", "581.7(m)(2)(i)", "581.7(m)(2)(ii)", "581.7(n)",
+    "581.7(o)(1)(i)(A)", "581.7(o)(1)(i)(B)", "581.7(o)(1)(i)(C)", "581.7(o)(1)(ii)(A)",
+    "581.7(o)(1)(ii)(B)", "581.7(o)(1)(ii)(C)", "581.7(o)(1)(iii)", "581.7(o)(2)",
+    "581.8(a)", "581.8(b)", "581.8(c)", "581.8(d)", "581.9(a)", "581.9(b)(1)",
+    "581.9(b)(2)(ii)", "581.9(c)", "581.9(d)", "581.10(a)", "581.11(a)", "581.11(b)",
+    "581.11(c)", "581.11(e)", "581.12(a)", "581.12(b)", "581.12(c)", "581.13(e)")
+
+
+def _load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def _expectations():
+    out = {}
+    for path in sorted(glob.glob(os.path.join(FOLDER, "*.expect.json"))):
+        out[os.path.basename(path)[:-len(".expect.json")]] = _load(path)
+    return out
+
+
+def _cases(cli=False):
+    return [pytest.param(name, expect, id=name, marks=pytest.mark.reg(expect["section"]))
+            for name, expect in _expectations().items()
+            if not cli or name in VIA_CLI or "exit" in expect]
+
+
+def test_every_scenario_has_its_expectation():
+    plain = {os.path.basename(p)[:-5] for p in glob.glob(os.path.join(FOLDER, "*.json"))
+             if not p.endswith(".expect.json")}
+    assert plain == set(_expectations()) and len(plain) >= 50
+
+
+def test_the_files_cover_every_enforced_section():
+    covered = {e["section"] for e in _expectations().values()}
+    assert sorted(set(SECTIONS) - covered) == []
+
+
+@pytest.mark.parametrize("name, expect", _cases())
+def test_scenario(name, expect):
+    doc = _load(os.path.join(FOLDER, name + ".json"))
+    if "exit" in expect:
+        assert expect["exit"] == 2
+        with pytest.raises(TablectlError) as e:
+            scenario.play(doc)
+        assert expect["stderr_contains"] in str(e.value)
+    else:
+        assert scenario.play(doc) == expect["output"]
+
+
+@pytest.mark.parametrize("name, expect", _cases(cli=True))
+def test_scenario_through_tablectl_play(name, expect):
+    p = subprocess.run([sys.executable, "-m", "controller.cli", "play",
+                        os.path.join(FOLDER, name + ".json")], cwd=ROOT, capture_output=True,
+                       text=True, timeout=120)
+    if "exit" in expect:
+        assert p.returncode == expect["exit"], p.stdout + p.stderr
+        assert p.stdout == ""
+        lines = p.stderr.strip().splitlines()
+        assert len(lines) == 1 and expect["stderr_contains"] in lines[0], p.stderr
+    else:
+        assert p.returncode == 0, p.stderr
+        assert p.stderr == ""
+        assert json.loads(p.stdout) == expect["output"]
+
+
+@pytest.mark.reg("581.7(e)")
+def test_the_formats_example_prints_exactly_its_output():
+    """scenario-format.md's example, its output as printed there."""
+    expected = {"game": "double-attack-blackjack", "status": "settled",
+                "seats": {"1": {"net": 2000,
+                                "wagers": {"bet": {"result": "win", "net": 1000},
+                                           "double_attack": {"result": "win", "net": 1000}}}},
+                "dealer": {"cards": ["6h", "Kc", "7s"]}}
+    out = scenario.play(_load(os.path.join(FOLDER, "format-example.json")))
+    assert out == expected
+    assert list(out) == list(expected) and list(out["seats"]["1"]["wagers"]) == [
+        "bet", "double_attack"]
+
+
+@pytest.mark.reg("581.12(c)")
+def test_every_bust_it_row_pays_in_some_scenario():
+    """Between them the files pay every row of the 581.12(c) paytable, each at its odds."""
+    from controller.rules import paytables as pt
+    table = pt.get("double-attack-blackjack", "bust_it")
+    paid = set()
+    for name, expect in _expectations().items():
+        out = expect.get("output")
+        if not out:
+            continue
+        doc = _load(os.path.join(FOLDER, name + ".json"))
+        for seat, res in out["seats"].items():
+            r = res["wagers"].get("bust_it")
+            if r and r["result"] == "win":
+                paid.add(r["net"] // doc["seats"][seat]["bust_it"])
+    assert paid == {pay.num for _, pay in table.rows}
