@@ -1,0 +1,318 @@
+"""Flop Poker (58 Pa. Code ch. 583): one round of 583.7-583.13 on the game engine.
+
+Ante and Pot (required, 583.7(d)(1)) and the optional Three Card Bonus (583.7(d)(3)) before
+"no more bets" (583.7(c)) -> the Pot Wagers to the centre (583.8(b), 583.9(b), 583.10(a)(2))
+-> three cards to each player from seat 1 clockwise, one at a time (583.8(c), 583.9(c)) or in
+stacks of three from an automated dealing shoe, then the community stack under a cover card
+(583.10(b)) -> each player from seat 1 folds or makes the Flop Wager equal to the Ante
+(583.11(b)) -> one card burned and the flop dealt face up, or the community stack turned up
+(583.11(c)) -> settlement one player at a time from the dealer's right (583.11(d)), then the Pot
+(583.11(e)), through controller/rules/flop_poker.py.
+
+Round states and what each waits for (`pending`):
+    dealing     {"need": "card", "for": "seat N" | "community"}
+    stub_count  {"need": "stub_count", "section": ...}: the dealer's count of the stub, when due
+    decisions   {"need": "decision", "seat": s, "allowed": ["flop", "fold"]}
+    flop        {"need": "card", "for": "burn" | "community"}
+Wagers in the output: ante, pot, three_card_bonus, flop (a fold has no flop).
+
+Table options (config `options`):
+    dealing          "manual_shoe" (583.8), "hand" (583.9) or "automated_shoe" (583.10)
+    shuffler         "manual", "automated" or "counting": an automated card shuffling device
+                     that counts the deck after each shuffle (583.5(b))
+    stub_count_every the house's interval, 1..5 rounds, for the dealer's stub count
+
+Stub counts (583.8(e)-(g), 583.9(e)-(g), 583.10(d)-(f)). Without a counting shuffler the
+dealer counts the stub at least once every 5 rounds. `stub_rounds` counts the rounds played
+(settled or void) since the stub was last counted, a counting shuffler counted 52 or a deck was
+opened. In the round that would make `stub_count_every` rounds without a count, the round
+waits in `stub_count` once the stub is out (after the flop; from an automated shoe after the
+community stack, 583.10(c)) and settles only after the count: Event("irregularity", {"kind":
+"stub_count", "count": cards in the deck} or {"stub": cards counted in the stub}, the
+controller adding the cards it saw leave the deck; with a wrong count also "misdealt": bool).
+A scenario cannot give a count: its round is round 1 of a fresh deck.
+
+Readings of the text:
+  * The cards are shuffled after every round (583.5(a)): a new round needs a shuffle event.
+  * A Pot taken by every player in the round (a lone player, or all tied) is a push.
+  * A void round returns every wager, the collected Ante of a fold and the Flop Wagers too.
+  * A device out of order (583.13(f)) is covered first; the table then deals from a manual shoe
+    or shuffles by hand until it is closed and opened again.
+"""
+
+from controller.games.engine import ROUND_OVER, SHUFFLED, WAGERS_OPEN, IllegalEvent, seat_key
+from controller.games.flop_poker_deck import AUTOMATED_SHOE, DEALING, DECISIONS, FLOP, HAND, \
+    MANUAL_SHOE, SHUFFLERS, STUB, FlopPokerDeck, one_of
+from controller.rules import cards as C
+from controller.rules import flop_poker as F
+
+GAME = "flop-poker"
+
+
+class FlopPoker(FlopPokerDeck):
+    """Players against a posted paytable (Ante, Flop, Three Card Bonus) and each other (Pot)."""
+
+    GAME = GAME
+    ROUND_STATES = [DEALING, STUB, DECISIONS, FLOP]
+    FIRST_ROUND_STATE = DEALING
+    PRE_DEAL_WAGERS = ("ante", "pot", "three_card_bonus")
+    TABLE_LIMIT_WAGERS = ("ante", "pot")
+    REQUIRED_WAGERS = ("ante", "pot")
+    OPTIONAL_WAGERS = ("three_card_bonus",)
+    OPTIONS = {
+        "dealing": (str, one_of((MANUAL_SHOE, HAND, AUTOMATED_SHOE))),
+        "shuffler": (str, one_of(SHUFFLERS)),
+        "stub_count_every": (int, lambda v: None if 1 <= v <= 5 else
+                             "the stub is counted at least once every 5 rounds (583.8(e)); 1..5"),
+    }
+    DEFAULTS = {"table_min": 100, "table_max": 1000000, "offered": {"three_card_bonus": True},
+                "limits": {}, "paytables": {},
+                "options": {"dealing": MANUAL_SHOE, "shuffler": "manual", "stub_count_every": 5}}
+
+    def __init__(self, config):
+        super().__init__(config)
+        self.reset_round()
+
+    def reset_round(self):
+        self.players = []            # seats in the round, from the dealer's left
+        self.hands = {}              # seat -> [card codes]
+        self.community = []
+        self.burn = None
+        self.out = []                # every card out of the deck this round (583.3(a))
+        self.deal_queue = []         # where the next cards go
+        self.folded = []
+        self.pot = 0
+        self.face_up = 0             # cards found face up in the shoe this round (583.13(a))
+        self.stub_counted = False
+        self.seat_players = {}       # seat -> player, when wagers name their player (583.7(e))
+        self.pending = None
+
+    @classmethod
+    def round_transitions(cls):
+        return [{"trigger": "count_stub", "source": [DEALING, FLOP], "dest": STUB},
+                {"trigger": "ask_players", "source": [DEALING, STUB], "dest": DECISIONS},
+                {"trigger": "deal_flop", "source": DECISIONS, "dest": FLOP}]
+
+    # ---- wagers (583.7) -------------------------------------------------------------------
+
+    def on_wager(self, event):
+        wager, seat = event.get("wager"), event.get("seat")
+        if self.state in self.ROUND_STATES:
+            if wager == "flop":
+                raise IllegalEvent("the Flop Wager is made when the dealer asks seat %s to fold "
+                                   "or flop (583.11(b))" % seat)
+            raise IllegalEvent("wager %s at seat %s refused: \"no more bets\" was called; no "
+                               "wager is made, increased or withdrawn after it (583.7(c))"
+                               % (wager, seat))
+        self._check_deck_hours(event)
+        if wager == "three_card_bonus" and event.get("amount") and \
+                not self.config["offered"].get("three_card_bonus"):
+            raise IllegalEvent("the Three Card Bonus Wager is not offered at this table "
+                               "(583.7(d)(3))")
+        player = event.get("player")
+        if player is not None and event.get("amount"):
+            owners = {} if self.state in ROUND_OVER + (SHUFFLED,) else self.seat_players
+            other = [s for s, p in owners.items() if p == str(player) and s != str(seat)]
+            if other:
+                raise IllegalEvent("player %s already wagers at seat %s: one player position "
+                                   "per player (583.7(e))" % (player, other[0]))
+        super().on_wager(event)
+        key = seat_key(seat)
+        if player is not None and key in self.wagers:
+            self.seat_players[key] = str(player)
+        elif key not in self.wagers:
+            self.seat_players.pop(key, None)
+
+    def check_limits(self, seat, wager, amount):
+        if wager == "pot" and amount != self.config["table_min"]:
+            raise IllegalEvent("pot %d at seat %s is not the table minimum %d (583.7(d)(1))"
+                               % (amount, seat, self.config["table_min"]))
+        super().check_limits(seat, wager, amount)
+
+    # ---- "no more bets" and the deal (583.8-583.10) ---------------------------------------
+
+    def on_no_more_bets(self, event):
+        self._check_deck_hours(event)
+        if self.state == WAGERS_OPEN:
+            for seat, placed in sorted(self.wagers.items()):
+                missing = [w.capitalize() for w in self.REQUIRED_WAGERS if w not in placed]
+                if missing:
+                    raise IllegalEvent("seat %s has no %s Wager: a player places a Pot Wager "
+                                       "and an Ante Wager to play (583.7(d)(1))"
+                                       % (seat, " or ".join(missing)))
+        super().on_no_more_bets(event)
+        self.players = sorted(self.wagers, key=int)
+        self.hands = {s: [] for s in self.players}
+        self.pot = sum(self.wagers[s]["pot"] for s in self.players)
+        self.note("pot_to_centre", amount=self.pot, section=self.section("pots"))
+        if self.dealing == AUTOMATED_SHOE:
+            self.deal_queue = [s for s in self.players for _ in range(3)] + ["community"] * 3
+        else:
+            self.deal_queue = [s for _ in range(3) for s in self.players]
+        self._ask_card()
+
+    def _ask_card(self):
+        target = self.deal_queue[0]
+        self.pending = {"need": "card",
+                        "for": target if target in ("burn", "community") else "seat " + target}
+
+    def on_card(self, event):
+        if self.state not in (DEALING, FLOP) or not self.deal_queue:
+            raise IllegalEvent("no card is due: the round waits for %s" % self.waiting_for())
+        code = self._take(event.get("card"), "card")
+        target = self.deal_queue.pop(0)
+        if target == "burn":
+            self.burn = code
+            self.note("burn", card=code, section="583.11(c)")
+        elif target == "community":
+            self.community.append(code)
+            self.note("community", card=code, section="583.11(c)" if self.state == FLOP
+                      else self.section("deal"))
+        else:
+            self.hands[target].append(code)
+            self.note("deal", seat=target, card=code, section=self.section("deal"))
+        if self.deal_queue:
+            self._ask_card()
+        elif self.state == DEALING:
+            self._dealt()
+        else:
+            self._stub_or(self._settle_round)
+
+    def _dealt(self):
+        """Every player has three cards (and, from an automated shoe, the community stack
+        lies under a cover card: the stub comes out now, 583.10(c))."""
+        if self.dealing == AUTOMATED_SHOE:
+            self._stub_or(self._ask_players)
+        else:
+            self._ask_players()
+
+    def _stub_or(self, then):
+        """The stub is out: counted when due (583.8(e), 583.9(e), 583.10(d)), else discarded."""
+        if self.shuffler != "counting" and self.stub_rounds + 1 >= self.stub_every:
+            self.count_stub()
+            self.pending = {"need": "stub_count", "section": self.section("count")}
+        else:
+            then()
+
+    # ---- fold or Flop Wager (583.11(b)) ----------------------------------------------------
+
+    def _ask_players(self):
+        if self.state != DECISIONS:
+            self.ask_players()
+        self._ask_decision(self.players[0])
+
+    def _ask_decision(self, seat):
+        self.pending = {"need": "decision", "seat": seat, "allowed": ["flop", "fold"]}
+
+    def on_decision(self, event):
+        p = self.pending
+        seat, action = str(event.get("seat")), event.get("action")
+        if self.state != DECISIONS or p is None or p["need"] != "decision":
+            raise IllegalEvent("%s for seat %s: no decision is asked now; the round waits for %s"
+                               % (action, seat, self.waiting_for()))
+        if seat != p["seat"]:
+            raise IllegalEvent("seat %s acts (%s), but the dealer asks seat %s first, from the "
+                               "dealer's left clockwise (583.11(b))" % (seat, action, p["seat"]))
+        ante = self.wagers[seat]["ante"]
+        amount = event.get("amount")
+        if action == "fold":
+            if amount:
+                raise IllegalEvent("seat %s folds: a fold makes no Flop Wager (583.1)" % seat)
+            self.folded.append(seat)
+            self.note("fold", seat=seat, section="583.11(b)")
+            self.note("collect", seat=seat, wager="ante", amount=ante, section="583.11(b)")
+        elif action == "flop":
+            if amount is None:
+                raise IllegalEvent("flop needs its amount: the Flop Wager equals the Ante %d "
+                                   "(583.7(d)(2), 583.11(b))" % ante)
+            if amount != ante or not isinstance(amount, int) or isinstance(amount, bool):
+                raise IllegalEvent("flop %r is not equal to the Ante %d: the Flop Wager equals "
+                                   "the Ante Wager (583.7(d)(2), 583.11(b))" % (amount, ante))
+            self.wagers[seat]["flop"] = amount
+            self.note("flop_wager", seat=seat, amount=amount, section="583.11(b)")
+        else:
+            raise IllegalEvent("%r is not a Flop Poker decision: seat %s folds or makes the Flop "
+                               "Wager (583.11(b))" % (action, seat))
+        later = self.players[self.players.index(seat) + 1:]
+        if later:
+            self._ask_decision(later[0])
+        elif self.dealing == AUTOMATED_SHOE:
+            self.note("flop_turned_up", cards=list(self.community), section="583.11(c)")
+            self._settle_round()
+        else:
+            self.deal_flop()
+            self.deal_queue = ["burn"] + ["community"] * 3
+            self._ask_card()
+
+    # ---- settlement (583.11(d), (e); 583.12) ----------------------------------------------
+
+    def _settle_round(self):
+        """One player at a time from the dealer's right: Three Card Bonus, then Ante and Flop;
+        then the Pot to the best hand, folded players included."""
+        self.pending = None
+        community = C.parse_all(self.community)
+        order = sorted(self.players, key=int, reverse=True)
+        values = {}
+        for seat in order:
+            cards, placed = C.parse_all(self.hands[seat]), self.wagers[seat]
+            hand, values[seat], five = F.flop_hand(cards, community)
+            self.note("turned_up", seat=seat, cards=list(self.hands[seat]), hand=hand,
+                      five=C.codes(five), section="583.11(d)")
+            got = {}
+            if "three_card_bonus" in placed:
+                got["three_card_bonus"] = list(F.settle_three_card_bonus(
+                    cards, placed["three_card_bonus"]))
+            folded = seat in self.folded
+            for wager, outcome in F.settle_ante_and_flop(cards, community, placed["ante"],
+                                                         placed.get("flop", 0), folded).items():
+                got[wager] = list(outcome)
+            for wager, (result, net) in got.items():
+                if not (folded and wager == "ante"):      # collected at the fold
+                    self.note("pay" if net > 0 else "collect", seat=seat, wager=wager,
+                              amount=abs(net))
+            self.results[seat] = got
+        shares = F.pot_shares(values, {s: self.wagers[s]["pot"] for s in order})
+        best = max(values.values())
+        for seat in order:
+            net = shares[seat]
+            result = "lose" if values[seat] != best else ("win" if net > 0 else "push")
+            self.results[seat]["pot"] = [result, net]
+        winners = [s for s in order if values[s] == best]
+        self.note("pot", amount=self.pot, to=winners, section="583.11(e)")
+        self.status = "settled"
+        self._round_over("the cards are shuffled after each round (583.5(a))")
+        self.settle()
+
+    def _round_over(self, reshuffle):
+        self.pending = None
+        self.deal_queue = []
+        self.stub_rounds = 0 if self.stub_counted else self.stub_rounds + 1
+        if not self.reshuffle_due:
+            self.reshuffle_due = reshuffle
+
+    def _void(self, reason):
+        """All hands void, every wager returned, the cards reshuffled."""
+        self._round_over(reason)
+        self.void_round(reason)
+
+    # ---- what the round waits for; scenarios (controller/scenario.py) ---------------------
+
+    def waiting_for(self):
+        p = self.pending
+        if p is None:
+            return "nothing (%s)" % self.state
+        if p["need"] == "card":
+            return "a card for %s" % p["for"]
+        if p["need"] == "stub_count":
+            return "the dealer's stub count (%s)" % p["section"]
+        return "seat %s to fold or make the Flop Wager (583.11(b))" % p["seat"]
+
+    def scenario_answer(self, pending, doc):
+        from controller.scenario import ScenarioError
+        if pending.get("need") == "stub_count":
+            raise ScenarioError("round %d waits for the dealer's stub count (%s): a scenario "
+                                "cannot give it" % (self.round_no, pending["section"]))
+        raise ScenarioError("%s does not ask for %r" % (self.GAME, pending.get("need")))
+
+    def scenario_summary(self):
+        return {"community": list(self.community), "burn": self.burn}
