@@ -1,0 +1,405 @@
+"""Raise It Up Stud Poker (58 Pa. Code ch. 669a): the round of 669a.7-669a.13.
+
+Ante and an equal Blind (required, 669a.7(d)(1)), Pair Plus, and the optional Progressive
+Payout and Six Card Bonus Wagers (669a.7(d)(3)-(5)) before "no more bets" -> the progressive
+lock-out: the wagers the system accepted contribute to the meter, the chips are reconciled
+(669a.8(b), 669a.9(a)(3), 669a.10(a)(2)) -> three cards to each seat one at a time from seat 1,
+then three community cards (669a.8(d), 669a.9(b)), or stacks of three from an automated shoe
+(669a.10(b)) -> the stub count when one is due (669a.8(f)) -> check or Play 1-3x the Ante,
+4th Street revealed, check or Play 1-2x, 5th Street, Play 1x or fold, 6th Street (669a.11(b)-(h))
+-> settlement from the dealer's right (669a.11(i)).
+
+The machine: dealing -> [counting_stub] -> before_4th_street -> before_5th_street ->
+before_6th_street -> settled. `pending` says what the round waits for:
+    {"need": "card", "for": "seat 2, card 1"}      the next card (manual shoe or hand)
+    {"need": "stack", "for": "seat 2"}              the next stack of three (automated shoe):
+                                                    Event("card", {"cards": [a, b, c]})
+    {"need": "stub_count", "section"}               the dealer's count, when one is due (see
+                                                    raise_it_up_integrity.py)
+    {"need": "decision", "seat", "allowed", "amounts"}  play (amount) / check / fold
+
+Table options (config `options`): `dealing` "manual_shoe" (669a.8), "hand" (669a.9) or
+"automated_shoe" (669a.10); `shuffler` "manual", "automated" or "counting" (a device that counts
+the deck after each shuffle, 669a.5(b)); `stub_count_every` 1..5 rounds (669a.8(f)).
+
+Also on "no more bets": {"progressive_chips": n}, the chips counted on the layout. A count
+that is not the number of wagers the progressive system accepted holds the round for a
+floorperson (a lock-out; the clear resumes the deal with the accepted wagers: the player
+verifies his own wager was accepted, 669a.7(d)(4)). The deck, the stub count, the
+irregularities and faults are in raise_it_up_integrity.py.
+
+Readings of the text (each a place for a lab to challenge):
+  * A fold forfeits the Pair Plus Wager with the Ante and Blind: the player withdraws from the
+    round (669a.1 "Fold") and 669a.11(g) keeps only Envy and Six Card Bonus eligibility.
+  * Envy Bonuses are paid for the hands of the other players still in the round: a folded hand
+    is withdrawn (discarded unseen unless its player has a side wager, 669a.11(f)).
+  * Progressive contributions are made at "no more bets", when the lock-out makes acceptance
+    final; a void round returns the wagers and takes their contributions back off the meter.
+  * The cards are shuffled after every round (669a.5(a)): the next round's wagers wait for it.
+"""
+
+import copy
+
+from controller import progressive
+from controller.games.engine import ROUND_OVER, SHUFFLED, GameModel, IllegalEvent, seat_key
+from controller.games.raise_it_up_integrity import AUTOMATED_SHOE, COUNTING_STUB, DEALING, \
+    DECK_SIZE, MANUAL_SHOE, SECTIONS, SHUFFLERS, STREETS, DeckIntegrity, one_of
+from controller.rules import cards as C
+from controller.rules import paytables as pt
+from controller.rules import raise_it_up as R
+from controller.rules import settle as S
+
+GAME = pt.RIU
+REVEALS = {"before_4th_street": ("4th Street", "669a.11(c)"),
+           "before_5th_street": ("5th Street", "669a.11(e)"),
+           "before_6th_street": ("6th Street", "669a.11(h)")}
+OPTIONAL = {"progressive": ("Progressive Payout", "669a.7(d)(4)"),
+            "six_card_bonus": ("Six Card Bonus", "669a.7(d)(5)")}
+ASKED = {"before_4th_street": (["play", "check"], "669a.11(b)"),
+         "before_5th_street": (["play", "check"], "669a.11(d)"),
+         "before_6th_street": (["play", "fold"], "669a.11(f)")}
+
+
+class RaiseItUpStud(DeckIntegrity, GameModel):
+    GAME = GAME
+    ROUND_STATES = [DEALING, COUNTING_STUB] + list(STREETS)
+    FIRST_ROUND_STATE = DEALING
+    PRE_DEAL_WAGERS = ("ante", "blind", "pair_plus", "progressive", "six_card_bonus")
+    TABLE_LIMIT_WAGERS = ("ante", "blind")
+    REQUIRED_WAGERS = ("ante", "blind")
+    OPTIONAL_WAGERS = tuple(OPTIONAL)
+    OPTIONS = {
+        "dealing": (str, one_of(tuple(SECTIONS), "669a.8-669a.10")),
+        "shuffler": (str, one_of(SHUFFLERS, "669a.5")),
+        "stub_count_every": (int, lambda v: None if 1 <= v <= 5 else
+                             "the stub is counted at least once every 5 rounds (669a.8(f)); 1..5"),
+    }
+    DEFAULTS = {"table_min": 100, "table_max": 1000000,
+                "offered": {"progressive": True, "six_card_bonus": True},
+                "limits": {}, "paytables": {"pair_plus": "A", "six_card_bonus": "A"},
+                "progressive": {"meter": 100000, "reset": 100000, "rate": 0.14},
+                "options": {"dealing": MANUAL_SHOE, "shuffler": "manual",
+                            "stub_count_every": 5}}
+
+    def __init__(self, config):
+        super().__init__(config)
+        self.methods()
+        self.meter = (progressive.new_meter(GAME, config.get("progressive"))
+                      if self.offered("progressive") else None)
+        self.decks = 1
+        self.deck_opened_ns = 0
+        self.stub_rounds = 0          # rounds since the deck was last found to hold 52 cards
+        self.shoe_out = []            # cards out of the shoe since the shuffle
+        self.reset_round()
+
+    def reset_round(self):
+        self.seats = []               # seats dealt in, from the dealer's left
+        self.hands = {}               # seat -> [card codes]
+        self.community = []
+        self.revealed = 0
+        self.to_ask = []              # seats still to decide on this street
+        self.folded = []
+        self.forfeited = []
+        self.face_up = 0
+        self.stub_counted = False
+        self.meter_before = None
+        self.jackpots = []
+        self.players = {}             # seat -> player, when wagers name their player
+        self.pending = None
+
+    @classmethod
+    def round_transitions(cls):
+        return [{"trigger": "count_the_stub", "source": DEALING, "dest": COUNTING_STUB},
+                {"trigger": "ask_4th_street", "source": [DEALING, COUNTING_STUB],
+                 "dest": STREETS[0]},
+                {"trigger": "reveal_4th_street", "source": STREETS[0], "dest": STREETS[1]},
+                {"trigger": "reveal_5th_street", "source": STREETS[1], "dest": STREETS[2]}]
+
+    def offered(self, wager):
+        return bool(self.config["offered"].get(wager))
+
+    def automated(self):
+        return self.dealing == AUTOMATED_SHOE
+
+    # ---- wagers (669a.7) ------------------------------------------------------------------
+
+    def on_wager(self, event):
+        """Wagers before "no more bets" (669a.7(c)); a wager naming its player keeps that
+        player to one position (669a.7(e))."""
+        self.check_deck_hours(event)
+        if self.state in self.ROUND_STATES:
+            raise IllegalEvent("wager %s at seat %s refused: \"no more bets\" was called; a "
+                               "wager may not be made, increased or withdrawn (669a.7(c))"
+                               % (event.get("wager"), event.get("seat")))
+        player, seat = event.get("player"), seat_key(event.get("seat"))
+        owners = {} if self.state in ROUND_OVER + (SHUFFLED,) else self.players
+        if player is not None and event.get("amount"):
+            taken = [s for s, p in owners.items() if p == str(player) and s != seat]
+            if taken:
+                raise IllegalEvent("player %s already wagers at seat %s: one player position "
+                                   "per player (669a.7(e))" % (player, taken[0]))
+        super().on_wager(event)
+        if player is not None and event.get("amount"):
+            self.players[seat] = str(player)
+
+    def check_wager(self, seat, wager, amount, placed):
+        if wager in OPTIONAL and not self.offered(wager):
+            raise IllegalEvent("the %s Wager is not offered at this table (%s)" % OPTIONAL[wager])
+
+    def on_no_more_bets(self, event):
+        """The lock-out engages; the accepted Progressive Payout Wagers contribute and their
+        chips are reconciled (669a.8(b)); the deal begins with seat 1 (669a.8(d))."""
+        self.check_deck_hours(event)
+        for seat, placed in sorted(self.wagers.items()):
+            if "ante" not in placed or "blind" not in placed:
+                raise IllegalEvent("seat %s has no %s Wager: a player places an Ante and an "
+                                   "equal Blind Wager to take part in a round (669a.7(d)(1))"
+                                   % (seat, "Ante" if "ante" not in placed else "Blind"))
+            if placed["blind"] != placed["ante"]:
+                raise IllegalEvent("seat %s: the Blind Wager %s must equal the Ante Wager %d "
+                                   "(669a.7(d)(1))" % (seat, placed.get("blind"), placed["ante"]))
+        chips = event.get("progressive_chips")
+        if chips is not None and (not isinstance(chips, int) or isinstance(chips, bool)
+                                  or chips < 0):
+            raise IllegalEvent("progressive_chips is the number of chips counted, not %r"
+                               % (chips,))
+        super().on_no_more_bets(event)
+        self.seats = sorted(self.wagers, key=int)
+        self.hands = {s: [] for s in self.seats}
+        accepted = [s for s in self.seats if "progressive" in self.wagers[s]]
+        if self.meter is not None and accepted:
+            self.meter_before = copy.deepcopy(self.meter)
+            for s in accepted:
+                progressive.contribute(self.meter, self.wagers[s]["progressive"])
+        self.note("progressive_lockout", accepted=accepted,
+                  meter=None if self.meter is None else self.meter["value"])
+        self.ask_for_cards()
+        if chips is not None and chips != len(accepted):
+            self.lock("%d progressive chips counted but the system accepted %d Progressive "
+                      "Payout Wagers: a floorperson resolves it before the deal"
+                      % (chips, len(accepted)), self.section("chips"), "progressive")
+
+    # ---- the deal (669a.8(d), 669a.9(b), 669a.10(b)) ------------------------------------
+
+    def next_target(self):
+        """Seat (one card a round, seat 1 first) or "community", by what is dealt so far."""
+        n = len(self.seats)
+        if self.automated():
+            done = sum(1 for s in self.seats if self.hands[s])
+            return self.seats[done] if done < n else "community"
+        dealt = sum(len(h) for h in self.hands.values())
+        return self.seats[dealt % n] if dealt < 3 * n else "community"
+
+    def ask_for_cards(self):
+        target = self.next_target()
+        if self.automated():
+            where = "the community cards" if target == "community" else "seat " + target
+            self.pending = {"need": "stack", "for": where}
+        elif target == "community":
+            self.pending = {"need": "card", "for": "community card %d" % (len(self.community) + 1)}
+        else:
+            self.pending = {"need": "card",
+                            "for": "seat %s, card %d" % (target, len(self.hands[target]) + 1)}
+
+    def on_card(self, event):
+        self.not_locked()
+        if self.state != DEALING:
+            raise IllegalEvent("no card is due while %s: the cards are dealt after \"no more "
+                               "bets\" (%s)" % (self.state, self.section("deal")))
+        if self.automated():
+            codes = event.get("cards")
+            if not isinstance(codes, list) or len(codes) != 3:
+                raise IllegalEvent("the automated shoe dispenses stacks of three cards: "
+                                   "{'cards': [a, b, c]}, not %r (669a.10(b))" % (event.data,))
+        else:
+            if event.get("cards") is not None:
+                raise IllegalEvent("cards are dealt one at a time, not in stacks, without an "
+                                   "automated dealing shoe (%s)" % self.section("deal"))
+            codes = [event.get("card")]
+        checked = []
+        for code in codes:
+            checked.append(self.check_card(code, self.shoe_out + checked, "card %r" % (code,)))
+        target = self.next_target()
+        self.shoe_out.extend(checked)
+        (self.community if target == "community" else self.hands[target]).extend(checked)
+        self.note("card", to=target, cards=checked)
+        if len(self.community) < 3:
+            self.ask_for_cards()
+            return
+        self.note("dealt", hands={s: list(h) for s, h in self.hands.items()},
+                  community_face_down=True)
+        if self.shuffler != "counting" and self.stub_rounds + 1 >= self.stub_every:
+            self.pending = {"need": "stub_count", "section": self.section("count")}
+            self.count_the_stub()
+            return
+        self.ask_4th_street()
+        self.start_street()
+
+    # ---- the streets (669a.11(b)-(h)) -------------------------------------------------------
+
+    def in_play(self, seat):
+        return seat not in self.folded and seat not in self.forfeited
+
+    def start_street(self):
+        self.to_ask = [s for s in self.seats
+                       if self.in_play(s) and "play" not in self.wagers[s]]
+        self.ask_next()
+
+    def ask_next(self):
+        """Ask the next seat, or reveal the street's card once everyone has decided."""
+        while self.to_ask and not self.in_play(self.to_ask[0]):
+            self.to_ask.pop(0)
+        if self.to_ask:
+            seat = self.to_ask[0]
+            allowed, _ = ASKED[self.state]
+            ante = self.wagers[seat]["ante"]
+            self.pending = {"need": "decision", "seat": seat, "allowed": list(allowed),
+                            "amounts": [ante * m for m in R.PLAY_MULTIPLES[self.state]]}
+            return
+        street, section = REVEALS[self.state]
+        self.revealed += 1
+        self.note("reveal", street=street, card=self.community[self.revealed - 1],
+                  section=section)
+        if self.state == STREETS[0]:
+            self.reveal_4th_street()
+        elif self.state == STREETS[1]:
+            self.reveal_5th_street()
+        else:
+            self.pending = None
+            self.settle_round()
+            return
+        self.start_street()
+
+    def on_decision(self, event):
+        self.not_locked()
+        p = self.pending
+        if self.state not in STREETS or p is None or p["need"] != "decision":
+            raise IllegalEvent("no player decision is asked while %s" % self.state)
+        seat = seat_key(event.get("seat"))
+        action = event.get("action")
+        allowed, section = ASKED[self.state]
+        if seat != p["seat"]:
+            raise IllegalEvent("seat %s acts, but the procedure asks seat %s first (%s)"
+                               % (seat, p["seat"], section))
+        if action not in allowed:
+            raise IllegalEvent("%s is not allowed before %s: seat %s may %s (%s)"
+                               % (action, REVEALS[self.state][0], seat, " or ".join(allowed),
+                                  section))
+        placed = self.wagers[seat]
+        if action == "play":
+            amount = event.get("amount")
+            if not isinstance(amount, int) or isinstance(amount, bool):
+                raise IllegalEvent("play needs an amount in whole cents, not %r (%s)"
+                                   % (amount, section))
+            R.check_play_wager(placed["ante"], amount, self.state)
+            placed["play"] = amount
+        elif action == "fold":
+            self.fold(seat)
+        self.note(action, seat=seat, amount=placed.get("play") if action == "play" else None,
+                  street=self.state)
+        self.to_ask.pop(0)
+        self.ask_next()
+
+    def fold(self, seat):
+        """Ante and Blind collected at once (669a.11(f)); the Pair Plus goes with the hand
+        (see the module's readings); Progressive and Six Card Bonus wait for settlement."""
+        self.folded.append(seat)
+        for name in ("ante", "blind", "pair_plus"):
+            if name in self.wagers[seat]:
+                self.result(seat, name, S.LOSE, -self.wagers[seat][name])
+
+    # ---- settlement (669a.11(i), 669a.12) ------------------------------------------------
+
+    def result(self, seat, name, result, net):
+        self.results.setdefault(seat, {})[name] = [result, net]
+
+    def settle_round(self):
+        """From the dealer's right (seat 6) counterclockwise, each seat in the order of
+        669a.11(i): Pair Plus; Ante, Play and Blind; Progressive Payout and Envy Bonuses;
+        Six Card Bonus. A meter payout is at the meter's value when the seat's turn comes
+        (669a.12(e)(4))."""
+        community = C.parse_all(self.community)
+        holders = {s: C.parse_all(self.hands[s]) for s in self.seats if self.in_play(s)}
+        for seat in reversed(self.seats):
+            if seat in self.forfeited:
+                continue
+            placed = self.wagers[seat]
+            mine = C.parse_all(self.hands[seat])
+            if seat not in self.folded:
+                if "pair_plus" in placed:
+                    self.result(seat, "pair_plus", *R.settle_pair_plus(
+                        mine, placed["pair_plus"], self.config["paytables"]["pair_plus"]))
+                main = R.settle_ante_blind_play(mine, community, placed["ante"],
+                                                placed["blind"], placed["play"])
+                for name in ("ante", "play", "blind"):
+                    self.result(seat, name, *main[name])
+            if "progressive" in placed:
+                self.settle_progressive(seat, mine, placed["progressive"], holders)
+            if "six_card_bonus" in placed:
+                self.result(seat, "six_card_bonus", *R.settle_six_card_bonus(
+                    mine, community, placed["six_card_bonus"],
+                    self.config["paytables"]["six_card_bonus"]))
+            self.note("settled_seat", seat=seat, hand=list(self.hands[seat]),
+                      results=dict(self.results.get(seat, {})))
+        self.status = "settled"
+        self.end_round()
+        self.settle()
+
+    def settle_progressive(self, seat, mine, wager, holders):
+        """669a.11(i)(3)(i): forfeited without a Play Wager (669a.11(g)); a 100% meter payout
+        is not paid from the table inventory (669a.11(i)(3)(i)(D)); Envy Bonuses for the
+        other players' A-K-Q suited, never one's own (669a.12(e)(5))."""
+        hand = R.progressive_hand(mine, "play" in self.wagers[seat])
+        pay = pt.get(GAME, "progressive").pay(hand) if hand else None
+        net, from_meter = progressive.pay(self.meter, pay, wager)
+        self.result(seat, "progressive", S.result_of(pay), net)
+        if progressive.needs_attendant(GAME, pay):
+            self.jackpots.append({"seat": seat, "hand": hand, "amount": from_meter,
+                                  "table_inventory": False})
+            self.note("meter_payout", seat=seat, amount=from_meter, table_inventory=False,
+                      section="669a.11(i)(3)(i)(D)")
+        envy = R.envy_bonuses(wager, [h for s, h in holders.items() if s != seat])
+        if envy:
+            self.result(seat, "envy", S.WIN, envy)
+
+    def end_round(self):
+        """The cards are shuffled before the next round (669a.5(a)); the stub-count clock."""
+        if not self.reshuffle_due:
+            self.reshuffle_due = "the cards are shuffled after each round (669a.5(a))"
+        self.stub_rounds = 0 if self.stub_counted else self.stub_rounds + 1
+
+    def void_round(self, reason):
+        """Every wager returned; their progressive contributions come back off the meter."""
+        if self.meter_before is not None:
+            self.meter = self.meter_before
+            self.meter_before = None
+        self.pending = None
+        self.to_ask = []
+        self.end_round()
+        super().void_round(reason)
+
+    # ---- scenarios (controller/scenario.py) ------------------------------------------------
+
+    def scenario_answer(self, pending, doc):
+        """An automated shoe's stacks from the scenario's `cards`; a stub count due in the first
+        round (`stub_count_every` 1) finds the deck whole."""
+        from controller.scenario import ScenarioError
+        if pending["need"] == "stack":
+            cards = doc.get("cards", [])
+            start = len(self.shoe_out)
+            if start + 3 > len(cards):
+                raise ScenarioError("the shoe runs out: no stack of three left for %s"
+                                    % pending["for"])
+            return "card", {"cards": cards[start:start + 3]}
+        if pending["need"] == "stub_count":
+            # a stacked deck is a whole deck: the stub holds what the deal left
+            return "irregularity", {"kind": "stub_count", "stub": DECK_SIZE - len(self.shoe_out)}
+        raise ScenarioError("%s does not ask for %r" % (GAME, pending["need"]))
+
+    def scenario_summary(self):
+        out = {"community": list(self.community)}
+        if self.meter is not None:
+            out["meter"] = self.meter["value"]
+        if self.jackpots:
+            out["jackpots"] = list(self.jackpots)
+        return out
