@@ -1,0 +1,118 @@
+"""Six-Card Fortune Pai Gow Poker scenario files (tests/scenarios/six-card-fortune-pai-gow/NAME.json
+with NAME.expect.json): each stacked 53-card deck is played through `controller.scenario.play` and
+must give exactly the expected output (worked out by hand from 670a.11 and the 670a.12 paytables),
+or be refused naming the problem and the section; some go through `tablectl play` in a subprocess,
+as a lab runs them."""
+import glob
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from controller import scenario
+from controller.errors import TablectlError
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+FOLDER = os.path.join(HERE, "six-card-fortune-pai-gow")
+# Played by the command line too: a settled round with every optional wager's kind, a meter
+# payout, a void round, the dice, and every refusal (exit 2, one line on stderr).
+VIA_CLI = ("fortune-bonus-envy-for-every-other-players-hand",
+           "progressive-five-aces-takes-the-meter-and-envy",
+           "a-deck-one-card-short-voids-and-leaves-the-table",
+           "dice-total-nine-deals-seat-6-first")
+# The sections the files must cover between them.
+SECTIONS = (
+    "670a.1", "670a.3(a)", "670a.5(i)", "670a.5(i)(1)", "670a.5(i)(2)", "670a.6(c)",
+    "670a.7(c)", "670a.7(d)", "670a.7(e)(1)", "670a.7(e)(3)", "670a.8(d)", "670a.8(f)",
+    "670a.10(c)", "670a.11(b)", "670a.11(c)", "670a.11(d)(1)(i)", "670a.11(d)(1)(ii)",
+    "670a.11(d)(2)", "670a.11(d)(3)", "670a.11(d)(4)", "670a.11(d)(6)", "670a.11(e)",
+    "670a.11(f)(1)(i)", "670a.11(f)(1)(ii)", "670a.11(f)(1)(iii)", "670a.11(f)(1)(iv)",
+    "670a.11(f)(1)(v)", "670a.11(f)(2)(i)", "670a.11(f)(2)(ii)", "670a.11(f)(3)",
+    "670a.11(g)(1)", "670a.11(g)(2)", "670a.11(h)(1)(i)(A)", "670a.11(h)(1)(ii)",
+    "670a.11(h)(2)(i)", "670a.11(h)(3)(i)(B)", "670a.11(h)(3)(ii)", "670a.12(b)(1)",
+    "670a.12(b)(2)", "670a.12(c)", "670a.12(d)(1)", "670a.12(d)(3)", "670a.12(d)(4)")
+
+
+def _load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def _expectations():
+    out = {}
+    for path in sorted(glob.glob(os.path.join(FOLDER, "*.expect.json"))):
+        out[os.path.basename(path)[:-len(".expect.json")]] = _load(path)
+    return out
+
+
+def _cases(cli=False):
+    return [pytest.param(name, expect, id=name, marks=pytest.mark.reg(expect["section"]))
+            for name, expect in _expectations().items()
+            if not cli or name in VIA_CLI or "exit" in expect]
+
+
+def test_every_scenario_has_its_expectation():
+    plain = {os.path.basename(p)[:-5] for p in glob.glob(os.path.join(FOLDER, "*.json"))
+             if not p.endswith(".expect.json")}
+    assert plain == set(_expectations()) and len(plain) >= 50
+
+
+def test_the_files_cover_every_section_listed():
+    covered = {e["section"] for e in _expectations().values()}
+    assert sorted(set(SECTIONS) - covered) == []
+
+
+def test_a_settled_round_lists_the_whole_deck():
+    """A round played to its end deals from all 53 cards (670a.3(a)): fewer is a short deck."""
+    for name, expect in _expectations().items():
+        if expect.get("output", {}).get("status") == "settled":
+            cards = _load(os.path.join(FOLDER, name + ".json"))["cards"]
+            assert len(cards) == 53 and len(set(cards)) == 53 and "JK" in cards, name
+
+
+@pytest.mark.parametrize("name, expect", _cases())
+def test_scenario(name, expect):
+    doc = _load(os.path.join(FOLDER, name + ".json"))
+    if "exit" in expect:
+        assert expect["exit"] == 2
+        with pytest.raises(TablectlError) as e:
+            scenario.play(doc)
+        assert expect["stderr_contains"] in str(e.value)
+    else:
+        assert scenario.play(doc) == expect["output"]
+
+
+@pytest.mark.parametrize("name, expect", _cases(cli=True))
+def test_scenario_through_tablectl_play(name, expect):
+    p = subprocess.run([sys.executable, "-m", "controller.cli", "play",
+                        os.path.join(FOLDER, name + ".json")], cwd=ROOT, capture_output=True,
+                       text=True, timeout=120)
+    if "exit" in expect:
+        assert p.returncode == expect["exit"], p.stdout + p.stderr
+        assert p.stdout == ""
+        lines = p.stderr.strip().splitlines()
+        assert len(lines) == 1 and expect["stderr_contains"] in lines[0], p.stderr
+    else:
+        assert p.returncode == 0, p.stderr
+        assert p.stderr == ""
+        assert json.loads(p.stdout) == expect["output"]
+
+
+@pytest.mark.reg("670a.12")
+def test_every_paying_row_of_670a_12_is_reached_by_some_file():
+    """Between them the files pay every Fortune Bonus, Insurance and Progressive row once."""
+    from controller.rules import paytables as pt
+    nets = {}
+    for expect in _expectations().values():
+        for seat in expect.get("output", {}).get("seats", {}).values():
+            for wager, r in seat["wagers"].items():
+                nets.setdefault(wager, set()).add(r["net"])
+    # at $1 each row pays a distinct net: N to 1 is 100 N, N for 1 is 100 (N - 1)
+    fb = {100 * p.num for _, p in pt.get(pt.SCF, "fortune_bonus").rows}
+    ins = {100 * p.num for _, p in pt.get(pt.SCF, "insurance").rows}
+    fixed = {100 * (p.num - 1) for _, p in pt.get(pt.SCF, "progressive").rows if p.kind == pt.FOR}
+    assert fb <= nets["fortune_bonus"] and ins <= nets["insurance"]
+    assert fixed <= nets["progressive"]
