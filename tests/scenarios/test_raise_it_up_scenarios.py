@@ -3,19 +3,16 @@ NAME.expect.json): each is played through `controller.scenario.play` and must gi
 the expected output, worked by hand from the 669a.12 paytables, or be refused naming the
 problem; a few go through `tablectl play` in a subprocess, which is what a lab runs."""
 import glob
-import json
 import os
-import subprocess
-import sys
 
 import pytest
 
-from controller import scenario
-from controller.errors import TablectlError
+from tests.scenarios import harness
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-FOLDER = os.path.join(HERE, "raise-it-up-stud")
+GAME = "raise-it-up-stud"
+FOLDER = harness.folder(GAME)
 # Played by the command line as well: a few refusals, a meter hit and an automated shoe.
 VIA_CLI = ("folded-player-keeps-the-envy-bonus-spades-take-the-meter",
            "automated-shoe-deals-stacks-of-three", "invalid-play-four-times-the-ante",
@@ -23,57 +20,21 @@ VIA_CLI = ("folded-player-keeps-the-envy-bonus-spades-take-the-meter",
            "invalid-rate-of-progression-below-14-percent")
 
 
-def _load(path):
-    with open(path) as f:
-        return json.load(f)
-
-
-def _cases(cli=False):
-    out = []
-    for exp_path in sorted(glob.glob(os.path.join(FOLDER, "*.expect.json"))):
-        name = os.path.basename(exp_path)[:-len(".expect.json")]
-        if cli and name not in VIA_CLI:
-            continue
-        expect = _load(exp_path)
-        out.append(pytest.param(name, expect, id=name,
-                                marks=pytest.mark.reg(expect["section"])))
-    return out
+_load = harness.load
 
 
 def test_every_scenario_has_its_expectation():
-    plain = {os.path.basename(p)[:-5] for p in glob.glob(os.path.join(FOLDER, "*.json"))
-             if not p.endswith(".expect.json")}
-    expected = {os.path.basename(p)[:-12] for p in glob.glob(os.path.join(FOLDER, "*.expect.json"))}
-    assert plain == expected and len(plain) >= 30
-    assert set(VIA_CLI) <= plain
+    harness.check_paired(GAME, 30)
 
 
-@pytest.mark.parametrize("name, expect", _cases())
+@pytest.mark.parametrize("name, expect", harness.cases(GAME))
 def test_scenario(name, expect):
-    doc = _load(os.path.join(FOLDER, name + ".json"))
-    if "exit" in expect:
-        assert expect["exit"] == 2
-        with pytest.raises(TablectlError) as e:
-            scenario.play(doc)
-        assert expect["stderr_contains"] in str(e.value)
-    else:
-        assert scenario.play(doc) == expect["output"]
+    harness.check_scenario(GAME, name, expect)
 
 
-@pytest.mark.parametrize("name, expect", _cases(cli=True))
+@pytest.mark.parametrize("name, expect", harness.cases(GAME, VIA_CLI))
 def test_scenario_through_tablectl_play(name, expect):
-    p = subprocess.run([sys.executable, "-m", "controller.cli", "play",
-                        os.path.join(FOLDER, name + ".json")], cwd=ROOT, capture_output=True,
-                       text=True, timeout=120)
-    if "exit" in expect:
-        assert p.returncode == expect["exit"], p.stdout + p.stderr
-        assert p.stdout == ""
-        lines = p.stderr.strip().splitlines()
-        assert len(lines) == 1 and expect["stderr_contains"] in lines[0], p.stderr
-    else:
-        assert p.returncode == 0, p.stderr
-        assert p.stderr == ""
-        assert json.loads(p.stdout) == expect["output"]
+    harness.check_cli(GAME, name, expect)
 
 
 @pytest.mark.reg("669a.7(d)")
