@@ -1,0 +1,367 @@
+"""Blackjack's optional wagers at the table (633a.7(g), (h), (o)): when each one settles, in
+what order, House Money on the Blackjack Wager, and the three progressives' meters and jackpots.
+
+The win conditions, the timing and the progressive rules are the rules core's
+(controller/rules/blackjack_side_wagers.py, blackjack_side_payouts.py): this mixin only walks
+the round through them. The steps, each from the dealer's right (the highest seat first):
+    (g)         after the second cards, before the card reader: every wager that
+                `settlement_time` puts there; a winning House Money Wager against a 2-9 up
+                card is paid and its player is offered to add the payout to the Blackjack
+                Wager (offer `house_money_to_blackjack`, (g)(10)(ii))
+    after peek  the reader said no Blackjack: two queens of hearts (g)(1)(i), two kings of
+                spades (g)(6)(i) and a winning House Money Wager (g)(10)(i)(B), with its offer
+    (h)         the dealer has Blackjack: those three with it ((g)(1)(ii), (g)(6)(ii),
+                (g)(10)(i)(A)), then Bad Beat and Hit and Run
+    hole card   Royal Match against a K or Q up card, once the hole card is exposed (g)(4)
+    (o)         after all cards: Bad Beat, Hit and Run, Straight Jack ((o)(1)-(3))
+
+Configuration (table options, not regulation; 633a.13 is not in our texts):
+    side_paytables  {wager: {hand: "N to 1" | "N to D" | "N for 1" | "P% of meter"}}: a wager
+                    listed here is paid on these rows only (a hand left out loses; the Crown
+                    Treasure Bonus is paid only where a table adds its row); any other wager
+                    on the rules core's DEFAULT_PAYTABLES
+    meters          {wager: {meter, reset, rate}} for the three progressives: the meter's
+                    value in cents before this round, its reset amount, and the fraction of
+                    each accepted wager added to it at "no more bets" (cents carried exactly,
+                    controller/progressive.py)
+    bad_beat_any_twenty   the Rules Submission's option of (o)(1)(i)
+    house_money_added_pct the portion of a House Money payout that may go on the Blackjack
+                    Wager, in percent ((g)(10)(ii)(A): all, 100, unless the Rules Submission
+                    specifies a portion)
+
+Readings of the text:
+  * The House Money "payout" added to the Blackjack Wager is the winnings (the House Money
+    Wager itself goes back to the player); the added amount is then Blackjack Wager in every
+    respect ((g)(10)(ii)(C)): a split or Double Down matches it, a win or loss counts it.
+  * Bad Beat looks at each of the seat's hands that was not surrendered: it wins if any of
+    them is a 20 under its win condition (after a split each hand is "the player's hand").
+  * Straight Jack counts only the cards drawn to the unsplit hand (a Double Down card
+    included); after a split the initial two-card straight is paid (the rules core's reading).
+  * A shared 100% jackpot is the meter's value when the first of its winners is reached in
+    settlement order; the meter is reset then. Payouts of a fixed "N for 1" are the table's;
+    a meter share below 100% is taken from the meter as it stands when the seat is reached.
+  * Every winning progressive payout is listed in the round's `progressive_payouts` with its
+    floorperson verification ((o)(1)(ii)(B), (o)(2)(ii)(B), (o)(3)(ii)(B)) and where it is
+    paid from: the game account for Bad Beat ((o)(1)(ii)(C)), not the table inventory when
+    (o)(2)(ii)(C) or (o)(3)(ii)(C) says so (the player's cards then stay on the table).
+"""
+
+import copy
+from fractions import Fraction
+
+from controller import progressive
+from controller.errors import ConfigError, SettlementError
+from controller.games.blackjack_family import parse
+from controller.games.engine import IllegalEvent
+from controller.rules import blackjack_side_payouts as P
+from controller.rules import blackjack_side_wagers as W
+from controller.rules import cards as C
+from controller.rules import paytables as pt
+from controller.rules import settle as S
+
+# The optional wagers a Blackjack table may offer, in 633a.7's order. Super Match ((g)(7))
+# is offered only at a Blackjack Switch table, which this controller does not run.
+SIDE_WAGERS = (W.LUCKY_LADIES, W.MATCH_THE_DEALER, W.IN_BETWEEN, W.ROYAL_MATCH_21,
+               W.BET_THE_SET_21, W.KINGS_BOUNTY, W.THREE_CARD_POKER, W.STRAIGHT_JACK,
+               W.HOUSE_MONEY, W.BAD_BEAT, W.HIT_AND_RUN)
+PROGRESSIVES = (W.BAD_BEAT, W.HIT_AND_RUN, W.STRAIGHT_JACK)
+HOUSE_MONEY_OFFER = "house_money_to_blackjack"
+METER_KEYS = ("meter", "reset", "rate")
+
+
+# ---- configuration checks (options.side_paytables, options.meters) -----------------------
+
+def check_side_paytables(value):
+    for wager, rows in value.items():
+        if wager == W.SUPER_MATCH:
+            return ("super_match is offered only at a Blackjack Switch table (633a.7(g)(7)), "
+                    "which this controller does not run")
+        try:
+            P.paytable_from_config(wager, rows)
+        except ConfigError as e:
+            return str(e)
+    return None
+
+
+def check_meters(value):
+    for wager, meter in value.items():
+        if wager not in PROGRESSIVES:
+            return "%r has no progressive meter; the progressives are %s (633a.7(o))" % (
+                wager, ", ".join(PROGRESSIVES))
+        if not isinstance(meter, dict) or sorted(meter) != sorted(METER_KEYS):
+            return "meters.%s is a table of meter, reset and rate, not %r" % (wager, meter)
+        for key in ("meter", "reset"):
+            v = meter[key]
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                return "meters.%s.%s is whole cents >= 0, not %r" % (wager, key, v)
+        if meter["meter"] < meter["reset"]:
+            return "meters.%s: the meter %d is below its reset amount %d" % (
+                wager, meter["meter"], meter["reset"])
+        rate = meter["rate"]
+        if not isinstance(rate, (int, float)) or isinstance(rate, bool) or not 0 < rate < 1:
+            return "meters.%s.rate is a fraction between 0 and 1, not %r" % (wager, rate)
+    return None
+
+
+def new_meter(prog):
+    """A meter in controller/progressive.py's shape from one `meters` entry."""
+    rate = prog["rate"]
+    exact = Fraction(repr(rate)) if isinstance(rate, float) else Fraction(rate)
+    return {"value": prog["meter"], "carry": 0, "rate": [exact.numerator, exact.denominator],
+            "reset": prog["reset"], "hits": 0, "paid": 0, "contributed": 0, "wagers": 0}
+
+
+class SideWagers:
+    """Mixin of the Blackjack model: its optional wagers, step by step."""
+
+    def side_offered(self, wager):
+        return bool(self.config["offered"].get(wager))
+
+    def paytable(self, wager):
+        return P.paytable_for(wager, self.option("side_paytables").get(wager))
+
+    def init_meters(self):
+        self.meters = {w: new_meter(self.option("meters")[w]) for w in PROGRESSIVES
+                       if self.side_offered(w) and w in self.option("meters")}
+        self.meters_before = None
+
+    def reset_side_round(self):
+        self.initial = {}             # seat -> its initial two cards
+        self.pass_queue = []          # seats still to settle in the (g) or after-peek pass
+        self.peek_pass = None         # None until the after-peek pass starts
+        self.jackpots = []            # winning progressive payouts of this round
+        self.house_money_asked = []   # seats offered to add House Money to the Blackjack Wager
+
+    # ---- "no more bets": progressive contributions ------------------------------------
+
+    def contribute_to_meters(self):
+        """Each accepted progressive wager adds its rate to its meter (scenario-format.md)."""
+        self.meters_before = copy.deepcopy(self.meters)
+        for seat in self.seats():
+            for wager in PROGRESSIVES:
+                amount = self.wagers[seat].get(wager)
+                if amount:
+                    if wager not in self.meters:
+                        raise ConfigError("options.meters.%s: the table offers this "
+                                          "progressive but has no meter for it" % wager)
+                    progressive.contribute(self.meters[wager], amount)
+
+    def restore_meters(self):
+        if self.meters_before is not None:
+            self.meters = self.meters_before
+            self.meters_before = None
+
+    # ---- one wager's outcome --------------------------------------------------------------
+
+    def outcome(self, seat, wager, dealer_blackjack=None, hole=None):
+        two = parse(self.initial[seat])
+        up = C.parse(self.dealer[0])
+        if wager == W.LUCKY_LADIES:
+            return W.lucky_ladies(two, up, dealer_blackjack)
+        if wager == W.MATCH_THE_DEALER:
+            return W.match_the_dealer(two, up)
+        if wager == W.IN_BETWEEN:
+            return W.in_between(two, up)
+        if wager == W.ROYAL_MATCH_21:
+            return W.royal_match_21(two, up, hole)
+        if wager == W.BET_THE_SET_21:
+            return W.bet_the_set_21(two)
+        if wager == W.KINGS_BOUNTY:
+            return W.kings_bounty(two, up, dealer_blackjack)
+        if wager == W.THREE_CARD_POKER:
+            return W.three_card_poker(two, up)
+        if wager == W.HOUSE_MONEY:
+            return W.house_money(two)
+        if wager == W.STRAIGHT_JACK:
+            first = self.hands[seat][0]
+            drawn = [] if first["split"] else first["cards"][2:]
+            return W.straight_jack_progressive(two, parse(drawn))
+        if wager == W.HIT_AND_RUN:
+            return W.hit_and_run_progressive(parse(self.dealer))
+        if wager == W.BAD_BEAT:
+            best = None
+            rows = W.HANDS[W.BAD_BEAT]
+            for hand in self.hands[seat]:
+                if hand["surrendered"] or hand["dead"]:
+                    continue
+                got = W.bad_beat_progressive(parse(hand["cards"]), parse(self.dealer),
+                                             self.option("bad_beat_any_twenty"))
+                if got is not None and (best is None or rows.index(got) < rows.index(best)):
+                    best = got
+            return best
+        raise SettlementError("%r is not an optional wager of this table" % wager)
+
+    def settle_side(self, seat, wager, section, dealer_blackjack=None, hole=None):
+        """A non-progressive optional wager (or a losing Straight Jack, (g)(9)), now."""
+        amount = self.wagers[seat][wager]
+        hand = self.outcome(seat, wager, dealer_blackjack, hole)
+        result, net = W.settle_outcome(self.paytable(wager), hand, amount)
+        self.result(seat, wager, result, net)
+        self.note("optional_wager", seat=seat, wager=wager, hand=hand, result=result, net=net,
+                  section=section)
+        return result
+
+    def unsettled(self, seat, wager):
+        return wager in self.wagers.get(seat, {}) and wager not in self.results.get(seat, {})
+
+    def when(self, seat, wager, dealer_blackjack=None):
+        return P.settlement_time(wager, parse(self.initial[seat]), C.parse(self.dealer[0]),
+                                 dealer_blackjack)
+
+    # ---- (g): after the second cards, before the card reader ---------------------------
+
+    def start_side_pass(self):
+        self.pass_queue = P.settlement_order(self.seats())
+        self.continue_side_pass()
+
+    def continue_side_pass(self):
+        """Seat by seat from the dealer's right; a House Money offer holds the pass."""
+        while self.pass_queue:
+            seat = self.pass_queue.pop(0)
+            for wager in SIDE_WAGERS:
+                if not self.unsettled(seat, wager):
+                    continue
+                step, section = self.when(seat, wager)
+                if step == P.AT_SECOND_CARDS:
+                    self.settle_side(seat, wager, section)
+                else:
+                    self.note("deferred", seat=seat, wager=wager, until=step, section=section)
+            if self.offer_house_money(seat):
+                return
+        self.side_pass_done()
+
+    # ---- after the peek: the deferred (g) wagers when the dealer has no Blackjack --------
+
+    def start_peek_pass(self):
+        self.peek_pass = P.settlement_order(self.seats())
+        self.continue_peek_pass()
+
+    def continue_peek_pass(self):
+        while self.peek_pass:
+            seat = self.peek_pass.pop(0)
+            for wager in (W.LUCKY_LADIES, W.KINGS_BOUNTY, W.HOUSE_MONEY):
+                if self.unsettled(seat, wager):
+                    step, section = self.when(seat, wager, False)
+                    if step == P.AFTER_PEEK:
+                        self.settle_side(seat, wager, section, dealer_blackjack=False)
+            if self.offer_house_money(seat):
+                return
+        self.start_play()
+
+    def offers_house_money_now(self, seat):
+        """Won just now, against a 2-9 up card or after the reader's "no" ((g)(10)(ii))."""
+        res = self.results.get(seat, {}).get(W.HOUSE_MONEY)
+        if res is None or res[0] != S.WIN or seat in self.house_money_asked:
+            return False
+        hand = self.hands[seat][0]
+        return not hand["settled"] and self.house_money_addition(seat) > 0
+
+    def house_money_addition(self, seat):
+        """Cents the dealer may place on the Blackjack Wager: the winnings, or the portion the
+        Rules Submission specifies ((g)(10)(ii)(A))."""
+        amount = self.wagers[seat][W.HOUSE_MONEY]
+        pay = self.paytable(W.HOUSE_MONEY).pay(W.house_money(parse(self.initial[seat])))
+        return P.payout_amount(pay, amount) * self.option("house_money_added_pct") // 100
+
+    def offer_house_money(self, seat):
+        if not self.offers_house_money_now(seat):
+            return False
+        self.house_money_asked.append(seat)
+        self.offer(HOUSE_MONEY_OFFER, [seat])
+        self.pending["amount"] = self.house_money_addition(seat)
+        return True
+
+    def add_house_money(self, seat, event):
+        """(g)(10)(ii)(B), (C): the dealer places the payout on the Blackjack Wager, which it
+        then is in full."""
+        add = self.house_money_addition(seat)
+        asked = event.get("amount")
+        if asked is not None and asked != add:
+            raise IllegalEvent("house_money_to_blackjack %r: the dealer places %d, the portion "
+                               "of the House Money payout the certificate holder authorizes "
+                               "(633a.7(g)(10)(ii)(A), (B))" % (asked, add))
+        self.wagers[seat][self.MAIN_WAGER] += add
+        self.note("house_money_added", seat=seat, amount=add,
+                  blackjack=self.wagers[seat][self.MAIN_WAGER], section="633a.7(g)(10)(ii)")
+
+    def after_side_offer(self):
+        if self.state == "side_wagers":
+            self.continue_side_pass()
+        else:
+            self.continue_peek_pass()
+
+    # ---- with the dealer's Blackjack (h), after the hole card (g)(4), after all cards (o) ----
+
+    def settle_royal_match_after_hole_card(self):
+        """(g)(4): a Royal Match against a K or Q up card, before the Blackjack Wagers."""
+        hole = C.parse(self.dealer[1])
+        for seat in self.settlement_order():
+            if self.unsettled(seat, W.ROYAL_MATCH_21):
+                step, section = self.when(seat, W.ROYAL_MATCH_21)
+                if step == P.AFTER_HOLE_CARD:
+                    self.settle_side(seat, W.ROYAL_MATCH_21, section, hole=hole)
+
+    def settle_deferred_with_blackjack(self, seat):
+        """(g)(1)(ii), (g)(6)(ii), (g)(10)(i)(A): paid when the Blackjack Wager is collected."""
+        for wager in (W.LUCKY_LADIES, W.KINGS_BOUNTY, W.HOUSE_MONEY):
+            if self.unsettled(seat, wager):
+                _, section = self.when(seat, wager, True)
+                self.settle_side(seat, wager, section, dealer_blackjack=True)
+
+    def settle_progressives(self, sections):
+        """The progressives of `sections` ({wager: section}), seat by seat from the dealer's
+        right; a 100% jackpot won at more than one seat is shared ((o)(1)(ii)(C), (o)(2)(ii)(C),
+        (o)(3)(ii)(C))."""
+        plans = {}
+        for wager in sections:
+            seats = [s for s in self.settlement_order() if self.unsettled(s, wager)]
+            table = self.paytable(wager)
+            hands = {s: self.outcome(s, wager) for s in seats}
+            pays = {s: (table.pay(hands[s]) if hands[s] else None) for s in seats}
+            jackpot = [s for s in seats if pays[s] is not None and pays[s].kind == pt.METER
+                       and pays[s].num >= 100]
+            plans[wager] = {"hands": hands, "pays": pays, "jackpot": jackpot, "shares": None}
+        for seat in self.settlement_order():
+            for wager, section in sections.items():
+                if seat in plans[wager]["hands"]:
+                    self.pay_progressive(seat, wager, section, plans[wager])
+
+    def pay_progressive(self, seat, wager, section, plan):
+        amount, pay, hand = self.wagers[seat][wager], plan["pays"][seat], plan["hands"][seat]
+        meter = self.meters.get(wager)
+        if pay is None:
+            self.result(seat, wager, S.LOSE, -amount)
+            self.note("optional_wager", seat=seat, wager=wager, hand=hand, result=S.LOSE,
+                      net=-amount, section=section)
+            return
+        if pay.kind == pt.METER and meter is None:
+            raise ConfigError("options.meters.%s: a %s payout needs the progressive meter"
+                              % (wager, pay.text()))
+        value = None if meter is None else meter["value"]
+        if pay.kind == pt.METER and len(plan["jackpot"]) > 1:
+            if plan["shares"] is None:          # the jackpot is taken whole, then reset
+                plan["value"] = value
+                plan["shares"] = P.share_jackpot(
+                    wager, value, {s: self.wagers[s][wager] for s in plan["jackpot"]})
+                meter["hits"] += 1
+                meter["paid"] += value
+                meter["value"] = meter["reset"]
+            value = plan["value"]
+            paid = plan["shares"][seat]
+            net = paid - amount
+            floor = P.needs_floorperson(wager, pay, amount, paid)
+        else:
+            paid = P.payout_amount(pay, amount, value)
+            floor = P.needs_floorperson(wager, pay, amount, value)
+            if pay.kind == pt.METER:
+                net, _ = progressive.pay(meter, pay, amount)
+            else:
+                net = S.net_for(pay, amount)
+        source = P.payment_source(wager, pay, amount, value)
+        self.result(seat, wager, S.WIN, net)
+        entry = {"seat": seat, "wager": wager, "hand": hand, "paid": paid,
+                 "floorperson": floor, "paid_from": source}
+        if plan["shares"] is not None and seat in plan["shares"]:
+            entry["shared_with"] = [s for s in plan["jackpot"] if s != seat]
+        self.jackpots.append(entry)
+        self.note("progressive_payout", section=section, net=net, **entry)
