@@ -322,8 +322,8 @@ def mermaid(model_cls):
     m = _Blank()
     GraphMachine(model=m, states=model_cls.states(),
                  transitions=[t for t in model_cls.transitions() if t["trigger"] != "resume"]
-                 + [{"trigger": "resume (to where it was)", "source": LOCKED_OUT,
-                     "dest": OPENED}],
+                 + [{"trigger": "clear: resume where it was", "source": LOCKED_OUT,
+                     "dest": LOCKED_OUT}],
                  initial=CLOSED, auto_transitions=False, graph_engine="mermaid",
                  title=model_cls.GAME, show_conditions=False)
     return m.get_graph().draw(None)

@@ -2,22 +2,19 @@
 played through `controller.scenario.play` and must give exactly the expected output, worked out
 by hand from the default paytables (or the file's own configuration), or be refused naming the
 problem and the section; some go through `tablectl play` in a subprocess, as a lab runs them."""
-import glob
-import json
 import os
-import subprocess
-import sys
 
 import pytest
 
 from controller import scenario
-from controller.errors import TablectlError
+from tests.scenarios import harness
 from controller.rules import blackjack_side_payouts as P
 from controller.rules import settle
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-FOLDER = os.path.join(HERE, "blackjack")
+GAME = "blackjack"
+FOLDER = harness.folder(GAME)
 # Played by the command line too: a split with a double, a dealer Blackjack, a shared jackpot,
 # House Money on the Blackjack Wager, a double shoe, and every refusal (exit 2, one line).
 VIA_CLI = ("split-and-double-after-split", "dealer-blackjack-ends-the-round",
@@ -41,61 +38,30 @@ SECTIONS = (
     "633a.7(p)(3)", "633a.7(q)", "633a.7(r)(1)", "633a.7(r)(2)")
 
 
-def _load(path):
-    with open(path) as f:
-        return json.load(f)
+_load = harness.load
 
 
 def _expectations():
-    out = {}
-    for path in sorted(glob.glob(os.path.join(FOLDER, "*.expect.json"))):
-        out[os.path.basename(path)[:-len(".expect.json")]] = _load(path)
-    return out
-
-
-def _cases(cli=False):
-    return [pytest.param(name, expect, id=name, marks=pytest.mark.reg(expect["section"]))
-            for name, expect in _expectations().items()
-            if not cli or name in VIA_CLI or "exit" in expect]
+    return harness.expectations(GAME)
 
 
 def test_every_scenario_has_its_expectation():
-    plain = {os.path.basename(p)[:-5] for p in glob.glob(os.path.join(FOLDER, "*.json"))
-             if not p.endswith(".expect.json")}
-    assert plain == set(_expectations()) and len(plain) >= 80
+    harness.check_paired(GAME, 80)
+
+
+@pytest.mark.parametrize("name, expect", harness.cases(GAME))
+def test_scenario(name, expect):
+    harness.check_scenario(GAME, name, expect)
+
+
+@pytest.mark.parametrize("name, expect", harness.cases(GAME, VIA_CLI))
+def test_scenario_through_tablectl_play(name, expect):
+    harness.check_cli(GAME, name, expect)
 
 
 def test_the_files_cover_every_enforced_section():
     covered = {e["section"] for e in _expectations().values()}
     assert sorted(set(SECTIONS) - covered) == []
-
-
-@pytest.mark.parametrize("name, expect", _cases())
-def test_scenario(name, expect):
-    doc = _load(os.path.join(FOLDER, name + ".json"))
-    if "exit" in expect:
-        assert expect["exit"] == 2
-        with pytest.raises(TablectlError) as e:
-            scenario.play(doc)
-        assert expect["stderr_contains"] in str(e.value)
-    else:
-        assert scenario.play(doc) == expect["output"]
-
-
-@pytest.mark.parametrize("name, expect", _cases(cli=True))
-def test_scenario_through_tablectl_play(name, expect):
-    p = subprocess.run([sys.executable, "-m", "controller.cli", "play",
-                        os.path.join(FOLDER, name + ".json")], cwd=ROOT, capture_output=True,
-                       text=True, timeout=120)
-    if "exit" in expect:
-        assert p.returncode == expect["exit"], p.stdout + p.stderr
-        assert p.stdout == ""
-        lines = p.stderr.strip().splitlines()
-        assert len(lines) == 1 and expect["stderr_contains"] in lines[0], p.stderr
-    else:
-        assert p.returncode == 0, p.stderr
-        assert p.stderr == ""
-        assert json.loads(p.stdout) == expect["output"]
 
 
 def _paid(wager):
