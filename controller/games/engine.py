@@ -220,6 +220,11 @@ class GameModel:
                                    % (seat, " and ".join(missing)))
         if not self.wagers:
             raise IllegalEvent("\"no more bets\" with no wager on the layout")
+        if self.reshuffle_due:
+            # a fault made a reshuffle due while wagers were open: these cards are not dealt
+            self.void_round("the cards must be reshuffled before they are dealt (%s)"
+                            % self.reshuffle_due)
+            return
         self.note("no_more_bets")
         self.close_wagers()
 

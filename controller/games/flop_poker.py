@@ -22,15 +22,11 @@ Table options (config `options`):
                      that counts the deck after each shuffle (583.5(b))
     stub_count_every the house's interval, 1..5 rounds, for the dealer's stub count
 
-Stub counts (583.8(e)-(g), 583.9(e)-(g), 583.10(d)-(f)). Without a counting shuffler the
-dealer counts the stub at least once every 5 rounds. `stub_rounds` counts the rounds played
-(settled or void) since the stub was last counted, a counting shuffler counted 52 or a deck was
-opened. In the round that would make `stub_count_every` rounds without a count, the round
-waits in `stub_count` once the stub is out (after the flop; from an automated shoe after the
-community stack, 583.10(c)) and settles only after the count: Event("irregularity", {"kind":
-"stub_count", "count": cards in the deck} or {"stub": cards counted in the stub}, the
-controller adding the cards it saw leave the deck; with a wrong count also "misdealt": bool).
-A scenario cannot give a count: its round is round 1 of a fresh deck.
+The deck, its hours and shuffles, the stub counts (583.8(e)-(g), 583.9(e)-(g), 583.10(d)-(f)),
+the irregularities and device faults of 583.13 are controller/games/single_deck.py, with the
+sections below. A round due a stub count waits in `stub_count` once the stub is out (after the
+flop; from an automated shoe after the community stack, 583.10(c)). A scenario cannot give a
+count: its round is round 1 of a fresh deck.
 
 Readings of the text:
   * The cards are shuffled after every round (583.5(a)): a new round needs a shuffle event.
@@ -38,18 +34,36 @@ Readings of the text:
   * A void round returns every wager, the collected Ante of a fold and the Flop Wagers too.
   * A device out of order (583.13(f)) is covered first; the table then deals from a manual shoe
     or shuffles by hand until it is closed and opened again.
+  * Any shuffler or dealing shoe fault also locks the table (583.13(d), (e)), as every device
+    fault does.
 """
 
 from controller.games.engine import ROUND_OVER, SHUFFLED, WAGERS_OPEN, IllegalEvent, seat_key
-from controller.games.flop_poker_deck import AUTOMATED_SHOE, DEALING, DECISIONS, FLOP, HAND, \
-    MANUAL_SHOE, SHUFFLERS, STUB, FlopPokerDeck, one_of
+from controller.games.single_deck import AUTOMATED_SHOE, HAND, MANUAL_SHOE, OPTION_DEFAULTS, \
+    SingleDeckGame, deck_options
 from controller.rules import cards as C
 from controller.rules import flop_poker as F
 
 GAME = "flop-poker"
+DEALING, STUB, DECISIONS, FLOP = "dealing", "stub_count", "decisions", "flop"
+SECTIONS = {
+    "deck": "583.3(a)", "decks": "583.3(a), (b)", "shuffle": "583.5(a)",
+    "shuffler_count": "583.5(b)", "cut": "583.5(d)", "shuffling": "583.5",
+    "dealings": "583.8-583.10", "hand_needs_shuffler": "583.9(a)(1)", "irregularities": "583.13",
+    "card_face_up": "583.13(a)", "card_drawn_in_error": "583.13(b)",
+    "wrong_number_of_cards": "583.13(c)", "shuffler_fault": "583.13(d)",
+    "shoe_fault": "583.13(e)", "device_out_of_order": "583.13(f)",
+    MANUAL_SHOE: {"hours": (8, "583.3(c)(2)"), "pots": "583.8(b)", "deal": "583.8(c)",
+                  "count": "583.8(e)", "count_right": "583.8(f)", "count_wrong": "583.8(g)"},
+    HAND: {"hours": (4, "583.3(c)(1)"), "pots": "583.9(b)", "deal": "583.9(c)",
+           "count": "583.9(e)", "count_right": "583.9(f)", "count_wrong": "583.9(g)"},
+    AUTOMATED_SHOE: {"hours": (8, "583.3(c)(2)"), "pots": "583.10(a)(2)", "deal": "583.10(b)",
+                     "count": "583.10(d)", "count_right": "583.10(e)",
+                     "count_wrong": "583.10(f)"},
+}
 
 
-class FlopPoker(FlopPokerDeck):
+class FlopPoker(SingleDeckGame):
     """Players against a posted paytable (Ante, Flop, Three Card Bonus) and each other (Pot)."""
 
     GAME = GAME
@@ -59,31 +73,29 @@ class FlopPoker(FlopPokerDeck):
     TABLE_LIMIT_WAGERS = ("ante", "pot")
     REQUIRED_WAGERS = ("ante", "pot")
     OPTIONAL_WAGERS = ("three_card_bonus",)
-    OPTIONS = {
-        "dealing": (str, one_of((MANUAL_SHOE, HAND, AUTOMATED_SHOE))),
-        "shuffler": (str, one_of(SHUFFLERS)),
-        "stub_count_every": (int, lambda v: None if 1 <= v <= 5 else
-                             "the stub is counted at least once every 5 rounds (583.8(e)); 1..5"),
-    }
+    SECTIONS = SECTIONS
+    OPTIONS = deck_options(SECTIONS)
     DEFAULTS = {"table_min": 100, "table_max": 1000000, "offered": {"three_card_bonus": True},
-                "limits": {}, "paytables": {},
-                "options": {"dealing": MANUAL_SHOE, "shuffler": "manual", "stub_count_every": 5}}
-
-    def __init__(self, config):
-        super().__init__(config)
-        self.reset_round()
+                "limits": {}, "paytables": {}, "options": dict(OPTION_DEFAULTS)}
+    # The words its scenario library pins for a card the deck cannot give (583.3(a)).
+    CARD_REFUSALS = {
+        "not_a_card": "{what}: {error}",
+        "joker": "{what}: Flop Poker's deck has no joker ({section})",
+        "twice": "{what}: {code} is already out of the deck this round; one deck holds each "
+                 "card once ({section})",
+        "stacked_twice": "card {n}: {code} is stacked twice; one deck holds each card once "
+                         "({section})",
+    }
 
     def reset_round(self):
+        super().reset_round()
         self.players = []            # seats in the round, from the dealer's left
         self.hands = {}              # seat -> [card codes]
         self.community = []
         self.burn = None
-        self.out = []                # every card out of the deck this round (583.3(a))
         self.deal_queue = []         # where the next cards go
         self.folded = []
         self.pot = 0
-        self.face_up = 0             # cards found face up in the shoe this round (583.13(a))
-        self.stub_counted = False
         self.seat_players = {}       # seat -> player, when wagers name their player (583.7(e))
         self.pending = None
 
@@ -92,6 +104,16 @@ class FlopPoker(FlopPokerDeck):
         return [{"trigger": "count_stub", "source": [DEALING, FLOP], "dest": STUB},
                 {"trigger": "ask_players", "source": [DEALING, STUB], "dest": DECISIONS},
                 {"trigger": "deal_flop", "source": DECISIONS, "dest": FLOP}]
+
+    def round_seats(self):
+        return self.players
+
+    def after_stub_count(self):
+        """From an automated shoe the decisions come next (583.10(c)); else settlement."""
+        if self.dealing == AUTOMATED_SHOE:
+            self._ask_players()
+        else:
+            self._settle_round()
 
     # ---- wagers (583.7) -------------------------------------------------------------------
 
@@ -104,7 +126,6 @@ class FlopPoker(FlopPokerDeck):
             raise IllegalEvent("wager %s at seat %s refused: \"no more bets\" was called; no "
                                "wager is made, increased or withdrawn after it (583.7(c))"
                                % (wager, seat))
-        self._check_deck_hours(event)
         if wager == "three_card_bonus" and event.get("amount") and \
                 not self.config["offered"].get("three_card_bonus"):
             raise IllegalEvent("the Three Card Bonus Wager is not offered at this table "
@@ -132,7 +153,6 @@ class FlopPoker(FlopPokerDeck):
     # ---- "no more bets" and the deal (583.8-583.10) ---------------------------------------
 
     def on_no_more_bets(self, event):
-        self._check_deck_hours(event)
         if self.state == WAGERS_OPEN:
             for seat, placed in sorted(self.wagers.items()):
                 missing = [w.capitalize() for w in self.REQUIRED_WAGERS if w not in placed]
@@ -159,7 +179,7 @@ class FlopPoker(FlopPokerDeck):
     def on_card(self, event):
         if self.state not in (DEALING, FLOP) or not self.deal_queue:
             raise IllegalEvent("no card is due: the round waits for %s" % self.waiting_for())
-        code = self._take(event.get("card"), "card")
+        code = self.take(event.get("card"), "card")
         target = self.deal_queue.pop(0)
         if target == "burn":
             self.burn = code
@@ -176,23 +196,15 @@ class FlopPoker(FlopPokerDeck):
         elif self.state == DEALING:
             self._dealt()
         else:
-            self._stub_or(self._settle_round)
+            self.stub_out(self.count_stub)
 
     def _dealt(self):
         """Every player has three cards (and, from an automated shoe, the community stack
         lies under a cover card: the stub comes out now, 583.10(c))."""
         if self.dealing == AUTOMATED_SHOE:
-            self._stub_or(self._ask_players)
+            self.stub_out(self.count_stub)
         else:
             self._ask_players()
-
-    def _stub_or(self, then):
-        """The stub is out: counted when due (583.8(e), 583.9(e), 583.10(d)), else discarded."""
-        if self.shuffler != "counting" and self.stub_rounds + 1 >= self.stub_every:
-            self.count_stub()
-            self.pending = {"need": "stub_count", "section": self.section("count")}
-        else:
-            then()
 
     # ---- fold or Flop Wager (583.11(b)) ----------------------------------------------------
 
@@ -280,20 +292,12 @@ class FlopPoker(FlopPokerDeck):
         winners = [s for s in order if values[s] == best]
         self.note("pot", amount=self.pot, to=winners, section="583.11(e)")
         self.status = "settled"
-        self._round_over("the cards are shuffled after each round (583.5(a))")
+        self.end_round()
         self.settle()
 
-    def _round_over(self, reshuffle):
-        self.pending = None
+    def end_round(self, reshuffle=None):
         self.deal_queue = []
-        self.stub_rounds = 0 if self.stub_counted else self.stub_rounds + 1
-        if not self.reshuffle_due:
-            self.reshuffle_due = reshuffle
-
-    def _void(self, reason):
-        """All hands void, every wager returned, the cards reshuffled."""
-        self._round_over(reason)
-        self.void_round(reason)
+        super().end_round(reshuffle)
 
     # ---- what the round waits for; scenarios (controller/scenario.py) ---------------------
 

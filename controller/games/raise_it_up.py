@@ -15,7 +15,7 @@ before_6th_street -> settled. `pending` says what the round waits for:
     {"need": "stack", "for": "seat 2"}              the next stack of three (automated shoe):
                                                     Event("card", {"cards": [a, b, c]})
     {"need": "stub_count", "section"}               the dealer's count, when one is due (see
-                                                    raise_it_up_integrity.py)
+                                                    single_deck.py)
     {"need": "decision", "seat", "allowed", "amounts"}  play (amount) / check / fold
 
 Table options (config `options`): `dealing` "manual_shoe" (669a.8), "hand" (669a.9) or
@@ -26,7 +26,9 @@ Also on "no more bets": {"progressive_chips": n}, the chips counted on the layou
 that is not the number of wagers the progressive system accepted holds the round for a
 floorperson (a lock-out; the clear resumes the deal with the accepted wagers: the player
 verifies his own wager was accepted, 669a.7(d)(4)). The deck, the stub count, the
-irregularities and faults are in raise_it_up_integrity.py.
+irregularities and device faults shared with Flop Poker are controller/games/single_deck.py,
+with the sections below; this game's own irregularities are here: a community card exposed
+early (669a.13(d)) and information exchanged (669a.11(a)(3)).
 
 Readings of the text (each a place for a lab to challenge):
   * A fold forfeits the Pair Plus Wager with the Ante and Blind: the player withdraws from the
@@ -36,20 +38,41 @@ Readings of the text (each a place for a lab to challenge):
   * Progressive contributions are made at "no more bets", when the lock-out makes acceptance
     final; a void round returns the wagers and takes their contributions back off the meter.
   * The cards are shuffled after every round (669a.5(a)): the next round's wagers wait for it.
+  * Any shuffler or dealing shoe fault also locks the table (669a.13(e), (f)), as every device
+    fault does.
 """
 
 import copy
 
 from controller import progressive
-from controller.games.engine import ROUND_OVER, SHUFFLED, GameModel, IllegalEvent, seat_key
-from controller.games.raise_it_up_integrity import AUTOMATED_SHOE, COUNTING_STUB, DEALING, \
-    DECK_SIZE, MANUAL_SHOE, SECTIONS, SHUFFLERS, STREETS, DeckIntegrity, one_of
+from controller.games.engine import ROUND_OVER, SHUFFLED, IllegalEvent, seat_key
+from controller.games.single_deck import AUTOMATED_SHOE, DECK_SIZE, HAND, MANUAL_SHOE, \
+    OPTION_DEFAULTS, SingleDeckGame, deck_options
 from controller.rules import cards as C
 from controller.rules import paytables as pt
 from controller.rules import raise_it_up as R
 from controller.rules import settle as S
 
 GAME = pt.RIU
+DEALING, COUNTING_STUB = "dealing", "counting_stub"
+STREETS = ("before_4th_street", "before_5th_street", "before_6th_street")
+SECTIONS = {
+    "deck": "669a.3(a)", "decks": "669a.3(a), (b)", "shuffle": "669a.5(a)",
+    "shuffler_count": "669a.5(b)", "cut": "669a.5(d)", "shuffling": "669a.5",
+    "dealings": "669a.8-669a.10", "hand_needs_shuffler": "669a.9(a)(1)",
+    "irregularities": "669a.13", "card_face_up": "669a.13(a)",
+    "card_drawn_in_error": "669a.13(b)", "wrong_number_of_cards": "669a.13(c)",
+    "community_card_exposed": "669a.13(d)", "shuffler_fault": "669a.13(e)",
+    "shoe_fault": "669a.13(f)", "device_out_of_order": "669a.13(g)",
+    "information_exchanged": "669a.11(a)(3)",
+    MANUAL_SHOE: {"hours": (8, "669a.3(c)(2)"), "deal": "669a.8(d)", "chips": "669a.8(b)",
+                  "count": "669a.8(f)", "count_right": "669a.8(g)", "count_wrong": "669a.8(h)"},
+    HAND: {"hours": (4, "669a.3(c)(1)"), "deal": "669a.9(b)", "chips": "669a.9(a)(3)",
+           "count": "669a.9(d)", "count_right": "669a.9(e)", "count_wrong": "669a.9(f)"},
+    AUTOMATED_SHOE: {"hours": (8, "669a.3(c)(2)"), "deal": "669a.10(b)",
+                     "chips": "669a.10(a)(2)", "count": "669a.10(d)",
+                     "count_right": "669a.10(e)", "count_wrong": "669a.10(f)"},
+}
 REVEALS = {"before_4th_street": ("4th Street", "669a.11(c)"),
            "before_5th_street": ("5th Street", "669a.11(e)"),
            "before_6th_street": ("6th Street", "669a.11(h)")}
@@ -60,7 +83,7 @@ ASKED = {"before_4th_street": (["play", "check"], "669a.11(b)"),
          "before_6th_street": (["play", "fold"], "669a.11(f)")}
 
 
-class RaiseItUpStud(DeckIntegrity, GameModel):
+class RaiseItUpStud(SingleDeckGame):
     GAME = GAME
     ROUND_STATES = [DEALING, COUNTING_STUB] + list(STREETS)
     FIRST_ROUND_STATE = DEALING
@@ -68,31 +91,21 @@ class RaiseItUpStud(DeckIntegrity, GameModel):
     TABLE_LIMIT_WAGERS = ("ante", "blind")
     REQUIRED_WAGERS = ("ante", "blind")
     OPTIONAL_WAGERS = tuple(OPTIONAL)
-    OPTIONS = {
-        "dealing": (str, one_of(tuple(SECTIONS), "669a.8-669a.10")),
-        "shuffler": (str, one_of(SHUFFLERS, "669a.5")),
-        "stub_count_every": (int, lambda v: None if 1 <= v <= 5 else
-                             "the stub is counted at least once every 5 rounds (669a.8(f)); 1..5"),
-    }
+    SECTIONS = SECTIONS
+    OPTIONS = deck_options(SECTIONS)
     DEFAULTS = {"table_min": 100, "table_max": 1000000,
                 "offered": {"progressive": True, "six_card_bonus": True},
                 "limits": {}, "paytables": {"pair_plus": "A", "six_card_bonus": "A"},
                 "progressive": {"meter": 100000, "reset": 100000, "rate": 0.14},
-                "options": {"dealing": MANUAL_SHOE, "shuffler": "manual",
-                            "stub_count_every": 5}}
+                "options": dict(OPTION_DEFAULTS)}
 
     def __init__(self, config):
         super().__init__(config)
-        self.methods()
         self.meter = (progressive.new_meter(GAME, config.get("progressive"))
                       if self.offered("progressive") else None)
-        self.decks = 1
-        self.deck_opened_ns = 0
-        self.stub_rounds = 0          # rounds since the deck was last found to hold 52 cards
-        self.shoe_out = []            # cards out of the shoe since the shuffle
-        self.reset_round()
 
     def reset_round(self):
+        super().reset_round()
         self.seats = []               # seats dealt in, from the dealer's left
         self.hands = {}               # seat -> [card codes]
         self.community = []
@@ -100,8 +113,6 @@ class RaiseItUpStud(DeckIntegrity, GameModel):
         self.to_ask = []              # seats still to decide on this street
         self.folded = []
         self.forfeited = []
-        self.face_up = 0
-        self.stub_counted = False
         self.meter_before = None
         self.jackpots = []
         self.players = {}             # seat -> player, when wagers name their player
@@ -115,6 +126,13 @@ class RaiseItUpStud(DeckIntegrity, GameModel):
                 {"trigger": "reveal_4th_street", "source": STREETS[0], "dest": STREETS[1]},
                 {"trigger": "reveal_5th_street", "source": STREETS[1], "dest": STREETS[2]}]
 
+    def round_seats(self):
+        return self.seats
+
+    def after_stub_count(self):
+        self.ask_4th_street()
+        self.start_street()
+
     def offered(self, wager):
         return bool(self.config["offered"].get(wager))
 
@@ -126,7 +144,6 @@ class RaiseItUpStud(DeckIntegrity, GameModel):
     def on_wager(self, event):
         """Wagers before "no more bets" (669a.7(c)); a wager naming its player keeps that
         player to one position (669a.7(e))."""
-        self.check_deck_hours(event)
         if self.state in self.ROUND_STATES:
             raise IllegalEvent("wager %s at seat %s refused: \"no more bets\" was called; a "
                                "wager may not be made, increased or withdrawn (669a.7(c))"
@@ -149,7 +166,6 @@ class RaiseItUpStud(DeckIntegrity, GameModel):
     def on_no_more_bets(self, event):
         """The lock-out engages; the accepted Progressive Payout Wagers contribute and their
         chips are reconciled (669a.8(b)); the deal begins with seat 1 (669a.8(d))."""
-        self.check_deck_hours(event)
         for seat, placed in sorted(self.wagers.items()):
             if "ante" not in placed or "blind" not in placed:
                 raise IllegalEvent("seat %s has no %s Wager: a player places an Ante and an "
@@ -218,7 +234,7 @@ class RaiseItUpStud(DeckIntegrity, GameModel):
             codes = [event.get("card")]
         checked = []
         for code in codes:
-            checked.append(self.check_card(code, self.shoe_out + checked, "card %r" % (code,)))
+            checked.append(self.card(code, "card %r" % (code,), self.shoe_out + checked))
         target = self.next_target()
         self.shoe_out.extend(checked)
         (self.community if target == "community" else self.hands[target]).extend(checked)
@@ -228,12 +244,7 @@ class RaiseItUpStud(DeckIntegrity, GameModel):
             return
         self.note("dealt", hands={s: list(h) for s, h in self.hands.items()},
                   community_face_down=True)
-        if self.shuffler != "counting" and self.stub_rounds + 1 >= self.stub_every:
-            self.pending = {"need": "stub_count", "section": self.section("count")}
-            self.count_the_stub()
-            return
-        self.ask_4th_street()
-        self.start_street()
+        self.stub_out(self.count_the_stub)
 
     # ---- the streets (669a.11(b)-(h)) -------------------------------------------------------
 
@@ -362,21 +373,36 @@ class RaiseItUpStud(DeckIntegrity, GameModel):
         if envy:
             self.result(seat, "envy", S.WIN, envy)
 
-    def end_round(self):
-        """The cards are shuffled before the next round (669a.5(a)); the stub-count clock."""
-        if not self.reshuffle_due:
-            self.reshuffle_due = "the cards are shuffled after each round (669a.5(a))"
-        self.stub_rounds = 0 if self.stub_counted else self.stub_rounds + 1
-
     def void_round(self, reason):
         """Every wager returned; their progressive contributions come back off the meter."""
         if self.meter_before is not None:
             self.meter = self.meter_before
             self.meter_before = None
-        self.pending = None
         self.to_ask = []
-        self.end_round()
         super().void_round(reason)
+
+    # ---- this game's own irregularities (669a.13(d), 669a.11(a)(3)) ----------------------
+
+    def irregular_community_card_exposed(self, event):
+        """Before the dealer reveals it (669a.11(c), (e), (h)): all hands void (669a.13(d))."""
+        self.in_round("community_card_exposed")
+        self.void_round("a community card was exposed before the dealer revealed it: the round "
+                        "is void and the cards reshuffled (669a.13(d))")
+
+    def irregular_information_exchanged(self, event):
+        """A player who shares his hand before every community card is revealed forfeits all
+        his wagers on the round and is asked nothing more (669a.11(a)(3))."""
+        self.in_round("information_exchanged")
+        seat = seat_key(event.get("seat"))
+        if seat not in self.seats or not self.in_play(seat):
+            raise IllegalEvent("irregularity information_exchanged: seat %s has no hand in "
+                               "play (669a.11(a)(3))" % seat)
+        self.forfeited.append(seat)
+        for name, amount in self.wagers[seat].items():
+            self.result(seat, name, S.LOSE, -amount)
+        self.note("forfeited", seat=seat, section="669a.11(a)(3)")
+        if self.state in STREETS:
+            self.ask_next()
 
     # ---- scenarios (controller/scenario.py) ------------------------------------------------
 

@@ -139,3 +139,17 @@ def test_machine_is_drawn_from_its_definition():
     text = mermaid(Toy)
     assert "stateDiagram" in text and "locked_out" in text and "no_more_bets" not in text
     assert "close_wagers" in text
+
+
+def test_no_more_bets_with_a_reshuffle_due_returns_the_wagers_instead_of_dealing():
+    t = table()
+    t.handle(Event("open_table"))
+    t.handle(Event("shuffle"))
+    t.handle(Event("wager", {"seat": 1, "wager": "bet", "amount": 1000}))
+    t.model.reshuffle_due = "the shuffler jammed (583.13(d))"     # as a fault would leave it
+    t.handle(Event("no_more_bets"))
+    assert t.state == "voided"
+    assert t.model.results == {"1": {"bet": ["returned", 0]}}
+    assert "reshuffled before they are dealt" in t.model.void_reason
+    t.handle(Event("shuffle"))
+    assert t.model.reshuffle_due is None

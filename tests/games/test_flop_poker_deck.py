@@ -320,9 +320,11 @@ def test_an_incorrect_number_of_cards_voids_the_round(to):
 
 
 @pytest.mark.reg("583.13(d)")
-def test_a_shuffler_jam_means_the_cards_are_shuffled_again():
+def test_a_shuffler_jam_locks_the_table_and_the_cards_are_shuffled_again():
     t = opened(options={"shuffler": "automated"})
     t.handle(Event("fault", {"device": "shuffler", "reason": "jam"}))
+    assert t.state == "locked_out" and t.model.lockout["section"] == "583.13(d)"
+    t.handle(Event("clear", {"role": "technician", "selftest": True}))
     with pytest.raises(IllegalEvent, match=r"reshuffled.*jam \(583.13\(d\)\)"):
         place(t, ONE_SEAT)
     t.handle(Event("shuffle"))
@@ -333,16 +335,35 @@ def test_a_shuffler_jam_means_the_cards_are_shuffled_again():
 
 
 @pytest.mark.reg("583.13(e)")
-def test_an_automated_shoe_that_jams_voids_the_round():
+def test_an_automated_shoe_that_jams_voids_the_round_and_locks_the_table():
     t = opened(options={"dealing": "automated_shoe"})
     place(t, ONE_SEAT)
     t.handle(Event("no_more_bets"))
     run(t, ["2c", "3c"], [])
     t.handle(Event("fault", {"device": "dealing_shoe", "reason": "stopped dealing"}))
-    assert t.state == "voided" and t.model.results == returned(("1", ["ante", "pot"]))
+    assert t.state == "locked_out" and t.model.status == "void"
+    assert t.model.results == returned(("1", ["ante", "pot"]))
     assert "stopped dealing" in t.model.void_reason and "583.13(e)" in t.model.void_reason
+    assert t.model.lockout["section"] == "583.13(e)"
+    with pytest.raises(IllegalEvent, match="self-test"):
+        t.handle(Event("clear", {"role": "floorperson", "selftest": False}))
+    t.handle(Event("clear", {"role": "floorperson", "selftest": True}))
+    assert t.state == "voided"
     next_round(t, ["2c", "3c", "4c", "9d", "Jd", "Kd"])
     assert t.state == "settled"
+
+
+@pytest.mark.reg("583.13(e)")
+def test_an_automated_shoe_that_fails_between_rounds_locks_the_table_and_voids_nothing():
+    t = opened(options={"dealing": "automated_shoe"})
+    t.handle(Event("fault", {"device": "dealing_shoe", "reason": "no power"}))
+    assert t.state == "locked_out" and t.model.status is None
+    t.handle(Event("clear", {"role": "floorperson", "selftest": True}))
+    assert t.state == "shuffled"
+    with pytest.raises(IllegalEvent, match=r"reshuffled.*583.13\(e\)"):
+        place(t, ONE_SEAT)
+    t.handle(Event("shuffle"))
+    place(t, ONE_SEAT)
 
 
 @pytest.mark.reg("583.13(f)")
@@ -399,3 +420,22 @@ def test_an_unknown_irregularity_names_the_kinds():
     with pytest.raises(IllegalEvent, match="unknown irregularity 'spill'; the kinds are "
                                            "card_drawn_in_error, card_face_up"):
         t.handle(Event("irregularity", {"kind": "spill"}))
+
+
+@pytest.mark.reg("583.13(d)", "583.13(e)")
+@pytest.mark.parametrize("device, section", [("dealing_shoe", "583.13(e)"),
+                                             ("shuffler", "583.13(d)")])
+def test_a_fault_while_wagers_are_open_returns_them_and_the_cards_are_reshuffled(device, section):
+    t = opened(options={"dealing": "automated_shoe", "shuffler": "automated"})
+    place(t, ONE_SEAT)
+    t.handle(Event("fault", {"device": device, "reason": "jammed"}))
+    assert t.state == "locked_out" and t.model.status == "void"
+    assert t.model.results == returned(("1", ["ante", "pot"]))
+    assert t.model.lockout["section"] == section
+    t.handle(Event("clear", {"role": "floorperson", "selftest": True}))
+    assert t.state == "voided"
+    with pytest.raises(IllegalEvent, match="reshuffled"):
+        place(t, ONE_SEAT)
+    t.handle(Event("shuffle"))
+    next_round(t, ["2c", "3c", "4c", "9d", "Jd", "Kd"])
+    assert t.state == "settled"
