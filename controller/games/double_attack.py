@@ -459,7 +459,8 @@ class DoubleAttackBlackjack(BlackjackFamily):
 
     def on_fault(self, event):
         """A card reader malfunction stops the game until repaired or replaced (581.13(i)); a
-        shuffler that jams or stops makes the cards due for a reshuffle (581.13(j))."""
+        shuffler that jams or stops makes the cards due for a reshuffle (581.13(j)) and, like
+        any device fault, locks the table until a floorperson clears it."""
         device = event.get("device")
         if device == "card_reader":
             self.lock("card reader malfunction: %s; no dealing until it is repaired or replaced"
@@ -467,5 +468,6 @@ class DoubleAttackBlackjack(BlackjackFamily):
         elif device == "shuffler":
             self.reshuffle_due = "the shuffler failed: %s (581.13(j))" % event.get("reason")
             self.note("reshuffle_due", reason=event.get("reason"), section="581.13(j)")
+            self.lock("shuffler fault: %s" % event.get("reason"), "581.13(j)", device)
         else:
             super().on_fault(event)

@@ -626,11 +626,13 @@ def test_no_new_round_while_the_reader_is_out_of_order():
 
 
 @pytest.mark.reg("581.13(j)")
-def test_a_shuffler_that_fails_a_shuffle_makes_a_reshuffle_due():
+def test_a_shuffler_that_fails_a_shuffle_makes_a_reshuffle_due_and_locks_the_table():
     t = table()
     t.handle(Event("open_table"))
     t.handle(Event("shuffle"))
     t.handle(Event("fault", {"device": "shuffler", "reason": "jammed mid-shuffle"}))
+    assert t.state == "locked_out" and t.model.lockout["section"] == "581.13(j)"
+    t.handle(Event("clear", {"role": "floorperson", "selftest": True}))
     with pytest.raises(IllegalEvent, match=r"581.13\(j\)"):
         t.handle(Event("wager", {"seat": 1, "wager": "bet", "amount": 1000}))
     t.handle(Event("shuffle"))
