@@ -88,6 +88,11 @@ class Runner:
             raise ScenarioError("%s%s" % ("" if where is None else where + ": ", e))
 
     def run(self):
+        self.start()
+        return self.finish()
+
+    def start(self):
+        """Open the table, shuffle the stacked shoe, place the wagers, "no more bets"."""
         self.feed("open_table")
         self.feed("shuffle", {"stack": self.cards, "scenario": self.doc}, "cards")
         for seat, wagers in sorted(self.doc["seats"].items()):
@@ -97,6 +102,9 @@ class Runner:
                 self.feed("wager", {"seat": seat, "wager": wager, "amount": amount},
                           "seat %s %s" % (seat, wager))
         self.feed("no_more_bets")
+
+    def finish(self):
+        """Answer what the round asks until it is settled or void; then the output."""
         guard = 0
         while self.model.state not in ROUND_OVER:
             guard += 1
@@ -109,6 +117,23 @@ class Runner:
                                 "ended %s" % (self.next_action + 1, a["action"], a["seat"],
                                               self.model.status))
         return self.output()
+
+    def checkpoint(self):
+        """Everything needed to finish this scenario elsewhere: the file, the table's
+        snapshot and how far the shoe and the actions have been used."""
+        return {"doc": self.doc, "snapshot": self.table.snapshot(),
+                "next_card": self.next_card, "next_action": self.next_action}
+
+    @classmethod
+    def resume(cls, checkpoint):
+        """A runner that carries on from `checkpoint` with the table restored from its
+        snapshot (add_model with the saved state; never pickle)."""
+        runner = cls(checkpoint["doc"])
+        runner.table = Table.restore(type(runner.model), checkpoint["snapshot"])
+        runner.model = runner.table.model
+        runner.next_card = checkpoint["next_card"]
+        runner.next_action = checkpoint["next_action"]
+        return runner
 
     def answer(self, pending):
         if pending is None:

@@ -3,8 +3,6 @@
 the procedure, and a round restored from a snapshot in a fresh process."""
 import json
 import os
-import subprocess
-import sys
 
 import pytest
 
@@ -14,7 +12,8 @@ from controller.games import model_class
 from controller.games.double_attack import DoubleAttackBlackjack as DAB
 from controller.games.engine import IllegalEvent, Table, mermaid
 from controller.games.events import Event
-from controller.scenario import Runner, play
+from controller.scenario import play
+from tests.games.fresh_process import finish_elsewhere, runner_after
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENARIOS = os.path.join(ROOT, "tests", "scenarios", "double-attack-blackjack")
@@ -650,35 +649,6 @@ def test_a_ten_from_the_shoe_is_refused():
 
 # ---- persistence, configuration, the machine ------------------------------------------------
 
-def _runner_after(doc, answers):
-    r = Runner(doc)
-    r.feed("open_table")
-    r.feed("shuffle", {"stack": r.cards, "scenario": doc})
-    for seat, placed in sorted(doc["seats"].items()):
-        for wager, amount in placed.items():
-            r.feed("wager", {"seat": seat, "wager": wager, "amount": amount})
-    r.feed("no_more_bets")
-    for _ in range(answers):
-        r.answer(r.model.pending)
-    return r
-
-
-RESUME = """
-import json, sys
-from controller.games.double_attack import DoubleAttackBlackjack
-from controller.games.engine import ROUND_OVER, Table
-from controller.scenario import Runner
-d = json.loads(sys.stdin.read())
-r = Runner(d["doc"])
-r.table = Table.restore(DoubleAttackBlackjack, d["snapshot"])
-r.model = r.table.model
-r.next_card, r.next_action = d["next_card"], d["next_action"]
-while r.model.state not in ROUND_OVER:
-    r.answer(r.model.pending)
-print(json.dumps(r.output()))
-"""
-
-
 @pytest.mark.parametrize("name, answers", [("resplit-to-four-hands", 9),
                                            ("surrender-after-a-split", 8),
                                            ("dealer-blackjack-ends-the-round", 6)])
@@ -686,14 +656,9 @@ def test_a_round_snapshotted_mid_way_finishes_the_same_in_a_fresh_process(name, 
     with open(os.path.join(SCENARIOS, name + ".json")) as f:
         doc = json.load(f)
     expected = play(doc)
-    r = _runner_after(doc, answers)
+    r = runner_after(doc, answers)
     assert r.model.state not in ("settled", "voided") and r.next_action >= 1
-    payload = json.dumps({"doc": doc, "snapshot": r.table.snapshot(), "next_card": r.next_card,
-                          "next_action": r.next_action})
-    p = subprocess.run([sys.executable, "-c", RESUME], input=payload, capture_output=True,
-                       text=True, cwd=ROOT, timeout=120)
-    assert p.returncode == 0, p.stderr
-    assert json.loads(p.stdout) == expected
+    assert finish_elsewhere(r) == expected
 
 
 def test_the_model_is_json_native_mid_round():

@@ -78,3 +78,24 @@ def check_cli(game, name, expect):
         assert p.returncode == 0, p.stderr
         assert p.stderr == ""
         assert json.loads(p.stdout) == expect["output"]
+
+
+def standard_tests(game, minimum, via_cli):
+    """The three tests every game's library has, for its module to bind:
+
+        test_every_scenario_has_its_expectation, test_scenario, \\
+            test_scenario_through_tablectl_play = harness.standard_tests(GAME, 30, VIA_CLI)
+    """
+    def test_every_scenario_has_its_expectation():
+        check_paired(game, minimum)
+
+    @pytest.mark.parametrize("name, expect", cases(game))
+    def test_scenario(name, expect):
+        check_scenario(game, name, expect)
+
+    @pytest.mark.parametrize("name, expect", cases(game, via_cli))
+    def test_scenario_through_tablectl_play(name, expect):
+        check_cli(game, name, expect)
+
+    return test_every_scenario_has_its_expectation, test_scenario, \
+        test_scenario_through_tablectl_play

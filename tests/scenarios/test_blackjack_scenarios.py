@@ -45,18 +45,8 @@ def _expectations():
     return harness.expectations(GAME)
 
 
-def test_every_scenario_has_its_expectation():
-    harness.check_paired(GAME, 80)
-
-
-@pytest.mark.parametrize("name, expect", harness.cases(GAME))
-def test_scenario(name, expect):
-    harness.check_scenario(GAME, name, expect)
-
-
-@pytest.mark.parametrize("name, expect", harness.cases(GAME, VIA_CLI))
-def test_scenario_through_tablectl_play(name, expect):
-    harness.check_cli(GAME, name, expect)
+test_every_scenario_has_its_expectation, test_scenario, test_scenario_through_tablectl_play = \
+    harness.standard_tests(GAME, 80, VIA_CLI)
 
 
 def test_the_files_cover_every_enforced_section():

@@ -21,18 +21,8 @@ VIA_CLI = ("six-players", "automated-shoe-deals-stacks-and-burns-no-card",
 _load = harness.load
 
 
-def test_every_scenario_has_its_expectation():
-    harness.check_paired(GAME, 30)
-
-
-@pytest.mark.parametrize("name, expect", harness.cases(GAME))
-def test_scenario(name, expect):
-    harness.check_scenario(GAME, name, expect)
-
-
-@pytest.mark.parametrize("name, expect", harness.cases(GAME, VIA_CLI))
-def test_scenario_through_tablectl_play(name, expect):
-    harness.check_cli(GAME, name, expect)
+test_every_scenario_has_its_expectation, test_scenario, test_scenario_through_tablectl_play = \
+    harness.standard_tests(GAME, 30, VIA_CLI)
 
 
 def _ratios(wager, stake):
