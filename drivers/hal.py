@@ -20,7 +20,7 @@ import logging
 import os
 import threading
 
-from controller.errors import TablectlError
+from drivers.errors import DeviceError
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ BACKENDS = {"sim": ("hal_sim.gpio", "SimFactory"),
 MAX_BCM = 27  # GPIO0..GPIO27 reach the 40-pin header on every Pi with one
 
 
-class HalError(TablectlError):
+class HalError(DeviceError):
     """A GPIO backend that cannot be chosen or opened, or a pin used as it may not be."""
 
 

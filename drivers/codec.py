@@ -1,0 +1,314 @@
+"""The project's documented serial codec (tablectl-serial v1), see docs/protocols.md.
+
+Vendor protocols are not public, so every serial driver has a codec and this
+is the one the project documents and the simulator speaks. Framing follows the
+spirit of Klipper's: a length, a sequence number and a CRC per frame, a
+decoder that resynchronises on its own. Frame (all integers big-endian):
+
+    0x7E | LEN | SEQ | TYPE | PAYLOAD (LEN bytes) | CRC16 (2 bytes)
+
+The CRC is CRC-16/CCITT-FALSE over LEN..PAYLOAD. The payload is a UTF-8 JSON
+object with '~' escaped, so 0x7E never occurs inside it. The decoder takes
+bytes in any chunking and never raises: it returns the frames it accepts and
+a Rejected record (counted by reason) for everything it throws away.
+"""
+
+import binascii
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+from drivers.errors import FrameError
+
+PROTOCOL_NAME = "tablectl-serial"
+PROTOCOL_VERSION = 1
+
+SOF = 0x7E
+HEADER_LEN = 4           # SOF, LEN, SEQ, TYPE
+CRC_LEN = 2
+MAX_PAYLOAD = 200        # bounds how long a false start byte can stall the decoder
+MAX_FRAME = HEADER_LEN + MAX_PAYLOAD + CRC_LEN
+HELLO_SEQ = 0            # seq 0 belongs to HELLO; data frames count 1..255, 1..
+
+
+class MsgType(IntEnum):
+    HELLO = 0x01       # handshake; sequenced (always seq 0), acked
+    ACK = 0x02         # SEQ = the sequence number acknowledged; no payload
+    HEARTBEAT = 0x03   # liveness; SEQ 0; no payload; not acked
+    EVENT = 0x10       # device -> controller: {"kind": ...}; sequenced, acked
+    COMMAND = 0x11     # controller -> device: {"cmd": ...}; sequenced, acked
+
+
+SEQUENCED = frozenset({MsgType.HELLO, MsgType.EVENT, MsgType.COMMAND})
+# The key a payload of each type must carry (None: payload must be empty).
+REQUIRED_KEY = {MsgType.HELLO: "proto", MsgType.EVENT: "kind", MsgType.COMMAND: "cmd",
+                MsgType.ACK: None, MsgType.HEARTBEAT: None}
+
+# Why a decoder threw bytes away; every one is counted.
+JUNK = "junk"                        # bytes outside any frame (one per run)
+BAD_LENGTH = "bad_length"            # LEN above MAX_PAYLOAD
+BAD_CRC = "bad_crc"                  # CRC does not match
+TRUNCATED = "truncated"              # a frame cut short by the next frame, or by silence
+UNKNOWN_TYPE = "unknown_type"        # good CRC, TYPE not in MsgType
+BAD_PAYLOAD = "bad_payload"          # good CRC, payload not the JSON object the type needs
+DUPLICATE = "duplicate"              # the sequence number just accepted, again
+OUT_OF_SEQUENCE = "out_of_sequence"  # any other unexpected sequence number
+REASONS = (JUNK, BAD_LENGTH, BAD_CRC, TRUNCATED, UNKNOWN_TYPE, BAD_PAYLOAD, DUPLICATE,
+           OUT_OF_SEQUENCE)
+
+
+def crc16_ccitt_false(data, crc=0xFFFF):
+    """CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF, no reflection, no final xor.
+
+    binascii.crc_hqx is exactly this polynomial and bit order, in C; the tests
+    check it against a bitwise reference and the catalogue check value 0x29B1.
+    """
+    return binascii.crc_hqx(data, crc)
+
+
+def next_seq(seq):
+    """The data sequence number after `seq`: 1..255 then 1 again (0 is HELLO's)."""
+    return seq % 255 + 1
+
+
+def encode_payload(payload):
+    """Compact, key-sorted UTF-8 JSON with '~' escaped; an empty dict is no bytes."""
+    if not payload:
+        return b""
+    text = json.dumps(payload, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+    return text.replace("~", "\\u007e").encode("utf-8")
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A frame the decoder accepted."""
+    seq: int
+    type: MsgType
+    payload: dict
+    raw: bytes = field(repr=False)
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """Bytes the decoder threw away, and why. seq/type are set when the frame was intact."""
+    reason: str
+    raw: bytes
+    seq: int = None
+    type: int = None
+
+
+class Codec:
+    """Encoder and incremental decoder of tablectl-serial frames for one link end.
+
+    The decoder keeps the inbound sequence state: a HELLO (seq 0) starts a
+    session, after which each sequenced frame must carry the next number.
+    `sequenced=False` skips that check, for a protocol analyser on the line.
+    """
+
+    name = PROTOCOL_NAME
+    version = PROTOCOL_VERSION
+
+    def __init__(self, sequenced=True):
+        self.sequenced = sequenced
+        self.counts = Counter()      # rejected frames by reason
+        self.accepted = 0
+        self._buf = bytearray()
+        self._pos = 0                # stream offset of _buf[0]
+        self._quiet_end = 0          # bytes before this offset were already reported
+        self._suspect = None         # (offset, raw, reason) of a frame not yet judged
+        self._junk = bytearray()     # junk run not yet reported
+        self._expected = None        # next inbound seq; None until a HELLO arrives
+        self._last = None            # last accepted inbound seq
+
+    # -- encoding ------------------------------------------------------------
+
+    def encode(self, msg_type, seq, payload=None):
+        """One frame as bytes; raises FrameError for what the format cannot carry."""
+        try:
+            msg_type = MsgType(msg_type)
+        except ValueError:
+            raise FrameError("unknown message type %r" % (msg_type,)) from None
+        if not 0 <= seq <= 255:
+            raise FrameError("sequence number %r outside 0..255" % (seq,))
+        if msg_type is MsgType.HELLO and seq != HELLO_SEQ:
+            raise FrameError("HELLO must carry seq 0, not %d" % seq)
+        if msg_type in (MsgType.EVENT, MsgType.COMMAND) and seq == HELLO_SEQ:
+            raise FrameError("seq 0 is reserved for HELLO")
+        key = REQUIRED_KEY[msg_type]
+        payload = dict(payload or {})
+        if key is None and payload:
+            raise FrameError("%s carries no payload" % msg_type.name)
+        if key is not None and key not in payload:
+            raise FrameError("%s payload needs %r: %r" % (msg_type.name, key, payload))
+        body = encode_payload(payload)
+        if len(body) > MAX_PAYLOAD:
+            raise FrameError("payload of %d bytes exceeds %d: %r"
+                             % (len(body), MAX_PAYLOAD, payload))
+        frame = bytes((len(body), seq, msg_type)) + body
+        return bytes((SOF,)) + frame + crc16_ccitt_false(frame).to_bytes(2, "big")
+
+    # -- decoding ------------------------------------------------------------
+    #
+    # Positions are absolute stream offsets. Bytes below _quiet_end were
+    # already reported inside a rejected frame and are never reported again.
+    # A frame failing its CRC is held as the suspect until the scan passes its
+    # end: if an intact frame starts inside it, it was TRUNCATED by that
+    # frame, otherwise it is BAD_CRC. Every decision waits for the bytes that
+    # decide it, so any chunking of a stream gives the same result; a false
+    # start byte holds the decoder back for at most MAX_FRAME bytes, or until
+    # expire() (the link calls it when the line goes quiet mid-frame).
+
+    @property
+    def pending(self):
+        """Bytes held back waiting for the rest of a frame."""
+        return len(self._buf)
+
+    def reset(self):
+        """Forget buffered bytes and the inbound session (counts are kept)."""
+        self._buf.clear()
+        self._junk.clear()
+        self._suspect = None
+        self._quiet_end = self._pos
+        self._expected = self._last = None
+
+    def feed(self, data):
+        """Decode `data`; returns Frame and Rejected items in stream order. Never raises."""
+        self._buf += data
+        out = []
+        while self._step(out):
+            pass
+        return out
+
+    def expire(self):
+        """The line went quiet: give up waiting for the frame at the head of the buffer.
+
+        The stalled frame is rejected as TRUNCATED (it may be a false start
+        whose length runs past what was sent); the bytes after its start byte
+        are scanned again, so intact frames behind it are still delivered.
+        """
+        out = []
+        while self._buf:
+            pos, fresh = self._pos, self._pos >= self._quiet_end
+            if fresh:
+                self._suspect = (pos, bytes(self._buf), TRUNCATED)
+            self._quiet_end = max(self._quiet_end, pos + len(self._buf))
+            self._drop(1, out)
+            while self._step(out):
+                pass
+        self._flush_suspect(out, force=True)
+        if self._junk:
+            self._reject(out, JUNK, bytes(self._junk))
+            self._junk.clear()
+        return out
+
+    def _step(self, out):
+        buf = self._buf
+        start = buf.find(SOF)
+        if start < 0:
+            self._drop(len(buf), out)
+            return False
+        if start:
+            self._drop(start, out)
+        if self._junk:
+            self._reject(out, JUNK, bytes(self._junk))
+            self._junk.clear()
+        if len(buf) < HEADER_LEN:
+            return False
+        pos, fresh = self._pos, self._pos >= self._quiet_end
+        length = buf[1]
+        if length > MAX_PAYLOAD:
+            if fresh:
+                self._reject(out, BAD_LENGTH, bytes(buf[:HEADER_LEN]))
+            self._quiet_end = max(self._quiet_end, pos + HEADER_LEN)
+            self._drop(1, out)
+            return True
+        total = HEADER_LEN + length + CRC_LEN
+        if len(buf) < total:
+            return False
+        raw = bytes(buf[:total])
+        if crc16_ccitt_false(raw[1:-CRC_LEN]) != int.from_bytes(raw[-CRC_LEN:], "big"):
+            if fresh:
+                self._suspect = (pos, raw, BAD_CRC)
+            self._quiet_end = max(self._quiet_end, pos + total)
+            self._drop(1, out)
+            return True
+        if self._suspect is not None:            # this frame cut the suspect short
+            start, bad, _ = self._suspect
+            self._suspect = None
+            self._reject(out, TRUNCATED, bad[:pos - start])
+        del buf[:total]
+        self._pos = self._quiet_end = pos + total
+        self._accept(raw, out)
+        return True
+
+    def _drop(self, n, out):
+        """Discard n leading bytes; those not already reported join the junk run."""
+        fresh_from = max(0, self._quiet_end - self._pos)
+        if fresh_from < n:
+            self._junk += self._buf[fresh_from:n]
+        del self._buf[:n]
+        self._pos += n
+        self._flush_suspect(out)
+        while len(self._junk) >= MAX_FRAME:      # a line of pure noise is still counted
+            self._reject(out, JUNK, bytes(self._junk[:MAX_FRAME]))
+            del self._junk[:MAX_FRAME]
+
+    def _flush_suspect(self, out, force=False):
+        if self._suspect is not None:
+            start, bad, reason = self._suspect
+            if force or self._pos >= start + len(bad):
+                self._suspect = None
+                self._reject(out, reason, bad)
+
+    def _reject(self, out, reason, raw, seq=None, msg_type=None):
+        self.counts[reason] += 1
+        out.append(Rejected(reason, raw, seq, msg_type))
+
+    def _accept(self, raw, out):
+        seq, type_byte = raw[2], raw[3]
+        try:
+            msg_type = MsgType(type_byte)
+        except ValueError:
+            self._reject(out, UNKNOWN_TYPE, raw, seq, type_byte)
+            return
+        payload = self._payload(raw[HEADER_LEN:-CRC_LEN], msg_type)
+        if payload is None:
+            self._reject(out, BAD_PAYLOAD, raw, seq, msg_type)
+            return
+        if self.sequenced and msg_type in SEQUENCED:
+            reason = self._sequence(msg_type, seq)
+            if reason:
+                self._reject(out, reason, raw, seq, msg_type)
+                return
+        self.accepted += 1
+        out.append(Frame(seq, msg_type, payload, raw))
+
+    @staticmethod
+    def _payload(body, msg_type):
+        key = REQUIRED_KEY[msg_type]
+        if not body:
+            return {} if key is None else None
+        if key is None:
+            return None
+        try:
+            payload = json.loads(body.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            return None
+        if not isinstance(payload, dict) or key not in payload:
+            return None
+        return payload
+
+    def _sequence(self, msg_type, seq):
+        """None if `seq` is acceptable now (and advance), else the rejection reason."""
+        if msg_type is MsgType.HELLO:
+            if seq != HELLO_SEQ:
+                return OUT_OF_SEQUENCE
+            self._last, self._expected = HELLO_SEQ, next_seq(HELLO_SEQ)
+            return None
+        if seq == self._expected:
+            self._last, self._expected = seq, next_seq(seq)
+            return None
+        if seq == self._last and seq != HELLO_SEQ:
+            return DUPLICATE
+        return OUT_OF_SEQUENCE
