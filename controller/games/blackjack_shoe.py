@@ -20,7 +20,7 @@ format leaves it out): a live table reports it on the shuffle event ({"burn": co
 dealer's as the irregularity `new_dealer` ({"card": code}); a double shoe burns none.
 """
 
-from controller.games.blackjack_family import DEALER
+from controller.games.blackjack_hands import DEALER
 from controller.games.engine import CLOSED, ROUND_OVER, SHUFFLED, WAGERS_OPEN, IllegalEvent
 from controller.rules import cards as C
 

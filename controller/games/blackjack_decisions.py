@@ -1,0 +1,189 @@
+"""The players' decisions at a blackjack-family table: hit, stand, double, split,
+surrender, and refusing a card exposed in error (581.7(h)-(k), 581.9-581.11; 633a.7(i)-(k)).
+
+A mixin of BlackjackFamily: it relies on the base's hands, pending protocol and hooks.
+"""
+
+from controller.games.blackjack_hands import ACTIONS, new_hand, parse, wager_name
+from controller.games.engine import IllegalEvent
+from controller.rules import blackjack as bj
+
+
+class PlayerDecisions:
+
+    def on_decision(self, event):
+        self.not_locked()
+        p = self.pending
+        seat, action = str(event.get("seat")), event.get("action")
+        if p is None or p["need"] not in ("offer", "decision"):
+            raise IllegalEvent("%s for seat %s: no decision is asked now; the round waits for %s"
+                               % (action, seat, self.waiting_for()))
+        if seat != p["seat"]:
+            raise IllegalEvent("seat %s acts (%s), but the procedure asks seat %s (%s)"
+                               % (seat, action, p["seat"], self.waiting_for()))
+        if p["need"] == "offer":
+            offer = p["offer"]
+            if action == "decline" and event.get("offer", offer) == offer:
+                self.note("declined", seat=seat, offer=offer)
+            elif action == offer:
+                self.take_offer(seat, offer, event)
+            else:
+                raise IllegalEvent(self.not_now(action, seat))
+            self.offer_queue.pop(0)
+            self.offer_next(offer)
+            return
+        if action not in p["allowed"]:
+            raise IllegalEvent(self.not_now(action, seat))
+        index = self.turn[1]
+        detail = {"seat": seat, "hand": index + 1}
+        if action == "double":
+            detail["amount"] = self.double_amount(seat, index, event)
+        self.note(action, **detail)
+        getattr(self, "act_" + action)(seat, index, event)
+
+    def not_now(self, action, seat):
+        """Why `action` is not what the procedure asks now, with the section."""
+        p = self.pending
+        if p and p["need"] == "decision" and action in ACTIONS:
+            return "seat %s may not %s: %s" % (seat, action,
+                                               self.refusal(action, seat, self.turn[1]))
+        if p and p["need"] == "offer" and action in ACTIONS:
+            return ("seat %s may not %s now: the round waits for its answer to the %s offer"
+                    % (seat, action, p["offer"]))
+        return "%s for seat %s is not what the procedure asks now: it waits for %s" % (
+            action, seat, self.waiting_for())
+
+    def hand(self, seat, index):
+        return self.hands[seat][index]
+
+    def refusal(self, action, seat, index):
+        """Why the hand may not take `action` now (with the section), or None."""
+        hand = self.hand(seat, index)
+        s = self.SECTIONS
+        total = bj.total(parse(hand["cards"]))
+        if action == "stand":
+            return None
+        if action == "refuse":
+            if not self.exposed_card:
+                return "no card exposed in error is offered (%s)" % s["refused_card"]
+            return self.refusal("hit", seat, index)
+        if action == "surrender":
+            if total >= 21:
+                return "a hand of %d may not surrender (%s)" % (total, s["surrender"])
+            return self.surrender_refusal(seat, index)
+        if hand["no_more_cards"]:
+            return "it refused the card exposed in error and takes no more cards (%s)" % (
+                s["refused_card"])
+        if action == "split":
+            parsed = parse(hand["cards"])
+            if bj.can_split(parsed, len(self.hands[seat]), hand["split_aces"]):
+                return None
+            if len(parsed) != 2 or bj.card_value(parsed[0]) != bj.card_value(parsed[1]):
+                return "%s are not two cards identical in value (%s)" % (
+                    " ".join(hand["cards"]), s["split_pair"])
+            if hand["split_aces"]:
+                return "split aces are not split again (%s)" % s["split_aces"]
+            return "the seat has %d hands, the most a player may split to (%s)" % (
+                len(self.hands[seat]), s["split_hands"])
+        if hand["split_aces"]:
+            return "a split ace takes one card only (%s)" % s["split_aces"]
+        if hand["doubled"]:
+            return "a doubled hand takes one card only (%s)" % s["double_one_card"]
+        if total >= 21:
+            return "a hand of %d may not draw (%s)" % (total, s["draw_21"])
+        if action == "double":
+            return self.double_refusal(seat, index)
+        return None
+
+    def allowed(self, seat, index):
+        return [a for a in ACTIONS if self.refusal(a, seat, index) is None]
+
+    def next_hand(self):
+        """The next hand that needs a card or a decision, from the dealer's left; hands owed a
+        missed card come after all others (581.13(g)); then the dealer."""
+        for owed_pass in (False, True):
+            for seat, i, hand in self.hands_in_order():
+                if hand["done"] or (bool(hand["owed"]) != owed_pass):
+                    continue
+                self.turn = [seat, i]
+                if hand["owed"] or len(hand["cards"]) < 2:
+                    self.ask_card("seat %s hand %d (%s)" % (seat, i + 1, hand["owed"] or "split"))
+                    return
+                if hand["blackjack"]:
+                    self.pay_blackjack(seat, i)
+                    hand["done"] = hand["settled"] = True
+                    continue
+                if bj.total(parse(hand["cards"])) >= 21:
+                    hand["done"] = True
+                    continue
+                allowed = self.allowed(seat, i)
+                if allowed == ["stand"]:
+                    hand["done"] = hand["stood"] = True
+                    continue
+                self.pending = {"need": "decision", "seat": seat, "hand": i + 1,
+                                "allowed": allowed}
+                return
+        self.turn = None
+        self.pending = None
+        self.reveal()
+
+    def card_in_decisions(self, code):
+        seat, i = self.turn
+        hand = self.hand(seat, i)
+        hand["cards"].append(code)
+        hand["owed"] = None
+        self.note("card", to="%s#%d" % (seat, i + 1), card=code)
+        self.next_hand()
+
+    def act_hit(self, seat, index, event):
+        self.ask_card("seat %s hand %d (hit)" % (seat, index + 1))
+
+    def act_stand(self, seat, index, event):
+        hand = self.hand(seat, index)
+        hand["stood"] = hand["done"] = True
+        self.next_hand()
+
+    def act_refuse(self, seat, index, event):
+        self.hand(seat, index)["no_more_cards"] = True
+        self.next_hand()
+
+    def double_amount(self, seat, index, event):
+        amount = self.amount(event, "double")
+        limit = self.double_limit(seat, index)
+        if amount > limit:
+            raise IllegalEvent("double %d exceeds %d, the most this hand may double (%s)"
+                               % (amount, limit, self.SECTIONS["double_amount"]))
+        return amount
+
+    def act_double(self, seat, index, event):
+        amount = self.double_amount(seat, index, event)
+        self.wagers[seat][wager_name(self.DOUBLE_WAGER, index)] = amount
+        self.hand(seat, index)["doubled"] = True
+        self.ask_card("seat %s hand %d (double)" % (seat, index + 1))
+
+    def act_split(self, seat, index, event):
+        hands = self.hands[seat]
+        hand = hands[index]
+        aces = hand["cards"][0][0] == "A"
+        second = hand["cards"].pop()
+        hand.update(split=True, split_aces=aces)
+        hands.insert(index + 1, new_hand([second], split=True, split_aces=aces))
+        # Hands after this one are unplayed and carry the same wagers: the new one's names
+        # are the next free numbers (581.11(a): each matches the original wagers).
+        placed = self.wagers[seat]
+        for w in self.HAND_WAGERS:
+            if w in placed:
+                placed[wager_name(w, len(hands) - 1)] = placed[w]
+        self.next_hand()
+
+    def act_surrender(self, seat, index, event):
+        if self.surrender_needs_reader():
+            self.ask_reader([seat, index])
+            return
+        self.surrendered(seat, index, None)
+        self.next_hand()
+
+    def surrendered(self, seat, index, dealer_blackjack):
+        hand = self.hand(seat, index)
+        hand["surrendered"] = hand["done"] = hand["settled"] = True
+        self.settle_surrender(seat, index, dealer_blackjack)
