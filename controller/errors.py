@@ -35,3 +35,20 @@ class SettlementError(RulesError):
 
 class ConfigError(TablectlError):
     """A configuration key or value that is unknown, of the wrong type or forbidden."""
+
+
+class ControllerError(TablectlError):
+    """The table controller refused an input before it reached the game."""
+
+
+class WagerNotRecognized(ControllerError):
+    """A wager stamped after "no more bets" (a possible past-post), or delivered after the
+    round it was stamped in had closed (583.7(c), 669a.7(c), 670a.7(c), 585.3(e))."""
+
+
+class IntervalExpired(ControllerError):
+    """Cards or dice past their change interval: no new round until they are replaced."""
+
+
+class InspectionRequired(ControllerError):
+    """The card reader has not passed its inspection this gaming day (581.2(d))."""

@@ -1,0 +1,48 @@
+"""The enforcement policies the controller applies around every game.
+
+A policy sees each event before the game does (`before`: return CONSUMED to keep it from
+the game, raise a ControllerError to refuse it) and after it was applied (`after`); `tick`
+runs its timers on the injected clock; `accepting` may hold wagering shut (the lock-out
+output); `attention` lights the tower. What each policy leaves to the games, and why:
+    no_more_bets.py  the press, the past-post rule, the chip reconciliation
+    intervals.py     deck and dice change intervals (warn always; refuse where no game does)
+    devices.py       the card reader's daily inspection (581.2(d)); the lock-out outputs for
+                     counts and malfunctions are the games' lock-outs, shown by the controller
+"""
+
+from controller.table import CONSUMED  # noqa: F401 - policies return it
+
+
+class Policy:
+    """Does nothing; a policy overrides what it needs."""
+
+    def before(self, ctl, event):
+        return None
+
+    def after(self, ctl, event):
+        pass
+
+    def tick(self, ctl, now_ns):
+        pass
+
+    def deadline(self):
+        """The clock time (ns) at which `tick` has something to do, or None."""
+        return None
+
+    def accepting(self, ctl):
+        return True
+
+    def attention(self, ctl):
+        return False
+
+
+def default_policies(game, **options):
+    """The policies every table runs, in the order they see an event."""
+    from controller.policies.devices import ReaderInspection
+    from controller.policies.intervals import ChangeIntervals
+    from controller.policies.no_more_bets import NoMoreBets
+    out = [ChangeIntervals(**options.get("intervals", {}))]
+    if game == "double-attack-blackjack":
+        out.append(ReaderInspection(**options.get("reader", {})))
+    out.append(NoMoreBets(**options.get("no_more_bets", {})))
+    return out

@@ -1,0 +1,71 @@
+"""The card reader's daily inspection (581.2(d)), the controller side of 581.13(i).
+
+The floorperson inspects the card reader at the beginning of each gaming day; the dealer
+panel records it as Event("irregularity", {"kind": "reader_inspected", "role":
+"floorperson", "passed": bool}) (no device sees it, and the game has no use for it: this
+policy consumes it). Until the current gaming day's inspection has passed, Double Attack
+Blackjack deals no round: wagering stays locked out and "no more bets" is refused. A round
+already being played when the day turns plays to its end. A failed inspection is a reader
+malfunction: the table locks out (581.13(i)) until a floorperson clears it after a passing
+self-test, and the inspection is recorded again.
+
+The gaming day is counted on the injected clock: `wall_offset_ns` maps its monotonic ns to
+wall-clock ns (taken once at start-up: time.time_ns() - time.monotonic_ns()), and the day
+begins `day_start_ns` after midnight UTC (configurable: the casino's gaming day boundary).
+The stub counts, shuffler counts and device malfunctions of each chapter are the games';
+their lock-outs reach the outputs through the controller's state-derived outputs.
+"""
+
+from controller.errors import InspectionRequired
+from controller.games.engine import CLEARING_ROLES, WAGERS_OPEN
+from controller.policies import CONSUMED, Policy
+
+DAY_NS = 24 * 3600 * 10 ** 9
+SECTION = "581.2(d)"
+
+
+class ReaderInspection(Policy):
+    def __init__(self, day_start_ns=6 * 3600 * 10 ** 9, wall_offset_ns=0):
+        self.day_start_ns = day_start_ns
+        self.wall_offset_ns = wall_offset_ns
+        self.inspected_day = None
+        self.inspections = []        # {"day", "role", "passed", "ts_ns"}
+
+    def gaming_day(self, ts_ns):
+        return (ts_ns + self.wall_offset_ns - self.day_start_ns) // DAY_NS
+
+    def before(self, ctl, event):
+        if event.kind == "irregularity" and event.get("kind") == "reader_inspected":
+            return self._record(ctl, event)
+        if event.kind == "no_more_bets" and ctl.model.state == WAGERS_OPEN and \
+                not self._done(event.ts_ns):
+            raise InspectionRequired("no round is dealt: the card reader has not been inspected "
+                                     "this gaming day (%s)" % SECTION)
+        return None
+
+    def _record(self, ctl, event):
+        role = event.get("role")
+        if role not in CLEARING_ROLES:
+            raise InspectionRequired("the card reader is inspected by the floorperson, not %r "
+                                     "(%s)" % (role, SECTION))
+        passed = event.get("passed") is True
+        day = self.gaming_day(event.ts_ns)
+        self.inspections.append({"day": day, "role": role, "passed": passed,
+                                 "ts_ns": event.ts_ns})
+        ctl.note("reader_inspection", event.ts_ns, day=day, passed=passed, section=SECTION)
+        if passed:
+            self.inspected_day = day
+        else:
+            self.inspected_day = None
+            ctl.model.lock("the card reader failed its daily inspection: no dealing until it "
+                           "is repaired or replaced", "581.13(i)", "card_reader")
+        return CONSUMED
+
+    def _done(self, ts_ns):
+        return self.inspected_day == self.gaming_day(ts_ns)
+
+    def accepting(self, ctl):
+        return self._done(ctl.clock())
+
+    def attention(self, ctl):
+        return not self._done(ctl.clock())

@@ -1,0 +1,118 @@
+"""Change intervals of cards and dice, on event timestamps (the injected clock), never the wall.
+
+    double-attack-blackjack   decks every 24 hours (581.3(c))                 the controller
+    flop-poker                4 hours by hand, 8 from a shoe (583.3(c))       the game
+    raise-it-up-stud          4 hours by hand, 8 from a shoe (669a.3(c))      the game
+    six-card-fortune-pai-gow  4 hours by hand, 8 from a shoe (670a.3(c))      the controller
+                              dice in the shaker 24 hours (670a.2(d)(1)(i)),  the controller
+                              when the starting position is found by dice
+    props-and-hops            dice in the shaker 24 hours or fewer by the     the game
+                              table's dice_max_hours (585.3(b)(1))
+
+Where the game enforces an interval (single_deck.py, props_and_hops.py) the controller only
+warns, so nothing is counted or removed twice. Where no game does, the controller applies
+the games' own rule: a shuffle, wager or "no more bets" once expired returns any wagers
+still open, removes the deck (or dice) and is refused; a round already being played ends
+first. The clock starts at open_table and again at new_deck (new cards, or new dice at a
+dice game; {"dice": true} on Six-Card Fortune's new_deck says the dice were changed too).
+A warning is journaled once per interval `lead_ns` before it ends, and lights the tower.
+"""
+
+from controller.errors import IntervalExpired
+from controller.games.engine import OPENED, ROUND_OVER, SHUFFLED, WAGERS_OPEN
+from controller.policies import Policy
+
+HOUR_NS = 3600 * 10 ** 9
+GOES_ON = ("shuffle", "wager", "no_more_bets")      # events that go on with the deck/dice
+BETWEEN = (OPENED, SHUFFLED, WAGERS_OPEN) + ROUND_OVER
+
+
+def _single_deck(model):
+    hours, section = model.section("hours")
+    return hours, section
+
+
+def _scf_deck(model):
+    return (4, "670a.3(c)(1)") if model.option("dealing") == "hand" else (8, "670a.3(c)(2)")
+
+
+def _scf_dice(model):
+    return (24, "670a.2(d)(1)(i)") if model.option("start_method") == "dice" else None
+
+
+def _ph_dice(model):
+    return model.config["options"]["dice_max_hours"], "585.3(b)(1)"
+
+
+# game -> [(what, limit(model) -> (hours, section) | None, the game enforces it)]
+SPECS = {
+    "double-attack-blackjack": [("deck", lambda m: (24, "581.3(c)"), False)],
+    "flop-poker": [("deck", _single_deck, True)],
+    "raise-it-up-stud": [("deck", _single_deck, True)],
+    "six-card-fortune-pai-gow": [("deck", _scf_deck, False), ("dice", _scf_dice, False)],
+    "props-and-hops": [("dice", _ph_dice, True)],
+}
+
+
+class ChangeIntervals(Policy):
+    def __init__(self, lead_ns=30 * 60 * 10 ** 9):
+        self.lead_ns = lead_ns
+        self.placed = {}             # what -> ts_ns the cards or dice went on the table
+        self.warned = set()
+        self.expired = set()
+        self.warnings = []           # journaled warnings, also kept here for a summary
+
+    def _limits(self, model):
+        for what, limit, by_game in SPECS.get(model.GAME, ()):
+            if what in self.placed:
+                got = limit(model)
+                if got is not None:
+                    yield what, got[0] * HOUR_NS, got[1], by_game
+
+    def _check(self, ctl, now_ns):
+        for what, limit_ns, section, by_game in self._limits(ctl.model):
+            age = now_ns - self.placed[what]
+            if age > limit_ns:
+                self.expired.add(what)
+            elif age >= limit_ns - self.lead_ns and what not in self.warned:
+                self.warned.add(what)
+                left = (limit_ns - age) // 10 ** 9
+                self.warnings.append({"what": what, "seconds_left": left, "section": section})
+                ctl.note("interval_warning", now_ns, what=what, seconds_left=left,
+                         section=section, enforced_by="game" if by_game else "controller")
+            if age > limit_ns and not by_game:
+                yield what, limit_ns // HOUR_NS, section
+
+    def before(self, ctl, event):
+        expired = list(self._check(ctl, event.ts_ns))
+        if not expired or event.kind not in GOES_ON or ctl.model.state not in BETWEEN:
+            return None
+        what, hours, section = expired[0]
+        reason = ("the %s has been on the table more than %d hours: it is changed before "
+                  "another round (%s)" % ("dice" if what == "dice" else "deck", hours, section))
+        model = ctl.model
+        if model.state == WAGERS_OPEN and model.wagers:
+            model.void_round(reason)
+        model.remove_the_deck(reason)
+        ctl.note("interval_expired", event.ts_ns, what=what, section=section)
+        raise IntervalExpired(reason)
+
+    def after(self, ctl, event):
+        if event.kind == "open_table" or event.kind == "new_deck":
+            if ctl.model.state != OPENED:
+                return                       # refused by the game: nothing was changed
+            whats = [w for w, _, _ in SPECS.get(ctl.model.GAME, ())]
+            if event.kind == "new_deck" and ctl.model.GAME == "six-card-fortune-pai-gow" \
+                    and event.get("dice") is not True:
+                whats = ["deck"]
+            for what in whats:
+                self.placed[what] = event.ts_ns
+                self.warned.discard(what)
+                self.expired.discard(what)
+
+    def tick(self, ctl, now_ns):
+        for _ in self._check(ctl, now_ns):
+            pass
+
+    def attention(self, ctl):
+        return bool(self.warned or self.expired)
