@@ -1,0 +1,58 @@
+"""The table's device drivers, and `build_devices()` to make them from a table configuration.
+
+Serial devices speak tablectl-serial (docs/protocols.md) over any pyserial URL;
+GPIO devices take their pins from the factory the caller chose (drivers/hal.py).
+See docs/devices.md.
+"""
+
+import time
+
+from drivers.devices.buttons import Buttons
+from drivers.devices.card_reader import CardReader
+from drivers.devices.dealer_panel import DealerPanel
+from drivers.devices.dealing_shoe import DealingShoe
+from drivers.devices.dice_reader import DiceReader
+from drivers.devices.progressive_system import ProgressiveSystem
+from drivers.devices.shuffler import Shuffler
+from drivers.devices.tower_light import TowerLight
+from drivers.errors import DeviceError
+
+SERIAL = {"card_reader": CardReader, "shuffler": Shuffler, "shoe": DealingShoe,
+          "dealing_shoe": DealingShoe, "dice_reader": DiceReader, "dealer_panel": DealerPanel}
+GPIO = {"progressive_system": ProgressiveSystem, "buttons": Buttons, "tower_light": TowerLight}
+TYPES = dict(SERIAL, **GPIO)
+
+
+def build_devices(config, factory=None, *, clock=time.monotonic_ns, on_rejected=None,
+                  on_signal=None, link_options=None):
+    """{name: driver} for a configuration {name: {"type"?, "url" | pins..., options...}}.
+
+    The type defaults to the name. Serial drivers get `clock`, `on_rejected` and
+    `link_options`; GPIO drivers get `factory` (required if any is configured).
+    Nothing is started: the caller starts each with its sink.
+    """
+    devices = {}
+    for name, entry in config.items():
+        entry = dict(entry)
+        kind = entry.pop("type", name)
+        cls = TYPES.get(kind)
+        if cls is None:
+            raise DeviceError("device %r: unknown type %r; one of %s"
+                              % (name, kind, ", ".join(sorted(TYPES))))
+        if kind in SERIAL:
+            url = entry.pop("url", None)
+            if not url:
+                raise DeviceError("device %r: a serial device needs a url" % name)
+            devices[name] = cls(name, url, clock=clock, on_rejected=on_rejected,
+                                **dict(link_options or {}, **entry))
+        else:
+            if factory is None:
+                raise DeviceError("device %r: a GPIO device needs a pin factory" % name)
+            if kind == "buttons":
+                entry.setdefault("on_signal", on_signal)
+            devices[name] = cls(name, factory, **entry)
+    return devices
+
+
+__all__ = ["build_devices", "TYPES", "Buttons", "CardReader", "DealerPanel", "DealingShoe",
+           "DiceReader", "ProgressiveSystem", "Shuffler", "TowerLight"]

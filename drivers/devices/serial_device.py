@@ -1,0 +1,208 @@
+"""The part every serial device driver shares: a Link, a sink, counters, faults.
+
+A driver is a Link (drivers/link.py) plus a translation from the device's
+EVENT payloads (docs/protocols.md section 10) to the controller's Events.
+Everything the link or the device reports as a malfunction becomes one
+`Event("fault", {"device", "reason", "section"})`, so the controller has one
+fault path whatever the device. Every Event is stamped with the monotonic ns
+at which its frame was read (the link's clock), not when the controller saw it.
+"""
+
+import logging
+import threading
+import time
+from collections import Counter
+
+from controller.errors import TablectlError
+from controller.games.events import Event
+from drivers.errors import DeviceError
+from drivers.link import Link
+
+log = logging.getLogger(__name__)
+
+CONTROLLER_IDENTITY = {"device": "controller", "id": "table"}
+
+
+class SerialDevice:
+    """Base of the serial drivers; a subclass sets `device`, `section` and `translate()`.
+
+    `url` is any pyserial URL (a tty, a pty's path, socket://, spy://); `port`
+    an already open port instead (tests). `on_rejected(device, reason, hex)`
+    journals each malformed frame; `link_options` reach the Link (timeouts).
+    """
+
+    device = None          # the HELLO `device` the peer must announce
+    section = None         # the regulation a malfunction of this device falls under
+
+    def __init__(self, name=None, url=None, *, port=None, identity=None, clock=time.monotonic_ns,
+                 on_rejected=None, expect_id=None, tick_s=0.002, **link_options):
+        if (url is None) == (port is None):
+            raise DeviceError("%s: give exactly one of url or port" % (name or self.device))
+        self.name = name or self.device
+        self.url, self.port = url, port
+        self.identity = dict(identity or CONTROLLER_IDENTITY)
+        self.clock = clock
+        self.on_rejected = on_rejected
+        self.expect = {"device": self.device, **({"id": expect_id} if expect_id else {})}
+        self.tick_s = tick_s
+        self.link_options = link_options
+        self.link = None
+        self.sink = None
+        self._running = False
+        self.counters = Counter()          # events in, events out, faults
+        self.rejected = Counter()          # malformed frames by reason
+        self.last_fault = None
+        self.last_selftest = None
+        self.device_status = None
+        self._selftest_done = threading.Condition()
+
+    # -- lifecycle ----------------------------------------------------------------
+
+    def start(self, sink):
+        """Open the port, start the link's reader thread and the handshake."""
+        if self.link is not None:
+            raise DeviceError("%s: already started" % self.name)
+        self.sink = sink
+        kwargs = dict(role="controller", expect=self.expect, clock=self.clock,
+                      on_message=self._on_message, on_fault=self._on_link_fault,
+                      on_rejected=self._on_rejected, **self.link_options)
+        if self.url is not None:
+            self.link = Link.open(self.url, self.identity, **kwargs)
+        else:
+            self.link = Link(self.port, self.identity, **kwargs)
+        self._running = True
+        self.link.begin_handshake()
+        self.link.start(self.tick_s)
+        return self
+
+    def stop(self):
+        """Stop and join the link's thread; close the port the driver opened."""
+        if self.link is not None:
+            self.link.close()
+        self._running = False
+
+    def to_safe(self):
+        """A serial device has no outputs of ours to make safe; stop asking it for work."""
+        if self.link is not None:
+            with self.link._lock:
+                self.link._queue.clear()
+
+    @property
+    def state(self):
+        """stopped, connecting, ready or fault (latched until clear_fault)."""
+        if not self._running:
+            return "stopped"
+        if self.last_fault is not None:
+            return "fault"
+        return "ready" if self.connected else "connecting"
+
+    @property
+    def connected(self):
+        return self.link is not None and self.link.connected
+
+    def wait_connected(self, timeout_s=1.0):
+        """True once the handshake completed (real time, bounded)."""
+        end = time.monotonic() + timeout_s
+        while not self.connected:
+            if time.monotonic() >= end or (self.link and self.link.handshake_error):
+                return False
+            time.sleep(0.001)
+        return True
+
+    # -- commands -----------------------------------------------------------------
+
+    def command(self, cmd, **args):
+        """Queue a COMMAND for the device; it goes out acknowledged once connected."""
+        if self.link is None:
+            raise DeviceError("%s: not started" % self.name)
+        self.counters["commands"] += 1
+        self.link.send(dict(args, cmd=cmd))
+
+    def selftest(self, timeout_s=1.0):
+        """Ask the device to test itself; True only if it answered ok in time."""
+        with self._selftest_done:
+            self.last_selftest = None
+            self.command("selftest")
+            self._selftest_done.wait_for(lambda: self.last_selftest is not None, timeout_s)
+            return bool(self.last_selftest and self.last_selftest.get("ok"))
+
+    def status(self):
+        """JSON-able: state, counters, frames rejected by reason, the last fault."""
+        link = self.link
+        return {"device": self.name, "type": self.device, "state": self.state,
+                "connected": self.connected, "counters": dict(self.counters),
+                "rejected": dict(self.rejected),
+                "link": dict(link.stats) if link is not None else {},
+                "peer": dict(link.peer) if link is not None and link.peer else None,
+                "last_fault": self.last_fault, "last_selftest": self.last_selftest,
+                "device_status": self.device_status}
+
+    def clear_fault(self):
+        """After an authorized clear: forget latched faults so new ones report again."""
+        if self.link is not None:
+            self.link.clear_fault()
+        self.last_fault = None
+
+    # -- what arrives -------------------------------------------------------------
+
+    def translate(self, payload):
+        """The controller Events (kind, data) for one device EVENT payload; [] for none."""
+        return []
+
+    def _emit(self, kind, data, ts_ns):
+        self.counters["events_out"] += 1
+        if self.sink is not None:
+            try:
+                self.sink(Event(kind, data, source=self.name, ts_ns=ts_ns))
+            except Exception as exc:      # a failing sink must not stop the link's thread
+                self.counters["sink_errors"] += 1
+                log.exception("%s: the sink refused %s: %r", self.name, kind, exc)
+
+    def _fault(self, reason, ts_ns, **detail):
+        self.counters["faults"] += 1
+        self.last_fault = dict(detail, reason=reason, ts_ns=ts_ns)
+        self._emit("fault", dict(detail, device=self.name, reason=reason,
+                                 section=self.section), ts_ns)
+
+    def _on_message(self, message):
+        payload = message.payload
+        kind = payload.get("kind")
+        self.counters["events_in"] += 1
+        if kind == "selftest":
+            with self._selftest_done:
+                self.last_selftest = {"ok": bool(payload.get("ok")),
+                                      "detail": payload.get("detail")}
+                self._selftest_done.notify_all()
+            if not payload.get("ok"):
+                self._fault("selftest", message.ts_ns, detail=payload.get("detail"))
+            return
+        if kind == "fault":
+            self._fault(str(payload.get("reason", "fault")), message.ts_ns)
+            return
+        if kind == "status":
+            self.device_status = {k: v for k, v in payload.items() if k != "kind"}
+            return
+        if kind == "fault_cleared":
+            self.counters["faults_cleared"] += 1
+            return
+        try:
+            events = self.translate(payload)
+        except (KeyError, TypeError, ValueError, TablectlError) as exc:
+            self._on_rejected("bad_event", "%r: %s" % (payload, exc))
+            return
+        for kind_out, data in events:
+            if kind_out == "fault":
+                self._fault(data.pop("reason"), message.ts_ns, **data)
+            else:
+                self._emit(kind_out, data, message.ts_ns)
+
+    def _on_link_fault(self, text):
+        link = self.link
+        kind = next((k for k, v in list(link.faults.items()) if v == text), "link") \
+            if link is not None else "link"
+        self._fault(kind, self.clock(), detail=text)
+
+    def _on_rejected(self, reason, raw_hex):
+        self.rejected[reason] += 1
+        if self.on_rejected is not None:
+            self.on_rejected(self.name, reason, raw_hex)

@@ -1,0 +1,57 @@
+"""The automated card shuffler: shuffles, counts (where the model counts), jams.
+
+A jam or an incomplete cycle forces a reshuffle and a shuffler out of service
+must be covered before another method is used (581.13(k), 583.13(f)); both are
+the controller's policy, on the fault Event this driver raises.
+"""
+
+from drivers.devices.serial_device import SerialDevice
+
+
+class Shuffler(SerialDevice):
+    """Events: Event("shuffle", {"count": n}) (no count if the model does not count); faults
+    "jam" and "stopped". Commands: shuffle(), count(). `counts`: the model counts cards."""
+
+    device = "shuffler"
+    section = "581.13(k)"
+
+    def __init__(self, *args, counts=True, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.counts = counts
+        self.shuffling = False
+        self.last_count = None
+
+    def shuffle(self):
+        self.command("shuffle")
+
+    def count(self):
+        """Ask for a count; it arrives in status()["last_count"] (a recount, not a shuffle)."""
+        self.command("count")
+
+    def translate(self, payload):
+        kind = payload["kind"]
+        if kind == "shuffle_started":
+            self.shuffling = True
+            return []
+        if kind == "shuffle_completed":
+            self.shuffling = False
+            cards = payload.get("cards")
+            if self.counts:
+                if not isinstance(cards, int) or isinstance(cards, bool):
+                    raise ValueError("a counting shuffler must report cards")
+                return [("shuffle", {"count": cards})]
+            return [("shuffle", {})]
+        if kind == "card_count":
+            self.last_count = {"count": int(payload["count"]),
+                               "expected": payload.get("expected")}
+            return []
+        if kind == "jam":
+            self.shuffling = False
+            return [("fault", {"reason": "jam", "where": payload.get("where")})]
+        if kind == "stopped":
+            self.shuffling = False
+            return [("fault", {"reason": "stopped", "detail": payload.get("reason")})]
+        raise ValueError("unknown shuffler event %r" % kind)
+
+    def status(self):
+        return dict(super().status(), shuffling=self.shuffling, last_count=self.last_count)

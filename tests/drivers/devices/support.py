@@ -1,0 +1,55 @@
+"""Helpers of the device tests: a clock the test moves, a sink, bounded waits, fd counting."""
+import os
+import threading
+import time
+
+MS = 1_000_000
+
+
+class FakeClock:
+    def __init__(self):
+        self.ns = 10 ** 12
+
+    def __call__(self):
+        return self.ns
+
+    def advance(self, ms):
+        self.ns += int(ms * MS)
+
+
+class Sink:
+    """The controller's submit: thread-safe, keeps the Events for the test."""
+
+    def __init__(self):
+        self.events = []
+        self._lock = threading.Lock()
+
+    def __call__(self, event):
+        with self._lock:
+            self.events.append(event)
+
+    def of(self, kind):
+        with self._lock:
+            return [e for e in self.events if e.kind == kind]
+
+
+def wait_for(condition, timeout=1.0):
+    """Poll `condition` every millisecond of real time (ptys move bytes in real time)."""
+    end = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value or time.monotonic() >= end:
+            return value
+        time.sleep(0.001)
+
+
+def open_fds():
+    return set(os.listdir("/proc/self/fd"))
+
+
+def fd_guard():
+    """A generator fixture body: fail a test that leaves file descriptors open."""
+    before = len(open_fds())
+    yield
+    closed = wait_for(lambda: len(open_fds()) <= before, timeout=0.5)
+    assert closed, "test left %d fds open" % (len(open_fds()) - before)

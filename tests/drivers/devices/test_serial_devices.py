@@ -1,0 +1,356 @@
+"""Each serial driver against its simulated device over a real pty.
+
+The driver runs on a FakeClock the test moves, so every Event's stamp is known
+exactly and the watchdog and retransmits fire when the test says; the
+simulated device runs on real time (its retransmits take 50 ms).
+"""
+import json
+
+import pytest
+
+from drivers.devices import (CardReader, DealerPanel, DealingShoe, DiceReader, Shuffler,
+                             build_devices)
+from hal_sim.devices import SimTable
+from hal_sim.devices.card_reader import SimCardReader
+from hal_sim.devices.dealer_panel import SimDealerPanel
+from hal_sim.devices.dealing_shoe import SimDealingShoe
+from hal_sim.devices.dice_reader import SimDiceReader
+from hal_sim.devices.shuffler import SimShuffler
+from tests.drivers.devices.support import FakeClock, Sink, wait_for
+
+
+class Bench:
+    """A driver on a pty slave, its simulated device on the master, a sink and a clock."""
+
+    def __init__(self, driver_cls, sim_cls, **driver_kwargs):
+        self.clock = FakeClock()
+        self.sink = Sink()
+        self.journal = []
+        self.sim = sim_cls().start()
+        self.driver = driver_cls(None, self.sim.path, clock=self.clock,
+                                 on_rejected=lambda *r: self.journal.append(r), **driver_kwargs)
+        self.driver.start(self.sink)
+        assert self.driver.wait_connected(), self.driver.status()
+
+    def stop(self):
+        self.driver.stop()
+        self.sim.stop()
+
+    def next(self, kind, n=1):
+        events = wait_for(lambda: len(self.sink.of(kind)) >= n and self.sink.of(kind))
+        assert events, "no %s event; got %r" % (kind, self.sink.events)
+        return events[n - 1]
+
+
+@pytest.fixture
+def bench():
+    made = []
+
+    def make(driver_cls, sim_cls, **kwargs):
+        made.append(Bench(driver_cls, sim_cls, **kwargs))
+        return made[-1]
+    yield make
+    for b in made:
+        b.stop()
+
+
+# -- card reader ------------------------------------------------------------------------
+
+def test_card_reader_answers_a_peek_stamped_when_the_frame_was_read(bench):
+    b = bench(CardReader, SimCardReader)
+    b.sim.insert("Kd")
+    assert wait_for(lambda: b.driver.card_inserted)
+    b.clock.advance(5)
+    b.driver.peek("As")
+    event = b.next("reader")
+    assert event.data == {"blackjack": True}
+    assert event.ts_ns == b.clock.ns and event.source == "card_reader"
+    assert {"cmd": "peek", "upcard": "As"} in b.sim.commands
+    b.driver.peek("9s")
+    assert b.next("reader", 2).data == {"blackjack": False}
+
+
+def test_card_reader_peek_without_a_card_is_a_fault_under_581_13_i(bench):
+    b = bench(CardReader, SimCardReader)
+    b.driver.peek("As")
+    fault = b.next("fault")
+    assert fault.data == {"device": "card_reader", "reason": "no card", "section": "581.13(i)"}
+    assert b.driver.status()["state"] == "fault"
+
+
+def test_card_reader_selftest_passes_then_fails_on_a_malfunction(bench):
+    b = bench(CardReader, SimCardReader)
+    assert b.driver.selftest() is True
+    assert not b.sink.of("fault")
+    b.sim.fail("optics")
+    assert b.next("fault").data["reason"] == "optics"
+    assert b.driver.selftest() is False
+    assert b.driver.status()["last_selftest"] == {"ok": False, "detail": "optics"}
+    b.sim.insert("As")
+    b.driver.peek("Kd")
+    assert wait_for(lambda: any(e.data["reason"] == "unreadable card"
+                                for e in b.sink.of("fault")))
+    assert not b.sink.of("reader")
+
+
+# -- shuffler ---------------------------------------------------------------------------
+
+def test_shuffler_reports_its_count_and_miscount(bench):
+    b = bench(Shuffler, SimShuffler)
+    b.driver.shuffle()
+    assert b.next("shuffle").data == {"count": 52}
+    b.sim.miscount(-1)
+    b.driver.shuffle()
+    assert b.next("shuffle", 2).data == {"count": 51}
+    b.driver.count()
+    assert wait_for(lambda: b.driver.status()["last_count"]) == {"count": 51, "expected": 52}
+    assert [c["cmd"] for c in b.sim.commands] == ["shuffle", "shuffle", "count"]
+
+
+def test_a_shuffler_that_does_not_count_reports_the_shuffle_only(bench):
+    b = bench(Shuffler, SimShuffler, counts=False)
+    b.driver.shuffle()
+    assert b.next("shuffle").data == {}
+
+
+@pytest.mark.parametrize("inject, reason", [("jam_next", "jam"), ("stop_next", "stopped")])
+def test_shuffler_jam_or_stop_is_a_fault_and_no_shuffle(bench, inject, reason):
+    b = bench(Shuffler, SimShuffler)
+    getattr(b.sim, inject)()
+    b.driver.shuffle()
+    fault = b.next("fault")
+    assert fault.data["reason"] == reason and fault.data["device"] == "shuffler"
+    assert fault.data["section"] == "581.13(k)"
+    assert not b.sink.of("shuffle")
+    assert b.driver.status()["shuffling"] is False
+
+
+# -- dealing shoe -----------------------------------------------------------------------
+
+def test_shoe_deals_cards_and_stacks_with_their_identities(bench):
+    b = bench(DealingShoe, SimDealingShoe)
+    b.sim.deal("As")
+    assert b.next("card").data == {"card": "As"}
+    b.sim.deal_stack(["Kd", "7h", "2c"])
+    assert b.next("card", 2).data == {"cards": ["Kd", "7h", "2c"]}
+    b.sim.empty()
+    assert wait_for(lambda: b.driver.status()["empty"])
+    assert b.driver.status()["dealt"] == 4
+
+
+def test_shoe_jam_is_a_fault_under_583_13_e(bench):
+    b = bench(DealingShoe, SimDealingShoe)
+    b.sim.jam()
+    assert b.next("fault").data == {"device": "shoe", "reason": "jam", "section": "583.13(e)"}
+
+
+def test_a_card_code_that_is_not_a_card_is_counted_and_journaled_not_delivered(bench):
+    b = bench(DealingShoe, SimDealingShoe)
+    b.sim.deal("Zz")
+    b.sim.deal("2h")
+    assert b.next("card").data == {"card": "2h"}
+    assert b.driver.status()["rejected"] == {"bad_event": 1}
+    assert b.journal[0][:2] == ("shoe", "bad_event")
+
+
+# -- dice reader ------------------------------------------------------------------------
+
+def test_dice_reader_values_and_no_rolls(bench):
+    b = bench(DiceReader, SimDiceReader)
+    b.sim.roll(3, 5)
+    assert b.next("dice").data == {"dice": [3, 5]}
+    b.sim.die_out()
+    assert b.next("dice", 2).data == {"no_roll": "die_out"}
+    b.sim.not_flat(2)
+    assert b.next("dice", 3).data == {"no_roll": "not_flat", "die": 2}
+    b.sim.roll(7, 1)                       # a value no die shows: counted, not delivered
+    b.sim.fault("camera")
+    assert b.next("fault").data["reason"] == "camera"
+    assert len(b.sink.of("dice")) == 3 and b.driver.status()["rejected"] == {"bad_event": 1}
+
+
+# -- dealer panel -----------------------------------------------------------------------
+
+def test_dealer_panel_entries_become_the_controllers_events(bench):
+    b = bench(DealerPanel, SimDealerPanel)
+    b.sim.key("decision", seat=3, action="hit")
+    b.sim.key("wager", seat=2, wager="ante", amount=500)
+    b.sim.key("no_more_bets")
+    b.sim.key("count", what="decks", count=6)
+    b.sim.key("count", what="stub", count=11)
+    b.sim.key("irregularity", irregularity="exposed_card", seat=2)
+    b.sim.key("approval", role="floor", what="clear", badge="F123")
+    assert wait_for(lambda: len(b.sink.events) == 7)
+    assert [(e.kind, e.data) for e in b.sink.events] == [
+        ("decision", {"seat": 3, "action": "hit"}),
+        ("wager", {"seat": 2, "wager": "ante", "amount": 500}),
+        ("no_more_bets", {}),
+        ("open_table", {"decks": 6}),
+        ("decision", {"action": "count", "what": "stub", "count": 11}),
+        ("irregularity", {"kind": "exposed_card", "seat": 2}),
+        ("clear", {"role": "floorperson", "badge": "F123", "what": "clear"})]
+    b.driver.display("PLACE BETS")
+    assert wait_for(lambda: b.sim.display == "PLACE BETS")
+
+
+# -- line faults: every one is a fault Event or a counted rejection ----------------------
+
+def test_junk_bytes_are_counted_and_the_next_card_still_arrives(bench):
+    b = bench(DealingShoe, SimDealingShoe)
+    b.sim.inject("junk", b"\x01\x02\x03garbage")
+    b.sim.deal("Qs")
+    assert b.next("card").data == {"card": "Qs"}
+    assert b.driver.status()["rejected"].get("junk") == 1
+    assert b.journal[0][:2] == ("shoe", "junk")
+
+
+def test_split_frames_are_reassembled(bench):
+    b = bench(DealingShoe, SimDealingShoe)
+    b.sim.inject("split", 3)
+    b.sim.deal("Th")
+    b.sim.deal_stack(["9c", "8d"])
+    assert b.next("card", 2).data == {"cards": ["9c", "8d"]}
+    assert b.driver.status()["rejected"] == {}
+
+
+def test_a_bad_checksum_is_rejected_and_the_retransmission_delivered_once(bench):
+    b = bench(DiceReader, SimDiceReader)
+    b.sim.inject("bad_crc", 1)
+    b.sim.roll(6, 6)
+    assert b.next("dice").data == {"dice": [6, 6]}
+    assert b.driver.status()["rejected"] == {"bad_crc": 1}
+    assert wait_for(lambda: b.sim.link.idle)
+    assert len(b.sink.of("dice")) == 1
+
+
+def test_a_delayed_frame_is_stamped_when_it_was_read(bench):
+    b = bench(DealingShoe, SimDealingShoe)
+    b.sim.inject("delay", 20)
+    b.sim.deal("5s")
+    b.clock.advance(3)                     # the driver's clock moves while the bytes wait
+    assert b.next("card").ts_ns == b.clock.ns
+    assert b.driver.status()["rejected"] == {}
+
+
+def test_a_silent_device_becomes_a_fault(bench):
+    b = bench(Shuffler, SimShuffler)
+    b.sim.inject("silence")
+    b.clock.advance(2001)
+    fault = b.next("fault")
+    assert fault.data["reason"] == "silent" and fault.ts_ns == b.clock.ns
+    assert "2000 ms" in fault.data["detail"]
+
+
+def test_a_babbling_device_becomes_a_fault(bench):
+    b = bench(CardReader, SimCardReader)
+    b.sim.inject("babble", 9)
+    assert b.next("fault").data["reason"] == "babbling"
+    assert b.driver.status()["rejected"]["bad_crc"] >= 9
+
+
+def test_commands_nobody_acknowledges_become_no_ack(bench):
+    b = bench(Shuffler, SimShuffler)
+    b.sim.inject("silence")
+    b.driver.shuffle()
+    for _ in range(40):                    # 40 x 50 ms: past the 1550 ms of retransmits
+        b.clock.advance(50)
+        if wait_for(lambda: b.sink.of("fault"), timeout=0.01):
+            break
+    assert b.sink.of("fault")[0].data["reason"] == "no_ack"
+    assert b.driver.status()["link"]["retransmits"] == 4
+
+
+def test_a_disconnected_device_is_a_port_fault(bench):
+    b = bench(DealingShoe, SimDealingShoe)
+    b.sim.inject("disconnect")
+    b.driver.command("status")             # the next write hits the pulled cable
+    assert b.next("fault").data["reason"] == "port"
+
+
+def test_a_restarted_device_is_a_fault_and_the_session_resumes(bench):
+    b = bench(DealingShoe, SimDealingShoe)
+    b.sim.inject("restart")
+    assert b.next("fault").data["reason"] == "restarted"
+    b.sim.deal("Ac")
+    assert b.next("card").data == {"card": "Ac"}
+
+
+def test_a_fault_reports_once_until_cleared(bench):
+    b = bench(DealingShoe, SimDealingShoe)
+    b.sim.inject("babble", 9)
+    b.next("fault")
+    b.sim.inject("babble", 9)
+    b.sim.deal("2s")
+    b.next("card")
+    assert len(b.sink.of("fault")) == 1
+    b.driver.clear_fault()
+    assert b.driver.state == "ready"
+    b.sim.inject("babble", 9)
+    assert b.next("fault", 2).data["reason"] == "babbling"
+
+
+def test_status_is_json_and_counts(bench):
+    b = bench(DealingShoe, SimDealingShoe)
+    b.sim.deal("As")
+    b.next("card")
+    status = json.loads(json.dumps(b.driver.status()))
+    assert status["state"] == "ready" and status["connected"]
+    assert status["counters"]["events_in"] == 1 and status["peer"]["device"] == "shoe"
+    b.driver.command("status")
+    assert wait_for(lambda: b.driver.status()["device_status"]) == {"state": "ready"}
+
+
+def test_a_driver_refuses_the_wrong_device(bench):
+    sim = SimShuffler().start()
+    driver = DealingShoe(None, sim.path, clock=FakeClock())
+    try:
+        driver.start(Sink())
+        assert not driver.wait_connected(timeout_s=0.5)
+        assert "expected" in str(driver.link.handshake_error)
+        assert driver.status()["last_fault"]["reason"] == "handshake"
+    finally:
+        driver.stop()
+        sim.stop()
+
+
+# -- the registry and a whole simulated table ----------------------------------------------
+
+def test_build_devices_runs_a_whole_simulated_table():
+    clock, sink = FakeClock(), Sink()
+    with SimTable() as table:
+        drivers = build_devices(table.config(), table.factory, clock=clock)
+        try:
+            for driver in drivers.values():
+                driver.start(sink)
+            serial = [d for name, d in drivers.items() if name in table.serial]
+            assert len(serial) == 5 and all(d.wait_connected() for d in serial)
+            table.serial["shoe"].deal("Js")
+            table.serial["dice_reader"].roll(1, 2)
+            table.progressive.place_wager(4, at_ns=clock.ns)
+            assert wait_for(lambda: sink.of("card") and sink.of("dice"))
+            assert sink.of("wager")[0].data == {"seat": 4, "wager": "progressive", "amount": 100}
+            assert all(json.dumps(d.status()) for d in drivers.values())
+        finally:
+            for driver in drivers.values():
+                driver.stop()
+
+
+def test_build_devices_refuses_an_unknown_type_or_a_missing_url():
+    from drivers.errors import DeviceError
+    with pytest.raises(DeviceError, match="unknown type"):
+        build_devices({"coffee": {"url": "loop://"}})
+    with pytest.raises(DeviceError, match="needs a url"):
+        build_devices({"shoe": {}})
+    with pytest.raises(DeviceError, match="pin factory"):
+        build_devices({"buttons": {"no_more_bets": 4}})
+
+
+def test_a_sink_that_raises_does_not_stop_the_driver(bench):
+    b = bench(DealingShoe, SimDealingShoe)
+    good = b.sink
+    b.driver.sink = lambda event: (_ for _ in ()).throw(RuntimeError("queue full"))
+    b.sim.deal("As")
+    assert wait_for(lambda: b.driver.status()["counters"].get("sink_errors") == 1)
+    b.driver.sink = good
+    b.sim.deal("Kh")
+    assert b.next("card").data == {"card": "Kh"}
