@@ -260,18 +260,6 @@ class BlackjackFamily(PlayerDecisions, GameModel):
         for n, code in enumerate(event.get("stack") or [], 1):
             self.check_card(code, seen, "card %d (%r)" % (n, code))
 
-    def waiting_for(self):
-        p = self.pending
-        if p is None:
-            return "nothing (%s)" % self.state
-        if p["need"] == "card":
-            return "a card for %s" % p["for"]
-        if p["need"] == "reader":
-            return "the card reader (%s)" % p["for"]
-        if p["need"] == "offer":
-            return "seat %s's answer to the %s offer" % (p["seat"], p["offer"])
-        return "seat %s's decision (%s)" % (p["seat"], ", ".join(p["allowed"]))
-
     def not_locked(self):
         if self.state == LOCKED_OUT:
             lo = self.lockout or {}

@@ -128,6 +128,26 @@ class GameModel:
             raise IllegalEvent("%s has no use for a %r event" % (self.GAME, event.kind))
         handler(self, event)
 
+    # How a refusal names what the round waits for; a game adds or rewords needs in WAITING.
+    WAITING = {}
+    _WAITING = {"card": "a card for {for}", "reader": "the card reader ({for})",
+                "offer": "seat {seat}'s answer to the {offer} offer",
+                "decision": "seat {seat}'s decision ({allowed})", "dice": "the dice for {for}",
+                "stub_count": "the dealer's stub count ({section})"}
+
+    def waiting_for(self):
+        p = getattr(self, "pending", None)
+        if p is None:
+            return "nothing (%s)" % self.state
+        text = self.WAITING.get(p["need"]) or self._WAITING.get(p["need"])
+        if text is None:
+            return p["need"].replace("_", " ")
+        fields = dict(p)
+        if "allowed" in fields:
+            fields["allowed"] = ", ".join(fields["allowed"])
+            fields["allowed_or"] = " or ".join(p["allowed"])
+        return text.format(**fields)
+
     def note(self, what, **detail):
         self.record.append([what, detail])
 

@@ -67,6 +67,7 @@ class FlopPoker(SingleDeckGame):
     """Players against a posted paytable (Ante, Flop, Three Card Bonus) and each other (Pot)."""
 
     GAME = GAME
+    WAITING = {"decision": "seat {seat} to fold or make the Flop Wager (583.11(b))"}
     ROUND_STATES = [DEALING, STUB, DECISIONS, FLOP]
     FIRST_ROUND_STATE = DEALING
     PRE_DEAL_WAGERS = ("ante", "pot", "three_card_bonus")
@@ -299,17 +300,7 @@ class FlopPoker(SingleDeckGame):
         self.deal_queue = []
         super().end_round(reshuffle)
 
-    # ---- what the round waits for; scenarios (controller/scenario.py) ---------------------
-
-    def waiting_for(self):
-        p = self.pending
-        if p is None:
-            return "nothing (%s)" % self.state
-        if p["need"] == "card":
-            return "a card for %s" % p["for"]
-        if p["need"] == "stub_count":
-            return "the dealer's stub count (%s)" % p["section"]
-        return "seat %s to fold or make the Flop Wager (583.11(b))" % p["seat"]
+    # ---- scenarios (controller/scenario.py) -------------------------------------------------
 
     def scenario_answer(self, pending, doc):
         from controller.scenario import ScenarioError

@@ -55,6 +55,8 @@ class PokerRoom(GameModel):
     """One hand of poker room poker per round: stacks, the deal and betting, the pot award."""
 
     GAME = GAME
+    WAITING = {"decision": "seat {seat} to {allowed_or}",
+               "losing_hands_count": "the count of the losing hands (637a(e)(6)(i))"}
     ROUND_STATES = [DEALING, BETTING, POT_AWARD]
     FIRST_ROUND_STATE = DEALING
     PRE_DEAL_WAGERS = ("stack",)
@@ -433,16 +435,6 @@ class PokerRoom(GameModel):
                                "losing_hands_count, stub_count" % (kind,))
         self.not_locked()
         handler(event)
-
-    def waiting_for(self):
-        p = self.pending
-        if p is None:
-            return "nothing (%s)" % self.state
-        if p["need"] == "card":
-            return "a card for %s" % p["for"]
-        if p["need"] == "decision":
-            return "seat %s to %s" % (p["seat"], " or ".join(p["allowed"]))
-        return "the count of the losing hands (637a(e)(6)(i))"
 
     def scenario_answer(self, pending, doc):
         """The scenario's dealer counts the losing hands and finds each complete."""

@@ -93,6 +93,8 @@ def _one_of(*choices):
 
 class SixCardFortune(PlayersAndDealer, GameModel):
     GAME = GAME
+    WAITING = {"offer": "seat {seat}'s answer to the Double Down offer",
+               "dealer_setting": "the dealer's setting"}
     ROUND_STATES = list(IN_ROUND)
     FIRST_ROUND_STATE = START
     PRE_DEAL_WAGERS = ("six_card_fortune", "fortune_bonus", "insurance", "progressive")
@@ -474,20 +476,6 @@ class SixCardFortune(PlayersAndDealer, GameModel):
         super().void_round(reason)
         self.reshuffle_due = self.deck_unfit or ("the cards are reshuffled after a void round "
                                                  "(670a.5(a), 670a.13)")
-
-    def waiting_for(self):
-        p = self.pending
-        if p is None:
-            return "nothing (%s)" % self.state
-        if p["need"] == "card":
-            return "a card for %s" % p["for"]
-        if p["need"] == "dice":
-            return "the dice for %s" % p["for"]
-        if p["need"] == "offer":
-            return "seat %s's answer to the Double Down offer" % p["seat"]
-        if p["need"] == "dealer_setting":
-            return "the dealer's setting"
-        return "seat %s's decision (%s)" % (p["seat"], ", ".join(p["allowed"]))
 
     # ---- scenarios (controller/scenario.py) ------------------------------------------------
 
