@@ -226,12 +226,16 @@ class SixCardFortune(PlayersAndDealer, GameModel):
         """A dealing shoe that jams in a round voids it (670a.13(m)); a shuffler fault means
         the cards are shuffled again (670a.13(l)). Either way the table locks for the device."""
         device = event.get("device")
-        if device == "dealing_shoe" and self.state in IN_ROUND:
-            self.void_round("the automated dealing shoe failed during the round: all wagers "
-                            "are returned and the cards reshuffled (670a.13(m))")
+        section = event.get("section")
+        if device == "dealing_shoe":
+            section = "670a.13(m)"
+            if self.state in IN_ROUND:
+                self.void_round("the automated dealing shoe failed during the round: all wagers "
+                                "are returned and the cards reshuffled (670a.13(m))")
         elif device == "shuffler":
+            section = "670a.13(l)"
             self.reshuffle_due = "the shuffler failed to complete a shuffle (670a.13(l))"
-        super().on_fault(event)
+        self.lock("device %s: %s" % (device, event.get("reason")), section, device)
 
     # ---- wagers (670a.7) -------------------------------------------------------------------
 

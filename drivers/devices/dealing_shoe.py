@@ -1,7 +1,8 @@
 """The automated dealing shoe: every card dispensed arrives with its identity.
 
-A shoe jam voids the round and returns every wager (583.13(e), 669a.13(f)):
-the controller does that on the fault Event raised here.
+A shoe jam voids a round being played and returns every wager where the game's
+chapter says so (583.13(e), 669a.13(f), 670a.13(m)): the game does that on the
+fault Event raised here, citing its own section.
 """
 
 from controller.rules import cards as cardlib
@@ -12,8 +13,8 @@ class DealingShoe(SerialDevice):
     """Events: Event("card", {"card": "As"}), Event("card", {"cards": [...]}) for a stack;
     faults "jam" and the device's own. `empty` is kept in status()."""
 
-    device = "shoe"
-    section = "583.13(e)"
+    device = "dealing_shoe"
+    section = None               # the game cites its own chapter
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

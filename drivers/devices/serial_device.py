@@ -161,7 +161,8 @@ class SerialDevice:
     def _fault(self, reason, ts_ns, **detail):
         self.counters["faults"] += 1
         self.last_fault = dict(detail, reason=reason, ts_ns=ts_ns)
-        self._emit("fault", dict(detail, device=self.name, reason=reason,
+        # "device" is the kind of device the games know ("dealing_shoe"), "name" this one
+        self._emit("fault", dict(detail, device=self.device, name=self.name, reason=reason,
                                  section=self.section), ts_ns)
 
     def _on_message(self, message):

@@ -4,7 +4,7 @@ from hal_sim.devices.sim_serial import SimSerialDevice
 
 
 class SimDealingShoe(SimSerialDevice):
-    device = "shoe"
+    device = "dealing_shoe"
 
     def deal(self, card):
         self.event("card", card=card)

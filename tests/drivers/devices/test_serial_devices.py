@@ -74,7 +74,8 @@ def test_card_reader_peek_without_a_card_is_a_fault_under_581_13_i(bench):
     b = bench(CardReader, SimCardReader)
     b.driver.peek("As")
     fault = b.next("fault")
-    assert fault.data == {"device": "card_reader", "reason": "no card", "section": "581.13(i)"}
+    assert fault.data == {"device": "card_reader", "name": "card_reader", "reason": "no card",
+                          "section": "581.13(i)"}
     assert b.driver.status()["state"] == "fault"
 
 
@@ -138,10 +139,12 @@ def test_shoe_deals_cards_and_stacks_with_their_identities(bench):
     assert b.driver.status()["dealt"] == 4
 
 
-def test_shoe_jam_is_a_fault_under_583_13_e(bench):
+def test_shoe_jam_is_a_fault_the_game_settles_under_its_own_section(bench):
     b = bench(DealingShoe, SimDealingShoe)
     b.sim.jam()
-    assert b.next("fault").data == {"device": "shoe", "reason": "jam", "section": "583.13(e)"}
+    # the game cites 583.13(e), 669a.13(f) or 670a.13(m): the driver names the device only
+    assert b.next("fault").data == {"device": "dealing_shoe", "name": "dealing_shoe",
+                                    "reason": "jam", "section": None}
 
 
 def test_a_card_code_that_is_not_a_card_is_counted_and_journaled_not_delivered(bench):
@@ -150,7 +153,7 @@ def test_a_card_code_that_is_not_a_card_is_counted_and_journaled_not_delivered(b
     b.sim.deal("2h")
     assert b.next("card").data == {"card": "2h"}
     assert b.driver.status()["rejected"] == {"bad_event": 1}
-    assert b.journal[0][:2] == ("shoe", "bad_event")
+    assert b.journal[0][:2] == ("dealing_shoe", "bad_event")
 
 
 # -- dice reader ------------------------------------------------------------------------
@@ -201,7 +204,7 @@ def test_junk_bytes_are_counted_and_the_next_card_still_arrives(bench):
     b.sim.deal("Qs")
     assert b.next("card").data == {"card": "Qs"}
     assert b.driver.status()["rejected"].get("junk") == 1
-    assert b.journal[0][:2] == ("shoe", "junk")
+    assert b.journal[0][:2] == ("dealing_shoe", "junk")
 
 
 def test_split_frames_are_reassembled(bench):
@@ -295,7 +298,7 @@ def test_status_is_json_and_counts(bench):
     b.next("card")
     status = json.loads(json.dumps(b.driver.status()))
     assert status["state"] == "ready" and status["connected"]
-    assert status["counters"]["events_in"] == 1 and status["peer"]["device"] == "shoe"
+    assert status["counters"]["events_in"] == 1 and status["peer"]["device"] == "dealing_shoe"
     b.driver.command("status")
     assert wait_for(lambda: b.driver.status()["device_status"]) == {"state": "ready"}
 

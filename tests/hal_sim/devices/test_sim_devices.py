@@ -42,7 +42,7 @@ def test_the_device_speaks_the_codec_and_records_commands():
         got = []
         link = _controller(sim, got)
         try:
-            assert link.peer["device"] == "shoe" and link.peer["role"] == "device"
+            assert link.peer["device"] == "dealing_shoe" and link.peer["role"] == "device"
             link.send({"cmd": "selftest"})
             assert wait_for(lambda: got)
             assert got[0].payload == {"kind": "selftest", "ok": True, "detail": "all good"}

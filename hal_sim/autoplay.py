@@ -1,0 +1,385 @@
+"""A simulated dealer, players and floorperson who play rounds through the table's DEVICES.
+
+Everything reaches the controller the way it does on a real table: wagers through the
+progressive sensors (where the game has a progressive) or keyed on the dealer panel,
+"no more bets" on the dealer's button, shuffles by commanding the shuffler, cards out of
+the simulated dealing shoe, the hole card through the card reader, dice through the dice
+reader, decisions and counts on the dealer panel. Only the controller's `pending` (what the
+round asks next) is read, as a dealer reads the table's display.
+
+Determinism: the deck order, the players' choices and the fault draws come from
+`random.Random(seed)` streams (simulation randomness; the real table's randomness is the
+physical shuffle, and Six-Card Fortune's starting position keeps `secrets` on a real table:
+here a seeded source is injected with `model.use_rng`). The autoplay drives the controller's
+loop itself (`run_once`) between device actions and waits for each action's event, so one
+action is in flight at a time and a seed replays the same rounds.
+
+Two entries have no panel or device message in this version's protocol (docs/devices.md):
+the Props & Hops shake of the covered shaker and Six-Card Fortune's dealer setting (seat
+"dealer"); they are submitted as dealer-panel Events directly (see GAPS).
+"""
+
+import random
+import time
+
+from controller.games.engine import CLOSED, DECK_REMOVED, LOCKED_OUT, OPENED, ROUND_OVER, \
+    SHUFFLED, WAGERS_OPEN
+from controller.games.events import Event
+from controller.rules import cards as C
+from hal_sim import autoplay_strategy as S
+
+GAPS = ("props-and-hops: the shake of the covered shaker (no device or panel message)",
+        "six-card-fortune-pai-gow: the dealer's setting (the panel takes seats 1..7 only)")
+
+SUITS = "cdhs"
+DECK = [r + s for r in S.RANKS for s in SUITS]
+SEATS = (1, 2, 3, 4)
+WAIT_S = 3.0            # longest wait for a device's event before the dealer looks again
+
+
+class Stuck(RuntimeError):
+    """The round waits for something the autoplay cannot give."""
+
+
+def _sensor_seats(game):
+    """Seats that put a chip on the progressive sensor each round (if the game has one)."""
+    return {"raise-it-up-stud": (1, 2), "six-card-fortune-pai-gow": (1, 3)}.get(game, ())
+
+
+# wagers keyed on the dealer panel per seat, in cents
+PANEL_WAGERS = {
+    "blackjack": {"blackjack": 1000},
+    "double-attack-blackjack": {"bet": 1000},
+    "flop-poker": {"ante": 500, "pot": 100},    # the Pot is the table minimum
+    "raise-it-up-stud": {"ante": 500, "blind": 500},
+    "six-card-fortune-pai-gow": {"six_card_fortune": 1000},
+    "props-and-hops": {"field": 500, "any_seven": 100},
+    "poker": {"stack": 20000},
+}
+
+
+class Autoplay:
+    """Plays rounds of `ctl.model.GAME` on `sim` (a SimTable) through `drivers`.
+
+    `faults`: [(device, kind, rate)]; each round draws each fault with its rate and
+    injects it at the fault's moment. `stats` feeds the summary (controller/sim.py).
+    """
+
+    def __init__(self, ctl, sim, drivers, seed=0, faults=()):
+        self.ctl, self.sim, self.drivers = ctl, sim, drivers
+        self.model = ctl.model
+        self.game = self.model.GAME
+        self.deck_rng = random.Random("deck:%s" % seed)
+        self.play_rng = random.Random("play:%s" % seed)
+        self.fault_rng = random.Random("fault:%s" % seed)
+        self.faults = list(faults)
+        self.deck = []
+        self.pending_faults = set()
+        self.stats = {"rounds_completed": 0, "rounds_void": 0, "past_post_attempts": 0,
+                      "past_post_recognized": 0, "faults_injected": {}, "floor_clears": 0,
+                      "returns": {}}
+        self._last_edge = {}
+        if hasattr(self.model, "use_rng"):
+            rng = random.Random("start:%s" % seed)
+            self.model.use_rng(lambda: rng.randint(1, 7))
+
+    # ---- the controller's loop and waiting ------------------------------------------
+
+    def pump(self, until, timeout_s=WAIT_S):
+        """Run the controller's loop until `until()` or the timeout; True if it happened."""
+        end = time.monotonic() + timeout_s
+        while True:
+            self.ctl.run_once()
+            if until():
+                return True
+            if time.monotonic() > end:
+                return False
+            time.sleep(0.0001)
+
+    def act(self, do, events=1, timeout_s=WAIT_S):
+        """Do something at a device and wait until its `events` events were applied."""
+        want = self.ctl.stats["events"] + events
+        do()
+        ok = self.pump(lambda: self.ctl.stats["events"] >= want and self.ctl.queue.empty(),
+                       timeout_s)
+        self.ctl.run_until_idle()
+        return ok
+
+    def panel(self, kind, **data):
+        return self.act(lambda: self.sim.serial["dealer_panel"].key(kind, **data))
+
+    def submit(self, kind, data=None):
+        """An entry this version's panel protocol cannot carry (see GAPS)."""
+        return self.act(lambda: self.ctl.submit(Event(kind, data, "dealer_panel",
+                                                      self.ctl.clock())))
+
+    def edge_at(self, key, gap_ns=2_000_000):
+        """A GPIO edge time at least `gap_ns` after the last one on that line (debounce)."""
+        now = time.monotonic_ns()
+        last = self._last_edge.get(key)
+        if last is not None and now < last + gap_ns:
+            time.sleep((last + gap_ns - now) / 1e9)
+            now = time.monotonic_ns()
+        self._last_edge[key] = now
+        return now
+
+    # ---- a round ----------------------------------------------------------------------
+
+    def play_round(self):
+        """One round from the ready table to settled or void; returns its status."""
+        self.draw_faults()
+        self.ready()
+        self.place_wagers()
+        round_no = self.model.round_no
+        self.no_more_bets()
+        guard = 0
+        while True:
+            guard += 1
+            if guard > 2000:
+                raise Stuck("round %d does not end (%s, %r)" % (round_no, self.model.state,
+                                                              self.model.pending))
+            state = self.model.state
+            if state == LOCKED_OUT:
+                self.floorperson()
+            elif state in ROUND_OVER or state == DECK_REMOVED and self.model.status:
+                break
+            elif state == WAGERS_OPEN:
+                refusals = self.ctl.refusals[-3:]
+                if guard > 3:
+                    raise Stuck("round %d: \"no more bets\" refused: %r" % (round_no, refusals))
+                self.no_more_bets()          # a press refused (e.g. a reshuffle) is pressed again
+            elif self.model.pending is None:
+                raise Stuck("round %d waits in %s for nothing the dealer can give"
+                            % (round_no, state))
+            else:
+                refused = len(self.ctl.refusals)
+                asked = self.model.pending
+                self.answer(asked)
+                if len(self.ctl.refusals) > refused and self.model.pending == asked and \
+                        self.model.state != LOCKED_OUT:
+                    raise Stuck("round %d: %r answered, refused: %s"
+                                % (round_no, asked, self.ctl.refusals[-1][1]))
+        self.tally()
+        self.after_round()
+        return self.model.status
+
+    def ready(self):
+        """Open the table, inspect the reader, shuffle: until wagers can be taken."""
+        for _ in range(50):
+            state = self.model.state
+            if state == LOCKED_OUT:
+                self.floorperson()
+            elif state in (CLOSED, DECK_REMOVED):
+                self.panel("count", what="decks", count=getattr(self.model, "DECKS", 1))
+            elif self.game == "double-attack-blackjack" and not self.inspected():
+                self.panel("irregularity", irregularity="reader_inspected", role="floorperson",
+                           passed=True)
+            elif self.deck_count_due():
+                self.panel("irregularity", irregularity="deck_count", count=52)
+            elif state == SHUFFLED:
+                return
+            elif state in (OPENED,) + ROUND_OVER:
+                self.shuffle()
+            else:
+                raise Stuck("the table is %s before a round" % state)
+        raise Stuck("the table does not get ready (%s)" % self.model.state)
+
+    def deck_count_due(self):
+        """The poker room's count of the deck between hands (637a(e)(4)(i))."""
+        m = self.model
+        return self.game == "poker" and not getattr(m, "deck_counted", True) and \
+            m.deck_rounds >= m.options["deck_count_every"]
+
+    def inspected(self):
+        from controller.policies.devices import ReaderInspection
+        p = self.ctl.policy(ReaderInspection)
+        return p is None or p._done(self.ctl.clock())
+
+    def shuffle(self):
+        if hasattr(self.model, "batch_counts"):          # blackjack family: its decks
+            self.deck = sorted(c for c, n in self.model.batch_counts().items() for _ in range(n))
+        else:
+            self.deck = list(DECK)
+        if self.game == "six-card-fortune-pai-gow":
+            self.deck.append(C.code(C.JOKER))
+        self.deck_rng.shuffle(self.deck)
+        if self.game == "props-and-hops":
+            self.submit("shuffle")
+            return
+        if self.fire("shuffler", "jam"):
+            self.sim.serial["shuffler"].jam_next()
+        if self.fire("shuffler", "miscount"):
+            self.sim.serial["shuffler"].miscount(-1)
+        self.act(self.drivers["shuffler"].shuffle)
+        self.sim.serial["shuffler"].miscount(0)
+
+    def place_wagers(self):
+        sensors = _sensor_seats(self.game)
+        for seat in SEATS:
+            for wager, amount in PANEL_WAGERS[self.game].items():
+                self.panel("wager", seat=seat, wager=wager, amount=amount)
+        wire = self.sim.progressive
+        for seat in sensors:
+            if self.fire("progressive", "bounce") and seat == sensors[0]:
+                wire.bounce(seat, 3)
+            self.act(lambda s=seat: wire.place_wager(s, self.edge_at(("sensor", s))))
+            wire.bounce(seat, 0)
+
+    def no_more_bets(self):
+        if self.game == "poker":
+            # the poker room reads a "button" key as the dealer button's seat: keyed instead
+            self.panel("no_more_bets")
+        elif _sensor_seats(self.game):
+            at = self.edge_at("lockout_button")
+            self.act(lambda: self.sim.progressive.press_lockout(at, width_ns=100_000))
+        else:
+            at = self.edge_at("no_more_bets")
+            self.act(lambda: self.sim.buttons.press("no_more_bets", at, width_ns=100_000))
+        if self.fire("progressive", "past_post"):
+            self.past_post()
+
+    def past_post(self):
+        """A chip pushed onto a sensor after the press (or keyed in): must not be recognized."""
+        seat = SEATS[-1]
+        refused = len(self.ctl.refusals)
+        self.stats["past_post_attempts"] += 1
+        if _sensor_seats(self.game):
+            wire = self.sim.progressive
+            wire.clear(seat, self.edge_at(("sensor", seat)))
+            self.act(lambda: wire.place_wager(seat, self.edge_at(("sensor", seat))))
+        else:
+            wager, amount = next(iter(PANEL_WAGERS[self.game].items()))
+            self.panel("wager", seat=seat, wager=wager, amount=amount * 2)
+        if len(self.ctl.refusals) == refused:
+            self.stats["past_post_recognized"] += 1
+
+    def after_round(self):
+        for seat in _sensor_seats(self.game) + (SEATS[-1],):
+            if seat in self.sim.progressive.sensors:
+                self.sim.progressive.clear(seat, self.edge_at(("sensor", seat), 0))
+
+    # ---- what the round asks ------------------------------------------------------------
+
+    def answer(self, p):
+        need = p["need"]
+        if need == "card":
+            self.deal()
+        elif need == "stack":
+            shoe = self.sim.serial["shoe"]
+            if self.fire("shoe", "jam"):
+                self.act(shoe.jam)
+                return
+            cards = [self.deck.pop(0) for _ in range(3)]
+            self.act(lambda: shoe.deal_stack(cards))
+        elif need == "reader":
+            self.peek()
+        elif need in ("decision", "offer"):
+            from hal_sim.autoplay_players import decide
+            kind, data = decide(self, p)
+            if kind == "submit":
+                self.submit("decision", data)
+            else:
+                data["seat"] = int(data["seat"])
+                self.panel("decision", **data)
+        elif need == "dice":
+            self.roll(p)
+        elif need == "stub_count":
+            self.panel("irregularity", irregularity="stub_count", stub=len(self.deck))
+        elif need == "losing_hands_count":
+            self.panel("irregularity", irregularity="losing_hands_count",
+                       counts=dict(p["expected"]))
+        elif need == "dealer_setting":
+            self.submit("decision", {"seat": "dealer", "action": "set",
+                                     "low": p["house_way"]["low"]})
+        else:
+            raise Stuck("%s asks for %r: not simulated" % (self.game, need))
+
+    def deal(self):
+        shoe = self.sim.serial["shoe"]
+        if self.fire("shoe", "jam"):
+            self.act(shoe.jam)
+            return
+        if not self.deck:
+            raise Stuck("the shoe is empty")
+        card = self.deck.pop(0)
+        self.act(lambda: shoe.deal(card))
+
+    def peek(self):
+        reader = self.sim.serial["card_reader"]
+        dealer = list(self.model.dealer)
+        reader.hole = dealer[1]
+        if self.fire("card_reader", "fail"):
+            self.act(lambda: reader.fail("optics"))
+            return
+        self.act(lambda: self.drivers["card_reader"].peek(dealer[0]))
+
+    def roll(self, p):
+        dice = 3 if "starting" in str(p.get("for", "")) else 2
+        values = [self.play_rng.randint(1, 6) for _ in range(dice)]
+        reader = self.sim.serial["dice_reader"]
+        if self.fire("dice_reader", "no_roll"):
+            self.act(reader.die_out)
+            return
+        self.act(lambda: reader.roll(*values))
+
+    # ---- faults and the floorperson ----------------------------------------------------------
+
+    def draw_faults(self):
+        """Which faults happen this round (each drawn at its rate); line faults start now."""
+        self.pending_faults = set()
+        for device, kind, rate in self.faults:
+            if self.fault_rng.random() >= rate:
+                continue
+            if kind in LINE_KINDS:
+                self.count_fault(device, kind)
+                self.sim.serial[device].inject(kind, LINE_KINDS[kind])
+            else:
+                self.pending_faults.add((device, kind))
+
+    def fire(self, device, kind):
+        """True once if this round drew the fault (it is injected at its moment)."""
+        if (device, kind) in self.pending_faults:
+            self.pending_faults.discard((device, kind))
+            self.count_fault(device, kind)
+            return True
+        return False
+
+    def count_fault(self, device, kind):
+        key = "%s:%s" % (device, kind)
+        self.stats["faults_injected"][key] = self.stats["faults_injected"].get(key, 0) + 1
+
+    def floorperson(self):
+        """Repair the device, let its self-test run (controller side), clear the lock-out."""
+        lockout = self.model.lockout or {}
+        device = lockout.get("device")
+        sim = self.sim.serial.get(device)
+        if sim is not None:
+            sim.malfunction = None
+            sim.inject("none")
+        self.stats["floor_clears"] += 1
+        self.panel("approval", role="floor", badge="FP-%d" % self.stats["floor_clears"])
+        if self.model.state == LOCKED_OUT and not self.pump(
+                lambda: self.model.state != LOCKED_OUT, 0.05):
+            # a failed self-test (a fault still in the line): wait, then try again
+            time.sleep(0.01)
+
+    # ---- results --------------------------------------------------------------------
+
+    def tally(self):
+        status = self.model.status
+        key = "rounds_void" if status == "void" else "rounds_completed"
+        self.stats[key] += 1
+        returns = self.stats["returns"]
+        for seat, placed in self.model.wagers.items():
+            results = self.model.results.get(seat, {})
+            for wager, amount in placed.items():
+                r = returns.setdefault(wager, {"wagered": 0, "net": 0})
+                r["wagered"] += amount
+                res = results.get(wager)
+                if res is not None:
+                    r["net"] += res[1]
+
+
+LINE_KINDS = {"junk": 16, "bad_crc": 1, "split": 1, "delay": 5, "babble": 12, "silence": True}
+DEVICE_KINDS = {"shoe": ("jam",), "card_reader": ("fail",), "shuffler": ("jam", "miscount"),
+                "progressive": ("bounce", "past_post"), "dice_reader": ("no_roll",)}
