@@ -52,3 +52,19 @@ class IntervalExpired(ControllerError):
 
 class InspectionRequired(ControllerError):
     """The card reader has not passed its inspection this gaming day (581.2(d))."""
+
+
+class ConsoleError(TablectlError):
+    """The technician console refused a command or a log-in (the message says why)."""
+
+
+class PinStoreError(ConsoleError):
+    """The console's PIN file cannot be read or written, or a new PIN is not acceptable."""
+
+
+class ManifestError(ConsoleError):
+    """A software manifest that is missing, unreadable or malformed."""
+
+
+class JournalError(TablectlError):
+    """The journal cannot be opened, written or trusted (controller/journal)."""

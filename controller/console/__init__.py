@@ -1,0 +1,20 @@
+"""The technician console: log in with a role PIN on a serial line and inspect the table.
+
+    path, handle = start_console(ctl, drivers, clock=time.monotonic_ns,
+                                 pin_store_path="/etc/tablectl/console-pins.json")
+    ...                      # a terminal program on `path` (a pty under simulation)
+    handle.stop()            # joins the console thread, closes its fds
+
+    session.py   line discipline (echo, Backspace/DEL, CR or LF), log-in, idle end
+    auth.py      roles, salted scrypt PINs (`tablectl passwd ROLE`), the log-in lock-out
+    commands.py  the commands and who may run them; nothing edits a meter or the journal
+    view.py      card identities kept off the screen; journal entries in one shape
+    manifest.py  SHA-256 manifest of the installed software and its check (`verify`)
+    server.py    the pty or tty, and the console's thread
+
+The manual is docs/console.md.
+"""
+
+from controller.console.server import ConsoleHandle, start_console
+
+__all__ = ["start_console", "ConsoleHandle"]

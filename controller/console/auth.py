@@ -1,0 +1,199 @@
+"""Roles, their PINs (salted scrypt hashes in a small JSON file) and the log-in guard.
+
+The PIN file holds, per role, the scrypt parameters, a random 16-byte salt and the derived
+key; never a PIN. It is rewritten atomically with mode 0600 by `tablectl passwd ROLE`,
+and read again at every log-in, so a changed PIN takes effect without a restart.
+
+    {"format": "tablectl-pins/1",
+     "pins": {"technician": {"kdf": "scrypt", "n": 16384, "r": 8, "p": 1,
+                             "salt": "<hex>", "hash": "<hex>"}}}
+
+`LoginGuard` counts failed log-ins on the injected clock; `max_failures` in a row lock the
+console for `lock_s` seconds, during which no PIN is even asked for.
+"""
+
+import getpass
+import hashlib
+import hmac
+import json
+import os
+import sys
+
+from controller.errors import PinStoreError
+
+ROLES = ("dealer", "floorperson", "technician", "administrator")   # lowest to highest
+FORMAT = "tablectl-pins/1"
+SCRYPT = {"n": 2 ** 14, "r": 8, "p": 1}
+DKLEN = 32
+PIN_DIGITS = (4, 16)
+DEFAULT_PIN_STORE = "/etc/tablectl/console-pins.json"
+
+
+def default_pin_store():
+    """$TABLECTL_PINS, else /etc/tablectl/console-pins.json."""
+    return os.environ.get("TABLECTL_PINS") or DEFAULT_PIN_STORE
+
+
+def rank(role):
+    """0 for a dealer .. 3 for an administrator; -1 for anything else."""
+    return ROLES.index(role) if role in ROLES else -1
+
+
+def at_least(role, minimum):
+    return rank(role) >= rank(minimum) >= 0
+
+
+def check_pin(pin):
+    """A PIN is 4 to 16 digits; PinStoreError says what is wrong otherwise."""
+    lo, hi = PIN_DIGITS
+    if not pin.isascii() or not pin.isdigit() or not lo <= len(pin) <= hi:
+        raise PinStoreError("a PIN is %d to %d digits" % (lo, hi))
+    if len(set(pin)) == 1:
+        raise PinStoreError("a PIN of one repeated digit is refused")
+    return pin
+
+
+def hash_pin(pin, salt=None, **params):
+    """A PIN file entry for `pin`: a fresh random salt unless one is given."""
+    params = dict(SCRYPT, **params)
+    salt = os.urandom(16) if salt is None else salt
+    key = hashlib.scrypt(pin.encode(), salt=salt, dklen=DKLEN, maxmem=64 * 1024 * 1024,
+                         **params)
+    return {"kdf": "scrypt", **params, "salt": salt.hex(), "hash": key.hex()}
+
+
+def verify_pin(entry, pin):
+    """True if `pin` derives the entry's key (a constant-time comparison)."""
+    try:
+        params = {k: int(entry[k]) for k in ("n", "r", "p")}
+        salt, want = bytes.fromhex(entry["salt"]), bytes.fromhex(entry["hash"])
+        if entry.get("kdf") != "scrypt":
+            return False
+    except (KeyError, TypeError, ValueError):
+        return False
+    got = hashlib.scrypt(pin.encode(), salt=salt, dklen=len(want),
+                         maxmem=64 * 1024 * 1024, **params)
+    return hmac.compare_digest(got, want)
+
+
+_DUMMY = None
+
+
+def _dummy_entry():
+    global _DUMMY
+    if _DUMMY is None:
+        _DUMMY = hash_pin("0000000", salt=b"\0" * 16)
+    return _DUMMY
+
+
+class PinStore:
+    """The PIN file at `path`; `params` override the scrypt cost (tests use a lower n)."""
+
+    def __init__(self, path, **params):
+        self.path = path
+        self.params = params
+
+    def load(self):
+        """{role: entry}; an absent file is empty, an unreadable one is PinStoreError."""
+        try:
+            with open(self.path) as f:
+                doc = json.load(f)
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError) as e:
+            raise PinStoreError("PIN file %s cannot be read: %s" % (self.path, e))
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT or \
+                not isinstance(doc.get("pins"), dict):
+            raise PinStoreError("PIN file %s is not a %s file" % (self.path, FORMAT))
+        return doc["pins"]
+
+    def set(self, role, pin):
+        """Store a new PIN for `role` (fresh salt), atomically, mode 0600."""
+        if role not in ROLES:
+            raise PinStoreError("unknown role %r; one of %s" % (role, ", ".join(ROLES)))
+        check_pin(pin)
+        pins = self.load()
+        pins[role] = hash_pin(pin, **self.params)
+        folder = os.path.dirname(os.path.abspath(self.path))
+        tmp = os.path.join(folder, ".%s.tmp" % os.path.basename(self.path))
+        try:
+            os.makedirs(folder, exist_ok=True)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w") as f:
+                json.dump({"format": FORMAT, "pins": pins}, f, indent=1, sort_keys=True)
+                f.write("\n")
+                f.flush()
+                os.fsync(f.fileno())
+            os.chmod(tmp, 0o600)
+            os.replace(tmp, self.path)
+        except OSError as e:
+            raise PinStoreError("PIN file %s cannot be written: %s" % (self.path, e.strerror))
+
+    def verify(self, role, pin):
+        """True only for a known role whose stored PIN is `pin`. Costs one scrypt whatever
+        the answer, so the time taken does not tell which roles have a PIN."""
+        try:
+            entry = self.load().get(role) if role in ROLES else None
+        except PinStoreError:
+            entry = None
+        if not isinstance(entry, dict):
+            verify_pin(_dummy_entry(), pin)
+            return False
+        return verify_pin(entry, pin)
+
+
+class LoginGuard:
+    """Failed log-ins in a row; `max_failures` of them lock the console for `lock_s`."""
+
+    def __init__(self, clock, max_failures=5, lock_s=300):
+        self.clock = clock
+        self.max_failures = max_failures
+        self.lock_ns = int(lock_s * 1e9)
+        self.failures = 0
+        self.locked_until = None
+
+    def remaining_ns(self):
+        """ns until the console unlocks; 0 when it is not locked."""
+        if self.locked_until is None:
+            return 0
+        left = self.locked_until - self.clock()
+        if left > 0:
+            return left
+        self.locked_until, self.failures = None, 0
+        return 0
+
+    def failed(self):
+        """Count one failure; True if the console is now locked."""
+        self.failures += 1
+        if self.failures >= self.max_failures:
+            self.locked_until = self.clock() + self.lock_ns
+            return True
+        return False
+
+    def succeeded(self):
+        self.failures = 0
+
+
+# ---- `tablectl passwd ROLE` ----------------------------------------------------------------
+
+def cmd_passwd(args, out, prompt=None):
+    """Read the new PIN twice without echo and store its hash; exit 1 if they differ."""
+    prompt = prompt or getpass.getpass
+    store = PinStore(args.file or default_pin_store())
+    first = prompt("New PIN for %s: " % args.role)
+    second = prompt("Repeat the PIN: ")
+    if first != second:
+        sys.stderr.write("tablectl passwd: the two PINs differ; nothing changed\n")
+        return 1
+    store.set(args.role, first)
+    out.write("PIN set for %s in %s\n" % (args.role, store.path))
+    return 0
+
+
+def add_parser(sub):
+    p = sub.add_parser("passwd", help="set a role's console PIN (asked twice, not echoed)")
+    p.add_argument("role", choices=ROLES)
+    p.add_argument("--file", help="the PIN file (default $TABLECTL_PINS or %s)"
+                   % DEFAULT_PIN_STORE)
+    p.set_defaults(func=cmd_passwd)
+    return p

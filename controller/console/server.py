@@ -1,0 +1,181 @@
+"""The console served on a serial line: a pty under simulation, a real tty on a table.
+
+One thread per console: it waits (select) on the line and on a wake-up pipe, feeds what
+arrives to the Session, writes back what the Session answers (buffered, never blocking
+the thread on a line nobody reads), and ticks the idle timer every `tick_s`. Under
+simulation the console holds both ends of a fresh pty, the slave in raw mode, so a
+terminal program (socat, picocom, minicom, screen) can come and go on the slave's path
+as on a serial cable; the master never sees a hang-up.
+"""
+
+import errno
+import logging
+import os
+import select
+import termios
+import threading
+import tty as ttymod
+
+from controller.console.auth import LoginGuard, PinStore
+from controller.console.commands import Commands
+from controller.console.session import Session
+from controller.errors import ConsoleError
+
+log = logging.getLogger(__name__)
+MAX_PENDING = 256 * 1024          # bytes waiting for a reader before output is dropped
+BAUD = {9600: termios.B9600, 19200: termios.B19200, 38400: termios.B38400,
+        57600: termios.B57600, 115200: termios.B115200}
+
+
+class ConsoleHandle:
+    """A running console: `path` to attach a terminal to, `stop()` to end it."""
+
+    def __init__(self, session, fd, path, own_fds):
+        self.session = session
+        self.fd = fd
+        self.path = path
+        self._own = list(own_fds)
+        self._wake_r, self._wake_w = os.pipe()
+        self._stopping = False
+        self._out = bytearray()
+        self.dropped = 0
+        self.thread = threading.Thread(target=self._run, name="tablectl-console", daemon=True)
+
+    def start(self):
+        self.thread.start()
+        return self
+
+    def stop(self, timeout=5.0):
+        """End the session (journaled), join the thread, close every fd. Idempotent."""
+        if self._stopping and not self._own:
+            return
+        self._stopping = True
+        try:
+            os.write(self._wake_w, b"x")
+        except OSError:
+            pass
+        if self.thread.is_alive():
+            self.thread.join(timeout)
+            if self.thread.is_alive():
+                raise ConsoleError("the console thread did not stop within %.1f s" % timeout)
+        self.session.end("console stopped")
+        for fd in self._own + [self._wake_r, self._wake_w]:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self._own = []
+
+    # ---- the thread --------------------------------------------------------------------
+
+    def _run(self):
+        self._queue(self.session.start())
+        tick_s = 0.05
+        while not self._stopping:
+            wants = [self.fd] if self._out else []
+            try:
+                readable, writable, _ = select.select([self.fd, self._wake_r], wants, [], tick_s)
+            except (OSError, ValueError):
+                break
+            if self._wake_r in readable:
+                break
+            if self.fd in readable:
+                data = self._read()
+                if data:
+                    self._step(self.session.feed, data)
+            if writable:
+                self._flush()
+            self._step(self.session.tick)
+
+    def _step(self, fn, *args):
+        try:
+            self._queue(fn(*args))
+        except Exception:                 # noqa: BLE001 - the console outlives a bug
+            log.exception("console session")
+            self._queue(b"\r\nconsole error: see the log\r\n")
+
+    def _read(self):
+        try:
+            return os.read(self.fd, 1024)
+        except BlockingIOError:
+            return b""
+        except OSError as e:               # EIO: no terminal on the line right now
+            if e.errno != errno.EIO:
+                log.warning("console line %s: %s", self.path, e)
+            threading.Event().wait(0.05)
+            return b""
+
+    def _queue(self, data):
+        if not data:
+            return
+        if len(self._out) + len(data) > MAX_PENDING:
+            self.dropped += len(data)
+            return
+        self._out += data
+        self._flush()
+
+    def _flush(self):
+        while self._out:
+            try:
+                n = os.write(self.fd, self._out[:4096])
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError as e:
+                if e.errno not in (errno.EIO, errno.EAGAIN):
+                    log.warning("console line %s: %s; output dropped", self.path, e)
+                    self.dropped += len(self._out)
+                    self._out.clear()
+                return
+            del self._out[:n]
+
+
+def _open_pty():
+    master, slave = os.openpty()
+    ttymod.setraw(slave)                   # the line carries bytes; the console edits them
+    os.set_blocking(master, False)
+    return master, os.ttyname(slave), [master, slave]
+
+
+def _open_tty(path, baud):
+    fd = os.open(path, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    try:
+        ttymod.setraw(fd)
+        attrs = termios.tcgetattr(fd)
+        attrs[2] |= termios.CLOCAL | termios.CREAD
+        attrs[4] = attrs[5] = BAUD[baud]
+        termios.tcsetattr(fd, termios.TCSANOW, attrs)
+    except (OSError, KeyError, termios.error) as e:
+        os.close(fd)
+        raise ConsoleError("console line %s cannot be set up: %s" % (path, e))
+    return fd, path, [fd]
+
+
+def start_console(controller, devices, *, clock, pin_store_path, journal=None, note=None,
+                  tty=None, baud=115200, idle_s=300, max_failures=5, lock_s=300,
+                  manifest_path=None, manifest_root=None, config=None, apply_timeout_s=2.0,
+                  pin_params=None):
+    """Serve the technician console; returns (path, handle).
+
+    controller      the TableController (read; events submitted to it)
+    devices         {name: driver} (status(), selftest(), clear_fault())
+    clock           monotonic ns for the idle timer and the log-in lock (injectable)
+    pin_store_path  the PIN file `tablectl passwd` writes
+    journal         what `events` reads (default controller.journal): a list of Events and
+                    Records, or anything with iter_records() (controller/console/view.py)
+    note            note(kind, **data) journals a console record (default controller.note)
+    tty             a serial device path to serve instead of a new pty (at `baud`)
+    idle_s, max_failures, lock_s   the session's idle end and the log-in lock-out
+    manifest_path, manifest_root   for `verify` (default: controller/console/manifest.py)
+    config          what `config show` prints (default the model's validated config)
+    """
+    note = note or controller.note
+    commands = Commands(controller, devices, journal=journal, note=note,
+                        manifest_path=manifest_path, manifest_root=manifest_root,
+                        config=config, apply_timeout_s=apply_timeout_s)
+    store = PinStore(pin_store_path, **(pin_params or {}))
+    guard = LoginGuard(clock, max_failures=max_failures, lock_s=lock_s)
+    session = Session(commands, store.verify, guard, clock, note, idle_s=idle_s)
+    fd, path, own = _open_tty(tty, baud) if tty else _open_pty()
+    handle = ConsoleHandle(session, fd, path, own)
+    note("console_started", line=path)
+    return path, handle.start()

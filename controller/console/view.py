@@ -1,0 +1,135 @@
+"""What the console may show: card identities removed, journal entries in one shape.
+
+The console never shows a card. Structured fields that hold cards are replaced by
+"[hidden]" and any card code left in free text (a refusal's reason, a lock-out's
+reason) by "[card]", so neither a hole card nor an undealt card can reach the screen,
+and a search of the journal matches only what would be shown (it cannot confirm a card
+by finding it). Rounds are reconstructed with `tablectl journal show`, not here.
+
+Journals. `entries(journal)` reads any of:
+  - the controller's MemoryJournal (a list of Events and Records), or any iterable of them;
+  - an object with `iter_records()` yielding, in journal order, Events, Records, dicts
+    {"kind" | "record", "data", "ts_ns", "source"?, "seq"?, "entry"?} or (seq, one of
+    those) pairs. `data` may be JSON text; "entry" ("event", "record", "snapshot", ...)
+    gives the row's type, and the data of anything but an event or a record (a snapshot
+    holds the whole table, the shoe too) is never shown. The SQLite journal's rows
+    (controller/journal/store.py `Store.rows()`) are such dicts.
+Each becomes an Entry(seq, ts_ns, type, kind, source, data), seq counting from 1 when the
+journal gives none.
+"""
+
+import json
+import re
+from collections import namedtuple
+
+from controller.games.events import Event
+from controller.table import Record
+
+HIDDEN = "[hidden]"
+CARD = "[card]"
+# fields that name cards anywhere in events, records, device status or the model
+CARD_FIELDS = frozenset(("card", "cards", "stack", "hole", "hole_card", "hole_cards", "hand",
+                         "hands", "upcard", "up_card", "dealer", "dealer_cards", "player_cards",
+                         "shoe", "deck", "board", "community", "flop", "turn", "river", "burn",
+                         "reading", "misread", "stub", "cards_dealt", "peek"))
+CARD_TEXT = re.compile(r"(?<![A-Za-z0-9_\-])(?:10|[2-9TJQKA])[shdc](?![A-Za-z0-9_])|"
+                       r"(?<![A-Za-z0-9_\-])JK(?![A-Za-z0-9_])")
+
+Entry = namedtuple("Entry", "seq ts_ns type kind source data")
+
+
+def scrub(text):
+    """Free text with every card code replaced by [card]."""
+    return CARD_TEXT.sub(CARD, text)
+
+
+def redact(value):
+    """A copy of a JSON-like value with card fields hidden and card codes scrubbed."""
+    if isinstance(value, dict):
+        return {str(k): HIDDEN if str(k).lower() in CARD_FIELDS else redact(v)
+                for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [redact(v) for v in value]
+    if isinstance(value, str):
+        return scrub(value)
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    return scrub(repr(value))
+
+
+def _entry(seq, item):
+    if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], int):
+        seq, item = item
+    if isinstance(item, Event):
+        return Entry(seq, item.ts_ns, "event", item.kind, item.source, item.data)
+    if isinstance(item, Record):
+        return Entry(seq, item.ts_ns, "record", item.kind, None, item.data)
+    if isinstance(item, dict):
+        data = item.get("data") or {}
+        if isinstance(data, (str, bytes)):
+            try:
+                data = json.loads(data)
+            except ValueError:
+                data = {"value": data}
+        kind = item.get("record") if "record" in item else item.get("kind")
+        typ = str(item.get("entry") or ("record" if "record" in item else "event"))
+        if typ not in ("event", "record"):
+            data = {}                      # a snapshot holds the whole table: never shown
+        return Entry(item.get("seq", seq), item.get("ts_ns"), typ, kind, item.get("source"),
+                     data)
+    return Entry(seq, getattr(item, "ts_ns", None), "other", type(item).__name__, None, {})
+
+
+def entries(journal):
+    """Every journal entry, in order, as Entry tuples (see the module docstring)."""
+    if journal is None:
+        return
+    source = journal.iter_records() if hasattr(journal, "iter_records") else list(journal)
+    for n, item in enumerate(source, 1):
+        yield _entry(n, item)
+
+
+def seconds(ts_ns):
+    return "-" if ts_ns is None else "%.3f" % (ts_ns / 1e9)
+
+
+def flat(value, prefix=""):
+    """key=value pairs of a nested JSON-like value, dotted keys."""
+    if isinstance(value, dict) and value:
+        out = []
+        for k in sorted(value, key=str):
+            out.extend(flat(value[k], "%s%s" % (prefix + "." if prefix else "", k)))
+        return out
+    if isinstance(value, (list, tuple)):
+        return [(prefix, "[" + ", ".join(_atom(v) for v in value) + "]")]
+    return [(prefix, _atom(value))]
+
+
+def _atom(v):
+    if isinstance(v, dict):
+        return "{" + ", ".join("%s=%s" % (k, _atom(x)) for k, x in v.items()) + "}"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_atom(x) for x in v) + "]"
+    if v is None:
+        return "-"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return str(v)
+
+
+def render(entry):
+    """One line for an entry, already redacted."""
+    data = redact(entry.data if isinstance(entry.data, dict) else {"value": entry.data})
+    detail = " ".join("%s=%s" % (k, _atom(v)) for k, v in data.items())
+    tag = entry.kind if entry.type == "event" else "%s:%s" % (entry.type, entry.kind)
+    src = " (%s)" % entry.source if entry.source else ""
+    return scrub("#%-6s %12s  %s%s  %s" % (entry.seq, seconds(entry.ts_ns), tag, src,
+                                          detail)).rstrip()
+
+
+def cents(n):
+    """1234567 -> '$12,345.67'."""
+    if not isinstance(n, int):
+        return str(n)
+    sign = "-" if n < 0 else ""
+    return "%s$%s.%02d" % (sign, format(abs(n) // 100, ","), abs(n) % 100)
