@@ -11,20 +11,25 @@ rounds are not paced by the debounce; the autoplay keeps its edges further apart
 """
 
 import json
+import os
 import signal
 import sys
 import time
 
 from controller import config as configuration
-from controller.errors import ConfigError
+from controller.errors import ConfigError, JournalError
 from controller.games import ALL_GAMES, model_class
-from controller.games.engine import LOCKED_OUT, Table
+from controller.games.engine import LOCKED_OUT, SHUFFLED, Table
 from controller.policies import Policy, default_policies
 from controller.table import Outputs, TableController
 
 # Games the autoplay plays (all games with a machine in this version).
 PLAYABLE = ALL_GAMES
 SINGLE_DECK = ("flop-poker", "raise-it-up-stud")
+
+
+# The console's PIN file under simulation: $TABLECTL_PINS, else this (tablectl passwd writes it).
+CONSOLE_PINS = os.path.join(os.path.expanduser("~"), ".tablectl", "console-pins.json")
 
 
 class SelftestOnClear(Policy):
@@ -37,10 +42,16 @@ class SelftestOnClear(Policy):
         self.results = []
 
     def _driver(self, ctl):
+        """The driver of the locked-out device, by its name or by the kind of device a
+        fault names ("dealing_shoe" for the driver named "shoe")."""
         device = (ctl.model.lockout or {}).get("device")
         if device == "progressive":
             device = "progressive_system"
-        return device, self.drivers.get(device)
+        driver = self.drivers.get(device)
+        if driver is None:
+            driver = next((d for d in self.drivers.values()
+                           if getattr(d, "device", None) == device), None)
+        return device, driver
 
     def before(self, ctl, event):
         if event.kind == "clear" and "selftest" not in event.data and \
@@ -93,7 +104,7 @@ def game_config(game, faults):
 class Simulation:
     """The whole simulated table; `run(rounds)` then `close()` (always)."""
 
-    def __init__(self, game, seed=0, faults=(), progress=None):
+    def __init__(self, game, seed=0, faults=(), progress=None, journal=None):
         from drivers.devices import build_devices
         from hal_sim.autoplay import Autoplay
         from hal_sim.devices import SimTable
@@ -103,6 +114,20 @@ class Simulation:
         cfg, counting = game_config(game, self.faults)
         self.rejected = {}
         self.started = []
+        model = cls(configuration.validate(dict(cfg, game=game), cls))
+        self.selftests = SelftestOnClear({})
+        policies = [self.selftests] + default_policies(game)
+        self.journal = journal
+        if journal is None:
+            self.ctl = TableController(Table(model), policies=policies)
+        else:
+            # the boot checks pass before any device starts (a failed one: nothing starts)
+            from controller.journal import boot
+            self.ctl = boot(journal, Table(model), policies)
+            if self.ctl.boot_report["problem"]:
+                self.ctl.close()
+                raise JournalError("journal %s: the table is locked out: %s"
+                                   % (journal, self.ctl.boot_report["problem"]))
         self.sim = SimTable().start()
         try:
             dev_cfg = self.sim.config()
@@ -113,10 +138,7 @@ class Simulation:
             dev_cfg["buttons"]["debounce_ms"] = 1
             self.drivers = build_devices(dev_cfg, self.sim.factory, on_rejected=self._rejected)
             prog, tower = self.drivers["progressive_system"], self.drivers["tower_light"]
-            model = cls(configuration.validate(dict(cfg, game=game), cls))
-            self.selftests = SelftestOnClear(self.drivers)
-            self.ctl = TableController(Table(model), policies=[self.selftests]
-                                       + default_policies(game))
+            self.selftests.drivers = self.drivers
             for driver in self.drivers.values():
                 driver.start(self.ctl.submit)
                 self.started.append(driver)
@@ -127,12 +149,34 @@ class Simulation:
             for driver in self.drivers.values():
                 if hasattr(driver, "wait_connected") and not driver.wait_connected(2.0):
                     raise RuntimeError("%s: no handshake with the simulated device" % driver.name)
+            from controller.console import start_console
+            self.console_path, self.console = start_console(
+                self.ctl, self.drivers, clock=time.monotonic_ns,
+                pin_store_path=os.environ.get("TABLECTL_PINS", CONSOLE_PINS))
             self.autoplay = Autoplay(self.ctl, self.sim, self.drivers, seed, self.faults)
+            if journal is not None:
+                self.ctl.capture_rng()
+                self.resume()
         except BaseException:
             self.close()
             raise
         self.elapsed = 0.0
         self.stopped_by = None
+
+    def resume(self):
+        """Where the journal left the table: a pending close of wagers happens, a lock-out
+        in force is cleared by the floorperson as any other, then a round the power loss
+        interrupted is void (every wager returned) and a shoe whose order died with the
+        process is shuffled again."""
+        ctl, ap = self.ctl, self.autoplay
+        ctl.run_until_idle()
+        for _ in range(20):
+            if ctl.model.state != LOCKED_OUT:
+                break
+            ap.floorperson()
+        ctl.void_interrupted()
+        if ctl.model.state == SHUFFLED and not ap.deck:
+            ap.shuffle()
 
     def _rejected(self, device, reason, raw_hex):
         key = "%s:%s" % (device, reason)
@@ -155,7 +199,11 @@ class Simulation:
         return n
 
     def close(self):
-        """Drivers first (they close their slave ports), then the devices: nothing left."""
+        """The console, the drivers (they close their slave ports), then the devices:
+        nothing left."""
+        if getattr(self, "console", None) is not None:
+            self.console.stop()
+            self.console = None
         for driver in reversed(self.started):
             try:
                 driver.stop()
@@ -163,6 +211,8 @@ class Simulation:
                 pass
         self.started = []
         self.sim.stop()
+        if self.journal is not None:
+            self.ctl.close()
 
     def summary(self, timings=True):
         from controller.policies.no_more_bets import NoMoreBets
@@ -229,10 +279,15 @@ def cmd_sim(args, out, err=None):
     except ConfigError as e:
         err.write("tablectl sim: %s\n" % e)
         return 2
-    err.write("console: not available in this version\n")
     old = signal.getsignal(signal.SIGINT)
-    simulation = Simulation(args.game, args.seed, faults, _progress(err) if err.isatty() or
-                            not args.json else None)
+    try:
+        simulation = Simulation(args.game, args.seed, faults, _progress(err) if err.isatty() or
+                                not args.json else None, journal=args.journal)
+    except JournalError as e:
+        err.write("tablectl sim: %s\n" % e)
+        return 1
+    err.write("console: %s\n" % simulation.console_path)
+    err.flush()
     try:
         signal.signal(signal.SIGINT, signal.default_int_handler)   # Ctrl-C ends the loop
         simulation.run(args.rounds)
@@ -278,5 +333,7 @@ def add_parser(sub):
     sim.add_argument("--fault", action="append", metavar="DEVICE:KIND[:RATE]",
                      help="inject a fault each round at RATE (default 1.0); repeatable")
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
+    sim.add_argument("--journal", metavar="PATH", help="journal to PATH (SQLite); resume from "
+                     "it when it exists, after the boot checks")
     sim.set_defaults(func=cmd_sim)
     return sim

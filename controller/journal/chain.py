@@ -1,0 +1,75 @@
+"""The hash chain over journal rows, and its verification.
+
+Each row's hash is SHA-256 over the previous row's hash (64 hex digits; the first row's
+predecessor is GENESIS_HASH) followed by the canonical JSON of the row's own fields, with
+`data` as the exact stored text. So an edited row fails its own hash, a deleted or reordered
+row fails the next row's link or its seq, and a truncated tail fails the head kept in `meta`.
+A SHA-256 chain proves order and integrity, not authorship: whoever can rewrite the whole
+file can recompute it (an HMAC key or an external anchor of the head would close that).
+"""
+
+import hashlib
+import json
+
+GENESIS_HASH = "0" * 64
+FIELDS = ("seq", "ts_ns", "source", "entry", "kind", "round_no", "data")
+
+
+def canonical(obj):
+    """One byte string per JSON value: sorted keys, no spaces, UTF-8, no NaN."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False).encode("utf-8")
+
+
+def row_hash(prev_hash, row):
+    body = {k: row[k] for k in FIELDS}
+    return hashlib.sha256(prev_hash.encode("ascii") + canonical(body)).hexdigest()
+
+
+class Break:
+    """The first row the chain does not hold at, and why."""
+
+    def __init__(self, seq, reason):
+        self.seq, self.reason = seq, reason
+
+    def __str__(self):
+        return "row %d: %s" % (self.seq, self.reason)
+
+    def __repr__(self):
+        return "Break(%d, %r)" % (self.seq, self.reason)
+
+
+def verify(rows, head=None):
+    """The first Break in `rows` (dicts in seq order), or None when the chain holds.
+
+    `head` is (seq, hash) of the last row as recorded beside the journal: rows missing
+    at the end are found by it.
+    """
+    prev, expected = GENESIS_HASH, 1
+    for row in rows:
+        seq = row["seq"]
+        if seq != expected:
+            return Break(expected, "missing: the journal goes from row %d to row %d "
+                                   "(rows deleted or reordered)" % (expected - 1, seq))
+        if row["prev_hash"] != prev:
+            return Break(seq, "its link does not match the hash of row %d (a row before it "
+                              "was edited, deleted or reordered)" % (seq - 1))
+        try:
+            json.loads(row["data"])
+        except (TypeError, ValueError):
+            return Break(seq, "its data is not JSON (edited)")
+        if row_hash(prev, row) != row["hash"]:
+            return Break(seq, "its hash does not match its contents (edited)")
+        prev, expected = row["hash"], seq + 1
+    if head is not None and head[0] is not None:
+        head_seq, head_hash = head
+        if head_seq >= expected:
+            return Break(expected, "missing: the journal ends at row %d but row %d was "
+                                   "written (truncated)" % (expected - 1, head_seq))
+        if head_seq < expected - 1:
+            return Break(head_seq + 1, "written after the row recorded as the journal's "
+                                       "head (%d): appended outside the journal" % head_seq)
+        if head_hash != prev:
+            return Break(head_seq, "its hash is not the one recorded as the journal's head "
+                                   "(edited)")
+    return None

@@ -1,0 +1,233 @@
+"""The controller with its journal on disk: `boot(path, table, policies)`.
+
+JournaledController is the TableController whose `journal` hook appends each entry to the
+SQLite journal (an input is committed before the loop applies it), and which, after each
+step, writes a snapshot when a round has ended and the meters when they changed, together
+in one transaction. A timer that acted is journaled as a `tick` step with what it did.
+
+boot() opens or creates the journal and, for an existing one, runs the boot checks before
+anything else may start: the chain is verified, the state is rebuilt by replay (from the
+snapshot before the last one, so the last snapshot is checked too) and the meters are
+compared with that replay. A broken chain, a snapshot or a meter that differs locks the
+table with a reason naming the first bad row; the lock-out is itself a journaled step, and
+one in force at the power loss is in force again, since it is part of the replayed state.
+"""
+
+import os
+import time
+
+from controller.errors import JournalError
+from controller.games.engine import LOCKED_OUT, WAGERS_OPEN
+from controller.journal import meters as M
+from controller.journal import state as S
+from controller.journal.chain import Break
+from controller.journal.replay import INTERRUPTED, Replay
+from controller.journal.store import Store, load
+from controller.table import MemoryJournal, Record, TableController
+
+
+def entry_row(entry, round_no):
+    if isinstance(entry, Record):
+        return (entry.ts_ns, "controller", "record", entry.kind, round_no, entry.data)
+    return (entry.ts_ns, entry.source, "event", entry.kind, round_no, entry.data)
+
+
+class _Hook(MemoryJournal):
+    """The `journal` hook: to the disk first, then kept in memory (this run's summary)."""
+
+    def __init__(self, write):
+        super().__init__()
+        self.write = write
+
+    def __call__(self, entry):
+        self.write(entry)
+        self.append(entry)
+
+
+class JournaledController(TableController):
+    """A TableController journaling to a Store; see the module docstring."""
+
+    def __init__(self, table, *, store, counters=None, **kw):
+        super().__init__(table, journal=_Hook(self._write), **kw)
+        self.store = store
+        self.counters = counters or M.new_counters()
+        self.meters = M.derive(self.model, self.counters)
+        self.boot_report = {}
+        self._buffer = None
+
+    # ---- the journal hook -----------------------------------------------------------
+
+    def _write(self, entry):
+        row = entry_row(entry, self.model.round_no)
+        if self._buffer is not None:
+            self._buffer.append(row)
+        else:
+            self.store.append([row])
+
+    def step_record(self, kind, data, ts_ns=None):
+        """A step the controller takes on its own, journaled before it is applied."""
+        ts = self.clock() if ts_ns is None else ts_ns
+        self.store.append([(ts, "controller", "record", kind, self.model.round_no, data)])
+
+    # ---- steps ----------------------------------------------------------------------
+
+    def process(self, event):
+        super().process(event)
+        self.after_step()
+
+    def tick(self):
+        """Policies' timers; journaled as one `tick` step only when they did something."""
+        now = self.clock()
+        was = (self.model.state, self.model.round_no)
+        self._buffer, clock = [], self.clock
+        self.clock = lambda: now
+        try:
+            super().tick()
+        finally:
+            self.clock, buffered, self._buffer = clock, self._buffer, None
+        if buffered or (self.model.state, self.model.round_no) != was:
+            self.store.append([(now, "controller", "record", "tick", was[1], {})] + buffered)
+            self.after_step()
+
+    def after_step(self):
+        ended = M.observe(self.counters, self.model)
+        meters = M.derive(self.model, self.counters)
+        rows = [self.snapshot_row()] if ended else []
+        if rows or meters != self.meters:
+            self.store.append(rows, meters=meters)
+            self.meters = meters
+
+    def snapshot_row(self):
+        return (self.clock(), "controller", "snapshot", "snapshot", self.model.round_no,
+                S.snapshot(self.table, self.policies, self.counters))
+
+    # ---- inputs from outside the events ------------------------------------------------
+
+    def capture_rng(self):
+        """Journal each draw of the game's random number generator before it is used."""
+        model = self.model
+        if not hasattr(model, "use_rng"):
+            return
+        from controller.games.six_card_fortune import secrets_rng
+        source = getattr(model, "_rng", None) or secrets_rng
+
+        def draw():
+            value = source()
+            self._write(Record("rng", {"value": value}, self.clock()))
+            return value
+        model.use_rng(draw)
+
+    def void_interrupted(self, reason=INTERRUPTED):
+        """Void the round a power loss interrupted: every wager returned, once. True if one
+        was; a table locked out stays locked (the clear comes first)."""
+        m = self.model
+        if not (m.state in m.ROUND_STATES or (m.state == WAGERS_OPEN and m.wagers)):
+            return False
+        self.step_record("resume_void", {"reason": reason})
+        was = m.state
+        m.void_round(reason)
+        self._after(was)
+        self.after_step()
+        return True
+
+    def lock_for_integrity(self, reason):
+        self.step_record("integrity_lock", {"reason": reason})
+        was = self.model.state
+        if was == LOCKED_OUT:
+            # already locked: the journal's reason replaces none, it is recorded beside it
+            self.note("lock_out", reason=reason, section=None)
+        else:
+            self.model.lock(reason, None, "journal")
+            self._after(was)
+        self.after_step()
+
+    def close(self):
+        self.store.close()
+
+
+# ---- boot -------------------------------------------------------------------------------
+
+def header_of(policies, game):
+    return {"format": 1, "game": game, "policies": [S.policy_name(p) for p in policies]}
+
+
+def check(store, model_cls, full=False, fallback_rng=None):
+    """The boot checks on an open Store: (Replay or None, chain.Break or None).
+
+    The replay starts at the genesis snapshot when `full`, else at the snapshot before the
+    last one; it stops at the first broken row.
+    """
+    raw = list(store.rows())
+    brk = store.verify()
+    good = [load(r) for r in raw if brk is None or r["seq"] < brk.seq]
+    if len(good) < 2 or good[0]["entry"] != "genesis" or good[1]["entry"] != "snapshot":
+        return None, brk or Break(1, "the journal does not begin with its genesis and first "
+                                     "snapshot")
+    header = good[0]["data"]
+    if header.get("game") != model_cls.GAME:
+        raise JournalError("journal %s is of %r, not %s" % (store.path, header.get("game"),
+                                                              model_cls.GAME))
+    snaps = [i for i, r in enumerate(good) if r["entry"] == "snapshot"]
+    start = snaps[0] if full or len(snaps) < 2 else snaps[-2]
+    meters_seq = store.meters_seq()
+    if meters_seq is not None and good[start]["seq"] > meters_seq:
+        start = max([i for i in snaps if good[i]["seq"] <= meters_seq] or [snaps[0]])
+    replay = Replay(header, model_cls, good[start], fallback_rng)
+    replay.run(good[start + 1:], meters_seq=meters_seq if brk is None else None,
+               stored_meters=store.meters())
+    return replay, brk or replay.problem
+
+
+def boot(path, table, policies, *, clock=time.monotonic_ns, outputs=None):
+    """The controller for `table`, resumed from the journal at `path` (created when absent).
+
+    `table` and `policies` are fresh ones: for an existing journal their state is replaced
+    by the replayed one. `ctl.boot_report["problem"]` is the lock-out reason, or None.
+    """
+    model_cls = type(table.model)
+    fresh = not os.path.exists(path) or os.path.getsize(path) == 0
+    store = Store(path, _create=True) if fresh else Store(path)
+    if store.last_seq == 0:
+        # new, or the power went before its first rows were committed: begin it (again)
+        ctl = JournaledController(table, store=store, clock=clock, outputs=outputs,
+                                  policies=policies)
+        now = clock()
+        store.append([(now, "controller", "genesis", "genesis", 0,
+                       header_of(policies, model_cls.GAME)), ctl.snapshot_row()],
+                     meters=ctl.meters)
+        ctl.boot_report = {"created": True, "problem": None}
+        return ctl
+    try:
+        replay, problem = check(store, model_cls)
+    except BaseException:
+        store.close()
+        raise
+    if replay is not None:
+        table = replay.ctl.table
+        S.restore_policies(policies, S.policies_state(replay.ctl.policies))
+        counters = replay.counters
+    else:
+        counters = None
+    ctl = JournaledController(table, store=store, counters=counters, clock=clock,
+                              outputs=outputs, policies=policies)
+    if hasattr(table.model, "use_rng") and replay is not None:
+        table.model.use_rng(None)
+    ctl.meters = store.meters()       # rewritten when they next change, never to hide one
+    if problem is None:
+        for value in replay.ctx.drawn:          # draws the cut-short last step made again
+            ctl._write(Record("rng", {"value": value}, clock()))
+        if replay.snapshot_due:
+            store.append([ctl.snapshot_row()], meters=M.derive(ctl.model, ctl.counters))
+        ctl.after_step()
+    model = ctl.model
+    report = {"created": False, "problem": None if problem is None else str(problem),
+              "from_snapshot": None if replay is None else replay.start_seq,
+              "replayed_to": store.last_seq, "state": model.state,
+              "round_no": model.round_no, "lockout": model.lockout,
+              "digest": S.digest(ctl.table.snapshot())}
+    ctl.note("boot", **report)
+    ctl.boot_report = report
+    if problem is not None:
+        ctl.lock_for_integrity("journal: %s" % problem)
+    ctl.sync_outputs()
+    return ctl

@@ -1,0 +1,161 @@
+"""Boot checks: meters equal their replay; a broken journal or a meter that differs locks the
+table naming the first bad row; a lock-out in force at the power loss is in force after."""
+import sqlite3
+
+from controller import cli
+from controller import config as configuration
+from controller.games import model_class
+from controller.games.engine import LOCKED_OUT, Table
+from controller.games.events import Event
+from controller.journal import boot
+from controller.journal import meters as M
+from controller.journal.live import check
+from controller.journal.store import Store
+from controller.policies import default_policies
+
+
+def fresh(game="flop-poker"):
+    cls = model_class(game)
+    return Table(cls(configuration.validate({"game": game}, cls))), default_policies(game)
+
+
+def boot_fresh(path, game="flop-poker", clock=None):
+    table, policies = fresh(game)
+    kw = {"clock": clock} if clock else {}
+    return boot(str(path), table, policies, **kw)
+
+
+def test_the_meters_equal_their_replay_from_the_genesis(journal_copy):
+    store = Store(str(journal_copy))
+    try:
+        replay, problem = check(store, model_class("raise-it-up-stud"), full=True)
+        stored = store.meters()
+    finally:
+        store.close()
+    assert problem is None
+    assert stored == M.derive(replay.ctl.model, replay.counters)
+    assert stored["rounds"] == 3 and stored["progressive.progressive.value"] > 100000
+
+
+def test_journal_verify_exits_0_when_everything_holds(journal_copy, capsys):
+    assert cli.main(["journal", "verify", str(journal_copy)]) == 0
+    assert "the chain holds" in capsys.readouterr().out
+
+
+def test_journal_verify_exits_1_naming_the_first_bad_row(journal_copy, capsys):
+    db = sqlite3.connect(str(journal_copy))
+    first, second = [r[0] for r in db.execute(
+        "SELECT seq FROM journal WHERE kind = 'wager' AND seq > 20 ORDER BY seq LIMIT 2")]
+    for seq in (second, first):
+        db.execute("UPDATE journal SET data = replace(data, '500', '5000') WHERE seq = ?", (seq,))
+    db.commit()
+    db.close()
+    assert cli.main(["journal", "verify", str(journal_copy)]) == 1
+    assert "first bad row %d:" % first in capsys.readouterr().out
+
+
+def test_a_meter_edited_beside_the_journal_is_found(journal_copy, capsys):
+    store = Store(str(journal_copy))
+    meters_seq = store.meters_seq()
+    store.close()
+    db = sqlite3.connect(str(journal_copy))
+    db.execute("UPDATE meters SET value = value + 100 WHERE name = "
+               "'progressive.progressive.value'")
+    db.commit()
+    db.close()
+    assert cli.main(["journal", "verify", str(journal_copy)]) == 1
+    out = capsys.readouterr().out
+    assert "first bad row %d: meter progressive.progressive.value" % meters_seq in out
+
+
+def test_a_broken_chain_starts_the_controller_locked_and_starts_no_device(journal_copy,
+                                                                          capsys):
+    db = sqlite3.connect(str(journal_copy))
+    db.execute("DELETE FROM journal WHERE seq = 33")
+    db.commit()
+    db.close()
+    table, policies = fresh("raise-it-up-stud")
+    ctl = boot(str(journal_copy), table, policies)
+    try:
+        assert ctl.model.state == LOCKED_OUT
+        assert ctl.model.lockout["reason"].startswith("journal: row 33: missing")
+        assert ctl.boot_report["problem"].startswith("row 33")
+    finally:
+        ctl.close()
+    # the simulator refuses to start its devices on it (exit 1, the reason printed)
+    rc = cli.main(["sim", "--game", "raise-it-up-stud", "--rounds", "1", "--journal",
+                   str(journal_copy)])
+    assert rc == 1
+    assert "locked out: row 33: missing" in capsys.readouterr().err
+
+
+def test_an_integrity_lock_out_stays_until_an_authorized_clear(journal_copy):
+    db = sqlite3.connect(str(journal_copy))
+    db.execute("UPDATE meters SET value = value + 1 WHERE name = 'rounds'")
+    db.commit()
+    db.close()
+    table, policies = fresh("raise-it-up-stud")
+    ctl = boot(str(journal_copy), table, policies)
+    assert ctl.model.state == LOCKED_OUT and "meter rounds" in ctl.model.lockout["reason"]
+    ctl.close()
+    # the lock-out journaled the difference and the meters were written again from the
+    # replay; the next boot's checks pass but the lock-out is still in force
+    table, policies = fresh("raise-it-up-stud")
+    ctl = boot(str(journal_copy), table, policies)
+    try:
+        assert ctl.boot_report["problem"] is None
+        assert ctl.model.state == LOCKED_OUT
+        ctl.process(ctl.event("clear", {"role": "dealer", "selftest": True}))
+        assert ctl.model.state == LOCKED_OUT            # a dealer may not clear it
+        ctl.process(ctl.event("clear", {"role": "floorperson", "selftest": True}))
+        assert ctl.model.state != LOCKED_OUT
+    finally:
+        ctl.close()
+    table, policies = fresh("raise-it-up-stud")
+    ctl = boot(str(journal_copy), table, policies)
+    try:
+        assert ctl.model.state != LOCKED_OUT and ctl.boot_report["problem"] is None
+    finally:
+        ctl.close()
+
+
+def test_a_device_lock_out_at_the_power_loss_is_in_force_after_the_restart(tmp_path):
+    path = tmp_path / "t.db"
+    now = iter(range(10 ** 9, 10 ** 12, 10 ** 6))
+    ctl = boot_fresh(path, clock=lambda: next(now))
+    ctl.process(ctl.event("open_table", {"decks": 1}))
+    ctl.process(ctl.event("fault", {"device": "shoe", "reason": "jam", "section": "583.13(e)"},
+                          source="shoe"))
+    assert ctl.model.state == LOCKED_OUT
+    ctl.close()                                   # the power goes: nothing more is written
+    again = boot_fresh(path)
+    try:
+        assert again.model.state == LOCKED_OUT
+        assert again.model.lockout == {"device": "shoe", "reason": "device shoe: jam",
+                                       "section": "583.13(e)"}
+        assert again.model.resume_to == "opened"
+        assert again.boot_report["state"] == LOCKED_OUT
+    finally:
+        again.close()
+
+
+def test_an_input_journaled_but_not_applied_is_applied_by_the_replay(tmp_path):
+    path = tmp_path / "t.db"
+    ctl = boot_fresh(path)
+    ctl.journal(Event("open_table", {"decks": 1}, "dealer_panel", ctl.clock()))
+    ctl.close()                                   # journaled, then the power went
+    again = boot_fresh(path)
+    try:
+        assert again.model.state == "opened"
+    finally:
+        again.close()
+
+
+def test_a_journal_cut_before_its_first_rows_begins_again(tmp_path):
+    path = tmp_path / "t.db"
+    Store(str(path), _create=True).close()        # the schema, no rows
+    ctl = boot_fresh(path)
+    try:
+        assert ctl.boot_report["created"] and ctl.store.last_seq == 2
+    finally:
+        ctl.close()

@@ -1,0 +1,78 @@
+"""The hash chain: an edited, deleted or reordered row is found, and named."""
+import sqlite3
+
+from controller.journal.chain import GENESIS_HASH, canonical, row_hash
+from controller.journal.store import Store
+
+
+def _rows(path):
+    s = Store(str(path))
+    try:
+        return list(s.rows()), s.verify()
+    finally:
+        s.close()
+
+
+def _sql(path, *statements):
+    db = sqlite3.connect(str(path))
+    for sql, args in statements:
+        db.execute(sql, args)
+    db.commit()
+    db.close()
+
+
+def test_the_chain_of_a_simulated_journal_holds(journal_copy):
+    rows, brk = _rows(journal_copy)
+    assert brk is None and len(rows) > 50
+    assert rows[0]["prev_hash"] == GENESIS_HASH
+    for prev, row in zip(rows, rows[1:]):
+        assert row["prev_hash"] == prev["hash"] == row_hash(prev["prev_hash"], prev)
+
+
+def test_the_canonical_json_is_one_byte_string_per_value():
+    assert canonical({"b": [1, "é"], "a": None}) == '{"a":null,"b":[1,"é"]}'.encode()
+
+
+def test_an_edited_row_is_named(journal_copy):
+    rows, _ = _rows(journal_copy)
+    wager = next(r for r in rows if r["kind"] == "wager" and r["seq"] > 20)
+    _sql(journal_copy, ("UPDATE journal SET data = ? WHERE seq = ?",
+                        (wager["data"].replace("500", "50000"), wager["seq"])))
+    _, brk = _rows(journal_copy)
+    assert brk.seq == wager["seq"] and "edited" in brk.reason
+
+
+def test_a_deleted_row_is_named(journal_copy):
+    _sql(journal_copy, ("DELETE FROM journal WHERE seq = 40", ()))
+    _, brk = _rows(journal_copy)
+    assert brk.seq == 40 and "missing" in brk.reason
+
+
+def test_reordered_rows_are_named(journal_copy):
+    rows, _ = _rows(journal_copy)
+    a, b = rows[29], rows[30]                 # rows 30 and 31 change places
+    cols = ("ts_ns", "source", "entry", "kind", "round_no", "data", "prev_hash", "hash")
+    sets = ", ".join("%s = ?" % c for c in cols)
+    _sql(journal_copy, ("UPDATE journal SET %s WHERE seq = ?" % sets,
+                        tuple(b[c] for c in cols) + (30,)),
+         ("UPDATE journal SET %s WHERE seq = ?" % sets, tuple(a[c] for c in cols) + (31,)))
+    _, brk = _rows(journal_copy)
+    assert brk.seq == 30
+
+
+def test_a_row_rehashed_after_an_edit_breaks_the_next_link(journal_copy):
+    rows, _ = _rows(journal_copy)
+    row = dict(rows[44])
+    row["data"] = row["data"].replace("}", ',"x":1}', 1)
+    _sql(journal_copy, ("UPDATE journal SET data = ?, hash = ? WHERE seq = 45",
+                        (row["data"], row_hash(row["prev_hash"], row))))
+    _, brk = _rows(journal_copy)
+    assert brk.seq == 46 and "link" in brk.reason
+
+
+def test_a_truncated_tail_is_found_by_the_head(journal_copy):
+    rows, _ = _rows(journal_copy)
+    last = rows[-1]["seq"]
+    _sql(journal_copy, ("DELETE FROM journal WHERE seq >= ?", (last - 2,)))
+    _, brk = _rows(journal_copy)
+    assert brk.seq == last - 2 and "truncated" in brk.reason
