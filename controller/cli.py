@@ -118,6 +118,8 @@ def build_parser():
     dia.set_defaults(func=cmd_diagram)
     from controller.sim import add_parser as add_sim_parser
     add_sim_parser(sub)
+    from controller.run import add_parser as add_run_parser
+    add_run_parser(sub)
     from controller.journal.cli import add_parser as add_journal_parser
     add_journal_parser(sub)
     from controller.console.auth import add_parser as add_passwd_parser

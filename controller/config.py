@@ -15,6 +15,15 @@ Common keys:
     paytables    {wager: letter}  where the regulation offers a choice
     progressive  {meter, reset, rate}: meter and reset in cents, rate a fraction
     options      the game's own settings (declared by the game as OPTIONS)
+
+The controller's own section (optional; not part of any game's DEFAULTS, so an absent
+section is valid and the templates stay equal to the defaults):
+    [controller]
+    hal          "real" | "sim": the GPIO backend (wins over $TABLECTL_HAL, drivers/hal.py)
+    [controller.devices.NAME]   one table per device, as drivers.devices.build_devices takes
+                                it ({"type"?, "url" | pins..., options...})
+    [controller.console]        tty (a serial device; default: a new pty), pins (the PIN
+                                file), manifest (what `verify` checks)
 """
 
 import copy
@@ -24,7 +33,10 @@ from controller.errors import ConfigError
 from controller.rules import paytables as pt
 
 COMMON_KEYS = ("game", "table_min", "table_max", "offered", "limits", "paytables",
-               "progressive", "options")
+               "progressive", "options", "controller")
+CONTROLLER_KEYS = ("hal", "devices", "console")
+CONTROLLER_HALS = ("real", "sim")
+CONSOLE_KEYS = ("tty", "pins", "manifest")
 
 
 def _int(key, value, minimum=None):
@@ -64,6 +76,8 @@ def validate(doc, model_cls):
         raise ConfigError("game is %r but this table runs %s" % (game, model_cls.GAME))
     cfg = merge(model_cls.DEFAULTS, doc)
     cfg["game"] = model_cls.GAME
+    if "controller" in cfg:
+        cfg["controller"] = check_controller(cfg["controller"])
     lo = _int("table_min", cfg["table_min"], 1)
     hi = _int("table_max", cfg["table_max"], 1)
     if lo > hi:
@@ -120,6 +134,43 @@ def validate(doc, model_cls):
             if problem:
                 raise ConfigError("options.%s = %r: %s" % (key, value, problem))
     return cfg
+
+
+def check_controller(section):
+    """The [controller] section, checked: {"hal"?, "devices": {...}, "console": {...}}."""
+    _table("controller", section)
+    for key in section:
+        if key not in CONTROLLER_KEYS:
+            raise ConfigError("controller.%s: unknown key; the keys are %s"
+                              % (key, ", ".join(CONTROLLER_KEYS)))
+    out = {}
+    if "hal" in section:
+        hal = section["hal"]
+        if hal not in CONTROLLER_HALS:
+            raise ConfigError("controller.hal must be %s, not %r"
+                              % (" or ".join('"%s"' % h for h in CONTROLLER_HALS), hal))
+        out["hal"] = hal
+    devices = _table("controller.devices", section.get("devices", {}))
+    from drivers.devices import SERIAL, TYPES
+    for name, entry in devices.items():
+        _table("controller.devices.%s" % name, entry)
+        kind = entry.get("type", name)
+        if kind not in TYPES:
+            raise ConfigError("controller.devices.%s: unknown device type %r; one of %s"
+                              % (name, kind, ", ".join(sorted(TYPES))))
+        if kind in SERIAL and (not isinstance(entry.get("url"), str) or not entry["url"]):
+            raise ConfigError("controller.devices.%s.url: a serial device needs a url "
+                              "(e.g. \"/dev/tablectl/%s\")" % (name, kind))
+    out["devices"] = copy.deepcopy(devices)
+    console = _table("controller.console", section.get("console", {}))
+    for key, value in console.items():
+        if key not in CONSOLE_KEYS:
+            raise ConfigError("controller.console.%s: unknown key; the keys are %s"
+                              % (key, ", ".join(CONSOLE_KEYS)))
+        if not isinstance(value, str) or not value:
+            raise ConfigError("controller.console.%s must be a path, not %r" % (key, value))
+    out["console"] = dict(console)
+    return out
 
 
 def _check_progressive(game, prog):

@@ -184,6 +184,10 @@ class Heartbeat:
 
     # ---- the rest of the controller-policy interface (controller/policies.Policy) ----------
 
+    # Not part of the table's state: the journal neither names it nor snapshots it
+    # (controller/journal/state.journaled), so a replay without it equals the live table.
+    JOURNALED = False
+
     def before(self, ctl, event):
         return None
 

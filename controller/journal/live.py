@@ -148,7 +148,8 @@ class JournaledController(TableController):
 # ---- boot -------------------------------------------------------------------------------
 
 def header_of(policies, game):
-    return {"format": 1, "game": game, "policies": [S.policy_name(p) for p in policies]}
+    return {"format": 1, "game": game,
+            "policies": [S.policy_name(p) for p in S.journaled(policies)]}
 
 
 def check(store, model_cls, full=False, fallback_rng=None):

@@ -53,9 +53,15 @@ def policy_name(p):
     return getattr(p, "STATE_NAME", type(p).__name__)
 
 
+def journaled(policies):
+    """The policies whose state is the table's: not those marked JOURNALED = False (the
+    systemd heartbeat, whose readings are the live clock's and which no replay runs)."""
+    return [p for p in policies if getattr(p, "JOURNALED", True)]
+
+
 def policies_state(policies):
     out = []
-    for p in policies:
+    for p in journaled(policies):
         state = {}
         for k, v in vars(p).items():
             if k in VOLATILE or k.startswith("_"):
