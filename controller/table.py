@@ -239,7 +239,9 @@ class TableController:
         except TablectlError as e:
             self.refuse(event, e)
         except Exception as e:                   # noqa: BLE001 - a bug must not stop the loop
-            log.exception("event %r", event)
+            # the kind and source only: a card event's data may be an unrevealed hole card,
+            # which no log may show (the journal keeps the event itself)
+            log.exception("controller error on a %s event from %s", event.kind, event.source)
             self.stats["errors"] += 1
             self.refuse(event, e)
             self.model.lock("controller error on a %s event: %r" % (event.kind, e), None,
