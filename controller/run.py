@@ -90,7 +90,7 @@ class Runner:
     def boot(self):
         """The journal and its boot checks: before any device or the console starts."""
         from controller.journal import boot
-        from controller.sim import SelftestOnClear
+        from controller.policies.clear import SelftestOnClear
         cls = model_class(self.cfg["game"])
         self.selftests = SelftestOnClear({})
         policies = [self.selftests] + default_policies(cls.GAME)

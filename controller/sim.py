@@ -20,7 +20,8 @@ from controller import config as configuration
 from controller.errors import ConfigError, JournalError
 from controller.games import ALL_GAMES, model_class
 from controller.games.engine import LOCKED_OUT, SHUFFLED, Table
-from controller.policies import Policy, default_policies
+from controller.policies import default_policies
+from controller.policies.clear import SelftestOnClear
 from controller.table import Outputs, TableController
 
 # Games the autoplay plays (all games with a machine in this version).
@@ -30,40 +31,6 @@ SINGLE_DECK = ("flop-poker", "raise-it-up-stud")
 
 # The console's PIN file under simulation: $TABLECTL_PINS, else this (tablectl passwd writes it).
 CONSOLE_PINS = os.path.join(os.path.expanduser("~"), ".tablectl", "console-pins.json")
-
-
-class SelftestOnClear(Policy):
-    """Adds the failed device's self-test to a floorperson's clear (engine.on_clear needs it;
-    the dealer panel's approval carries none, docs/devices.md), and unlatches the driver's
-    fault once the clear is applied."""
-
-    def __init__(self, drivers):
-        self.drivers = drivers
-        self.results = []
-
-    def _driver(self, ctl):
-        """The driver of the locked-out device, by its name or by the kind of device a
-        fault names ("dealing_shoe" for the driver named "shoe")."""
-        device = (ctl.model.lockout or {}).get("device")
-        if device == "progressive":
-            device = "progressive_system"
-        driver = self.drivers.get(device)
-        if driver is None:
-            driver = next((d for d in self.drivers.values()
-                           if getattr(d, "device", None) == device), None)
-        return device, driver
-
-    def before(self, ctl, event):
-        if event.kind == "clear" and "selftest" not in event.data and \
-                ctl.model.state == LOCKED_OUT:
-            device, driver = self._driver(ctl)
-            ok = True if driver is None else bool(driver.selftest())
-            event.data["selftest"] = ok
-            self.results.append((device, ok))
-            ctl.note("selftest", event.ts_ns, device=device, ok=ok)
-            if ok and hasattr(driver, "clear_fault"):
-                driver.clear_fault()
-        return None
 
 
 def parse_fault(text):
