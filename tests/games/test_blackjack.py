@@ -12,6 +12,7 @@ from controller.games import model_class
 from controller.games.blackjack import Blackjack
 from controller.games.engine import IllegalEvent, Table
 from controller.games.events import Event
+from tests.games.events import act, cards, wagers
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENARIOS = os.path.join(ROOT, "tests", "scenarios", "blackjack")
@@ -24,30 +25,12 @@ def table(cfg=None, **options):
     return Table(Blackjack(configuration.validate(doc, Blackjack)))
 
 
-def wagers(t, seats):
-    for seat, placed in seats.items():
-        for wager, amount in placed.items():
-            t.handle(Event("wager", {"seat": seat, "wager": wager, "amount": amount}))
-
-
 def start(t, seats, open_=True):
     if open_:
         t.handle(Event("open_table"))
         t.handle(Event("shuffle"))
     wagers(t, seats)
     t.handle(Event("no_more_bets"))
-
-
-def cards(t, *codes):
-    for c in codes:
-        t.handle(Event("card", {"card": c}))
-
-
-def act(t, seat, action, amount=None):
-    data = {"seat": seat, "action": action}
-    if amount is not None:
-        data["amount"] = amount
-    t.handle(Event("decision", data))
 
 
 def decline_all(t):

@@ -14,6 +14,7 @@ from controller.games.engine import IllegalEvent, Table, mermaid
 from controller.games.events import Event
 from controller.scenario import play
 from tests.games.fresh_process import finish_elsewhere, runner_after
+from tests.games.events import act, cards, wagers
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENARIOS = os.path.join(ROOT, "tests", "scenarios", "double-attack-blackjack")
@@ -26,22 +27,8 @@ def table(**options):
 def start(t, seats):
     t.handle(Event("open_table"))
     t.handle(Event("shuffle"))
-    for seat, placed in seats.items():
-        for wager, amount in placed.items():
-            t.handle(Event("wager", {"seat": seat, "wager": wager, "amount": amount}))
+    wagers(t, seats)
     t.handle(Event("no_more_bets"))
-
-
-def cards(t, *codes):
-    for c in codes:
-        t.handle(Event("card", {"card": c}))
-
-
-def act(t, seat, action, amount=None):
-    data = {"seat": seat, "action": action}
-    if amount is not None:
-        data["amount"] = amount
-    t.handle(Event("decision", data))
 
 
 def decline_all(t, offer):
