@@ -159,6 +159,19 @@ def _suited(a, b):
     return cards.suit(a) == cards.suit(b)
 
 
+def _pair_held_for_the_reader(name, up, dealer_blackjack, wager, section):
+    """Two queens of hearts (g)(1) or two kings of spades (g)(6): against a ten-value or
+    ace up card the pair waits for the card reader and, with a dealer Blackjack, wins its
+    own higher row (`name` + "_dealer_blackjack"), (i)-(ii)."""
+    if not _ten_or_ace(up):
+        if dealer_blackjack:
+            _blackjack_known(up, dealer_blackjack, wager, section)
+        return name
+    if _blackjack_known(up, dealer_blackjack, wager, section + "(i), (ii)"):
+        return name + "_dealer_blackjack"
+    return name
+
+
 # ---- (g)(1) Lucky Ladies Twenty Point Bonus -------------------------------------
 
 def _twenty(player):
@@ -186,13 +199,8 @@ def lucky_ladies(player, up, dealer_blackjack=None):
     if not _twenty([a, b]):
         return None
     if _queen_of_hearts(a) and _queen_of_hearts(b):
-        if not _ten_or_ace(up):
-            if dealer_blackjack:
-                _blackjack_known(up, dealer_blackjack, LUCKY_LADIES, section)
-            return "queen_of_hearts_pair"
-        if _blackjack_known(up, dealer_blackjack, LUCKY_LADIES, "633a.7(g)(1)(i), (ii)"):
-            return "queen_of_hearts_pair_dealer_blackjack"
-        return "queen_of_hearts_pair"
+        return _pair_held_for_the_reader("queen_of_hearts_pair", up, dealer_blackjack,
+                                         LUCKY_LADIES, section)
     if _identical(a, b):
         return "matched_20"
     if _suited(a, b):
@@ -293,13 +301,8 @@ def kings_bounty(player, up, dealer_blackjack=None):
     if not _twenty([a, b]):
         return None
     if _king_of_spades(a) and _king_of_spades(b):
-        if not _ten_or_ace(up):
-            if dealer_blackjack:
-                _blackjack_known(up, dealer_blackjack, KINGS_BOUNTY, section)
-            return "two_kings_of_spades"
-        if _blackjack_known(up, dealer_blackjack, KINGS_BOUNTY, "633a.7(g)(6)(i), (ii)"):
-            return "two_kings_of_spades_dealer_blackjack"
-        return "two_kings_of_spades"
+        return _pair_held_for_the_reader("two_kings_of_spades", up, dealer_blackjack,
+                                         KINGS_BOUNTY, section)
     if _identical(a, b):
         return "suited_kings" if cards.rank(a) == cards.KING else "suited_queens_jacks_or_tens"
     if _suited(a, b):

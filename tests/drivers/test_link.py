@@ -20,22 +20,11 @@ from drivers.codec import BAD_CRC, DUPLICATE, JUNK, TRUNCATED, Codec, Frame, Msg
 from drivers.errors import (FrameError, HandshakeTimeout, IdentityMismatch, LinkClosed,
                             ProtocolError, VersionMismatch)
 from drivers.link import Link
+from tests.drivers.devices.support import MS, FakeClock
 
-MS = 1_000_000
 CONTROLLER = {"device": "controller", "id": "table-7"}
 SHUFFLER = {"device": "shuffler", "id": "SH-1"}
 DEVICE_HELLO = dict(SHUFFLER, proto=1, protocol="tablectl-serial", role="device", boot=4242)
-
-
-class FakeClock:
-    def __init__(self):
-        self.ns = 10 ** 12
-
-    def __call__(self):
-        return self.ns
-
-    def advance(self, ms):
-        self.ns += int(ms * MS)
 
 
 class Recorder:
