@@ -286,9 +286,14 @@ class TableController:
                 p.tick(self, now)
             except TablectlError as e:
                 self.note("refused", now, event_kind="tick", error=type(e).__name__, reason=str(e))
-            self._after(was)
+            self._track_lockout(was)
+        self.sync_outputs()            # once: an idle loop ticks thousands of times a second
 
     def _after(self, was):
+        self._track_lockout(was)
+        self.sync_outputs()
+
+    def _track_lockout(self, was):
         now = self.model.state
         if now == LOCKED_OUT and was != LOCKED_OUT:
             lo = self.model.lockout or {}
@@ -297,7 +302,6 @@ class TableController:
             self.note("lock_out", reason=lo.get("reason"), section=lo.get("section"))
         elif was == LOCKED_OUT and now != LOCKED_OUT and self.lockouts:
             self.lockouts[-1]["cleared"] = True
-        self.sync_outputs()
 
     # ---- outputs --------------------------------------------------------------------------
 

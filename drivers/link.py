@@ -9,10 +9,14 @@ are in docs/protocols.md.
 
 Nothing here sleeps or reads the wall clock on its own: `service()` does one
 round of work at the time the injected clock says, so tests drive it step by
-step; `start()` runs it on a reader thread that `close()` stops and joins.
+step; `start()` runs it on a reader thread that `close()` stops and joins. That
+thread sleeps in select() on the port and a wake-up pipe, so a frame or a
+send() is handled at once rather than at the next tick; the tick still bounds
+the wait for retransmits, heartbeats and ports select() cannot watch (loop://).
 """
 
 import os
+import select
 import threading
 import time
 from collections import Counter, deque
@@ -101,6 +105,8 @@ class Link:
         self._rejections = deque()
         self._thread = None
         self._stop = threading.Event()
+        self._wake = None                # (read fd, write fd) of the thread's wake-up pipe
+        self._wake_lock = threading.Lock()   # a nudge never writes to a closed (reused) fd
         self._closed = False
 
     @classmethod
@@ -142,7 +148,9 @@ class Link:
             if self._closed:
                 raise LinkClosed("link to %s is closed" % self._describe(self.peer))
             self._queue.append((msg_type, dict(payload)))
-        return len(self._queue)
+            queued = len(self._queue)
+        self._nudge()
+        return queued
 
     def begin_handshake(self):
         """Send our HELLO (restarting our outbound sequence); service() completes it."""
@@ -211,6 +219,11 @@ class Link:
         """Run service() on a reader thread until close()."""
         if self._thread is None:
             self._stop.clear()
+            wake = os.pipe()
+            for fd in wake:
+                os.set_blocking(fd, False)
+            with self._wake_lock:
+                self._wake = wake
             self._thread = threading.Thread(target=self._run, args=(tick_s,), daemon=True,
                                             name="tablectl-link-%s" % self.identity.get("id", "?"))
             self._thread.start()
@@ -218,9 +231,14 @@ class Link:
     def close(self):
         """Stop and join the reader thread; close the port if the link opened it."""
         self._stop.set()
+        self._nudge()
         if self._thread is not None:
             self._thread.join()
             self._thread = None
+        with self._wake_lock:
+            wake, self._wake = self._wake, None
+        for fd in wake or ():
+            os.close(fd)
         with self._lock:
             self._closed = True
             if self._own_port:
@@ -233,13 +251,53 @@ class Link:
         self.close()
 
     def _run(self, tick_s):
+        fd = self._port_fd()
+        ready = False
         while not self._stop.is_set():
+            read_before = self.stats["bytes_in"]
             try:
                 self.service()
             except Exception as exc:  # a callback failed: report, keep the thread's promise
                 self._run_calls([(self.on_fault, "link thread stopped: %r" % exc)])
                 return
+            if fd is None or (ready and self.stats["bytes_in"] == read_before):
+                # select() cannot watch this port, or it says readable with nothing to read
+                # (a hung-up pty): the tick keeps the thread from spinning
+                ready = False
+                self._stop.wait(tick_s)
+            else:
+                ready = self._sleep(fd, tick_s)
+
+    def _port_fd(self):
+        try:
+            fd = self.port.fileno()
+        except (AttributeError, OSError, ValueError, serial.SerialException):
+            return None
+        return fd if isinstance(fd, int) and fd >= 0 else None
+
+    def _sleep(self, fd, tick_s):
+        """Until the port has bytes, send()/close() nudges, or a tick passes; True if the
+        port was readable."""
+        wake = self._wake[0]
+        try:
+            ready = select.select([fd, wake], [], [], tick_s)[0]
+        except (OSError, ValueError):            # the port closed under us: service() says so
             self._stop.wait(tick_s)
+            return False
+        if wake in ready:
+            try:
+                os.read(wake, 512)
+            except BlockingIOError:
+                pass
+        return fd in ready
+
+    def _nudge(self):
+        with self._wake_lock:
+            if self._wake is not None:
+                try:
+                    os.write(self._wake[1], b"\0")
+                except BlockingIOError:           # full: the thread wakes anyway
+                    pass
 
     # -- internals -----------------------------------------------------------
 

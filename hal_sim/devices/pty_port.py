@@ -49,6 +49,12 @@ class PtyPort:
             self._flush(self.clock())
             return struct.unpack("I", fcntl.ioctl(self.master, termios.FIONREAD, b"\0" * 4))[0]
 
+    def fileno(self):
+        """The master's fd, for the Link's select(); delayed bytes still wait for a tick."""
+        with self._lock:
+            self._check()
+            return self.master
+
     def read(self, n):
         with self._lock:
             self._check()

@@ -1,0 +1,63 @@
+"""The link thread sleeps in select(): a frame on the port or a send() wakes it at once.
+
+With a tick of an hour these links could only work if the wake-ups do; close() too must wake
+the thread rather than wait for its tick.
+"""
+
+import os
+import threading
+
+import serial
+
+from drivers.link import Link
+from hal_sim.devices.pty_port import PtyPort
+from tests.drivers.test_link import CONTROLLER, SHUFFLER, pump_until
+
+HOUR_S = 3600.0
+
+
+def test_frames_and_sends_wake_the_threads_long_before_their_tick():
+    device_port = PtyPort()
+    port = serial.serial_for_url(device_port.path, baudrate=115200, timeout=0)
+    got = []
+    controller = Link(port, CONTROLLER, on_message=got.append)
+    device = Link(device_port, SHUFFLER, role="device", on_message=got.append)
+    try:
+        device.start(HOUR_S)
+        controller.start(HOUR_S)
+        controller.begin_handshake()
+        pump_until(lambda: controller.connected and device.connected, timeout=5.0)
+        for n in range(20):                      # each one a full round trip with its ACK
+            device.send({"kind": "card", "n": n})
+            controller.send({"cmd": "status", "n": n})
+        pump_until(lambda: len(got) == 40 and controller.idle and device.idle, timeout=5.0)
+        assert sorted(m.payload["n"] for m in got if m.payload.get("kind") == "card") == \
+            list(range(20))
+        assert controller.stats["retransmits"] == device.stats["retransmits"] == 0
+    finally:
+        closer = threading.Thread(target=lambda: (controller.close(), device.close()))
+        closer.start()
+        closer.join(5.0)
+        assert not closer.is_alive(), "close() waited for the hour-long tick"
+        port.close()
+        device_port.close()
+
+
+def test_a_hung_up_pty_does_not_spin_the_thread():
+    master, slave = os.openpty()
+    port = serial.serial_for_url(os.ttyname(slave), baudrate=115200, timeout=0)
+    link = Link(port, CONTROLLER, heartbeat_timeout_ms=10 ** 6)
+    calls = []
+    service = link.service
+    link.service = lambda: (calls.append(1), service())[1]
+    try:
+        os.close(master)                         # select() now says "readable" for ever
+        link.start(0.05)
+        done = threading.Event()
+        done.wait(0.5)
+        # at a 50 ms tick about ten; a thread spinning on the hang-up would make thousands
+        assert len(calls) < 60, "%d service calls in 0.5 s" % len(calls)
+    finally:
+        link.close()
+        port.close()
+        os.close(slave)
