@@ -4,7 +4,8 @@ Everything reaches the controller the way it does on a real table: wagers throug
 progressive sensors (where the game has a progressive) or keyed on the dealer panel,
 "no more bets" on the dealer's button, shuffles by commanding the shuffler, cards out of
 the simulated dealing shoe, the hole card through the card reader, dice through the dice
-reader, decisions and counts on the dealer panel. Only the controller's `pending` (what the
+reader, decisions, counts, the shake of the Props & Hops shaker and the Six-Card Fortune
+dealer's setting on the dealer panel. Only the controller's `pending` (what the
 round asks next) is read, as a dealer reads the table's display.
 
 Determinism: the deck order, the players' choices and the fault draws come from
@@ -13,10 +14,6 @@ physical shuffle, and Six-Card Fortune's starting position keeps `secrets` on a 
 here a seeded source is injected with `model.use_rng`). The autoplay drives the controller's
 loop itself (`run_once`) between device actions and waits for each action's event, so one
 action is in flight at a time and a seed replays the same rounds.
-
-Two entries have no panel or device message in this version's protocol (docs/devices.md):
-the Props & Hops shake of the covered shaker and Six-Card Fortune's dealer setting (seat
-"dealer"); they are submitted as dealer-panel Events directly (see GAPS).
 """
 
 import random
@@ -24,12 +21,8 @@ import time
 
 from controller.games.engine import CLOSED, DECK_REMOVED, LOCKED_OUT, OPENED, ROUND_OVER, \
     SHUFFLED, WAGERS_OPEN
-from controller.games.events import Event
 from controller.rules import cards as C
 from hal_sim import autoplay_strategy as S
-
-GAPS = ("props-and-hops: the shake of the covered shaker (no device or panel message)",
-        "six-card-fortune-pai-gow: the dealer's setting (the panel takes seats 1..7 only)")
 
 SUITS = "cdhs"
 DECK = [r + s for r in S.RANKS for s in SUITS]
@@ -107,11 +100,6 @@ class Autoplay:
 
     def panel(self, kind, **data):
         return self.act(lambda: self.sim.serial["dealer_panel"].key(kind, **data))
-
-    def submit(self, kind, data=None):
-        """An entry this version's panel protocol cannot carry (see GAPS)."""
-        return self.act(lambda: self.ctl.submit(Event(kind, data, "dealer_panel",
-                                                      self.ctl.clock())))
 
     def edge_at(self, key, gap_ns=2_000_000):
         """A GPIO edge time at least `gap_ns` after the last one on that line (debounce)."""
@@ -204,7 +192,7 @@ class Autoplay:
             self.deck.append(C.code(C.JOKER))
         self.deck_rng.shuffle(self.deck)
         if self.game == "props-and-hops":
-            self.submit("shuffle")
+            self.panel("shake")                  # the covered shaker (585.3(d), (i))
             return
         if self.fire("shuffler", "jam"):
             self.sim.serial["shuffler"].jam_next()
@@ -275,12 +263,9 @@ class Autoplay:
             self.peek()
         elif need in ("decision", "offer"):
             from hal_sim.autoplay_players import decide
-            kind, data = decide(self, p)
-            if kind == "submit":
-                self.submit("decision", data)
-            else:
-                data["seat"] = int(data["seat"])
-                self.panel("decision", **data)
+            data = decide(self, p)
+            data["seat"] = int(data["seat"])
+            self.panel("decision", **data)
         elif need == "dice":
             self.roll(p)
         elif need == "stub_count":
@@ -289,8 +274,7 @@ class Autoplay:
             self.panel("irregularity", irregularity="losing_hands_count",
                        counts=dict(p["expected"]))
         elif need == "dealer_setting":
-            self.submit("decision", {"seat": "dealer", "action": "set",
-                                     "low": p["house_way"]["low"]})
+            self.panel("dealer_setting", low=p["house_way"]["low"])
         else:
             raise Stuck("%s asks for %r: not simulated" % (self.game, need))
 

@@ -1,7 +1,7 @@
 """The simulated players' decisions, per game, from what the round asks (`pending`).
 
-Returns ("panel", data) for a decision keyed on the dealer panel, ("submit", data) for one
-the panel protocol cannot carry. Strategies are in hal_sim/autoplay_strategy.py.
+Each returns the data of a `decision` keyed on the dealer panel. Strategies are in
+hal_sim/autoplay_strategy.py.
 """
 
 from controller.rules import cards as C
@@ -18,15 +18,14 @@ def _blackjack(ap, p):
     seat = str(p["seat"])
     if p["need"] == "offer":
         if p["offer"] == "double_attack" and S.take_double_attack(m.dealer[0]):
-            return "panel", {"seat": seat, "action": "double_attack",
-                             "amount": m.wagers[seat]["bet"]}
-        return "panel", {"seat": seat, "action": "decline", "offer": p["offer"]}
+            return {"seat": seat, "action": "double_attack", "amount": m.wagers[seat]["bet"]}
+        return {"seat": seat, "action": "decline", "offer": p["offer"]}
     hand = m.hands[seat][p.get("hand", 1) - 1]
     action = S.blackjack_action(hand["cards"], m.dealer[0], p["allowed"])
     data = {"seat": seat, "action": action}
     if action == "double":
         data["amount"] = m.double_limit(seat, p.get("hand", 1) - 1)
-    return "panel", data
+    return data
 
 
 def _flop(ap, p):
@@ -36,7 +35,7 @@ def _flop(ap, p):
     data = {"seat": seat, "action": action}
     if action == "flop":
         data["amount"] = m.wagers[seat]["ante"]       # the Flop Wager equals the Ante
-    return "panel", data
+    return data
 
 
 def _raise_it_up(ap, p):
@@ -48,18 +47,18 @@ def _raise_it_up(ap, p):
     data = {"seat": seat, "action": action}
     if amount is not None:
         data["amount"] = amount
-    return "panel", data
+    return data
 
 
 def _six_card(ap, p):
     m = ap.model
     seat = str(p["seat"])
     if p["need"] == "offer":
-        return "panel", {"seat": seat, "action": "decline", "offer": p["offer"]}
+        return {"seat": seat, "action": "decline", "offer": p["offer"]}
     if "play_hand" in p["allowed"]:
-        return "panel", {"seat": seat, "action": "play_hand"}
+        return {"seat": seat, "action": "play_hand"}
     high, low = pg.house_way(C.parse_all(m.hands[seat]))      # the house way for players too
-    return "panel", {"seat": seat, "action": "set", "low": C.code(low)}
+    return {"seat": seat, "action": "set", "low": C.code(low)}
 
 
 def _poker(ap, p):
@@ -68,7 +67,7 @@ def _poker(ap, p):
     stack = m.wagers.get(seat, {}).get("stack", 0)
     data = S.poker_room_decision(p, stack, m.options["big_blind"])
     data["seat"] = seat
-    return "panel", data
+    return data
 
 
 GAMES = {"blackjack": _blackjack, "double-attack-blackjack": _blackjack, "flop-poker": _flop,

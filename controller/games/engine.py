@@ -48,6 +48,7 @@ class GameModel:
     REQUIRED_WAGERS = ()         # a seat plays only with all of these
     OPTIONAL_WAGERS = ()         # offered or not by the Rules Submission (config "offered")
     OPTIONS = {}                 # the game's own config options: {key: (type, check)}
+    SHAKER = False               # the game's `shuffle` is the dealer shaking a dice shaker
     DEFAULTS = {"table_min": 100, "table_max": 1000000, "offered": {}, "limits": {},
                 "paytables": {}, "options": {}}
 
@@ -163,6 +164,9 @@ class GameModel:
         self.on_open_table(event)
 
     def on_shuffle(self, event):
+        if event.get("shake") and not self.SHAKER:
+            raise IllegalEvent("a shake of the dice shaker does not shuffle the cards of %s"
+                               % self.GAME)
         self.reshuffle_due = None
         self.start_shoe(event)
         self.shuffled()

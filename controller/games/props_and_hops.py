@@ -4,7 +4,8 @@ How the common lifecycle reads for a dice game:
     open_table   the floorperson places the two dice in the shaker (585.3(d)); also the
                  moment the dice go on the table, for the 24-hour limit (585.3(b)(1))
     shuffle      the dealer shakes the covered shaker: before play starts (585.3(d)) and,
-                 optionally, after a round (585.3(i)). A scenario's `stack` must be empty:
+                 optionally, after a round (585.3(i)); the dealer panel's `shake` entry
+                 arrives as {"shake": true}. A scenario's `stack` must be empty:
                  the game has no cards (585.3(a)). Wagers are refused until this shake.
     new_deck     new dice replace dice removed from the table (after 24 hours)
     wager        any 585.2 wager, each bounded by the table limits, before the dice are
@@ -59,6 +60,7 @@ class PropsAndHops(GameModel):
     TABLE_LIMIT_WAGERS = tuple(dice.WAGERS)      # the table limits bound each wager
     REQUIRED_WAGERS = ()
     OPTIONAL_WAGERS = ()                         # 585.2 authorizes every wager outright
+    SHAKER = True                                # `shuffle` is the shake of 585.3(d), (i)
     OPTIONS = {"dice_max_hours": (int, _hours)}
     DEFAULTS = dict(GameModel.DEFAULTS, options={"dice_max_hours": 24})
 

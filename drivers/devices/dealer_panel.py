@@ -1,11 +1,15 @@
 """The dealer's keypad or touch screen: what no sensor sees, keyed in by a person.
 
-Decisions, wagers where no sensor exists, counts, irregularities and a
-supervisor's approval all arrive here; the controller decides what each may
-do. An approval becomes Event("clear") without "selftest": the controller adds
+Decisions, wagers where no sensor exists, counts, irregularities, a
+supervisor's approval, the dealer's shake of a covered dice shaker and the
+dealer's own setting of his hand all arrive here; the controller decides what
+each may do. An approval becomes Event("clear") without "selftest": the controller adds
 the failed device's self-test result before applying it (engine.on_clear).
 """
 
+from controller.errors import InvalidCard
+from controller.rules import cards as cardlib
+from controller.rules.paigow import DEALER
 from drivers.devices.serial_device import SerialDevice
 
 # The panel's short role names; the controller decides which roles may clear.
@@ -15,7 +19,9 @@ ROLE_NAMES = {"floor": "floorperson", "tech": "technician", "admin": "administra
 class DealerPanel(SerialDevice):
     """Events: decision, wager, no_more_bets, open_table (a count of decks), decision
     {"action": "count"} (other counts), irregularity {"kind": ...}, clear {"role", "badge",
-    "what"}. Commands: display(text)."""
+    "what"}, shuffle {"shake": true} (the dealer shook the covered dice shaker), decision
+    {"seat": "dealer", "action": "set", "low"} (the dealer's own setting). Commands:
+    display(text)."""
 
     device = "dealer_panel"
     section = None
@@ -53,9 +59,35 @@ class DealerPanel(SerialDevice):
                 raise ValueError("approval %r: not a clear with a role" % (data,))
             return [("clear", {"role": ROLE_NAMES.get(role, role), "badge": data.get("badge"),
                                "what": "clear"})]
+        if kind == "shake":
+            # a shake is not a card shuffle: the flag lets a card game refuse it
+            _fields(kind, data, ())
+            return [("shuffle", {"shake": True})]
+        if kind == "dealer_setting":
+            _fields(kind, data, ("low",))
+            return [("decision", {"seat": DEALER, "action": "set",
+                                  "low": _card(kind, data, "low")})]
         raise ValueError("unknown panel event %r" % kind)
 
 
 def _seat(data):
     if type(data.get("seat")) is not int or not 1 <= data["seat"] <= 7:
         raise ValueError("seat %r" % (data.get("seat"),))
+
+
+def _fields(kind, data, names):
+    """An entry with exactly its fields: a key pressed by mistake is not ignored."""
+    for name in data:
+        if name not in names:
+            raise ValueError("%s: unknown field %r (it takes %s)"
+                             % (kind, name, ", ".join(names) or "no fields"))
+    for name in names:
+        if name not in data:
+            raise ValueError("%s: field %r is missing" % (kind, name))
+
+
+def _card(kind, data, name):
+    try:
+        return cardlib.code(cardlib.parse(data[name]))
+    except InvalidCard as e:
+        raise ValueError("%s: field %r: %s" % (kind, name, e))

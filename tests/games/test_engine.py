@@ -7,6 +7,7 @@ import pytest
 
 from controller import config as configuration
 from controller.errors import ConfigError
+from controller.games import ALL_GAMES, model_class
 from controller.games.engine import IllegalEvent, Table, mermaid
 from controller.games.events import Event
 from tests.games.toy import Toy
@@ -153,3 +154,15 @@ def test_no_more_bets_with_a_reshuffle_due_returns_the_wagers_instead_of_dealing
     assert "reshuffled before they are dealt" in t.model.void_reason
     t.handle(Event("shuffle"))
     assert t.model.reshuffle_due is None
+
+
+@pytest.mark.parametrize("game", [g for g in ALL_GAMES if g != "props-and-hops"])
+def test_a_shake_of_the_dice_shaker_is_no_shuffle_of_a_card_game(game):
+    cls = model_class(game)
+    t = Table(cls(configuration.validate({}, cls)))
+    t.handle(Event("open_table", {"decks": getattr(cls, "DECKS", 1)}))
+    with pytest.raises(IllegalEvent, match="a shake of the dice shaker does not shuffle"):
+        t.handle(Event("shuffle", {"shake": True}, "dealer_panel"))
+    assert t.state == "opened"               # the cards still wait for their shuffle
+    t.handle(Event("shuffle"))
+    assert t.state == "shuffled"

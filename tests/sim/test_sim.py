@@ -6,6 +6,8 @@ import pytest
 
 from controller import cli
 from controller.games import ALL_GAMES
+from controller.games.events import Event
+from controller.journal.store import Store
 from controller.sim import Simulation
 
 
@@ -13,24 +15,57 @@ def _fds():
     return set(os.listdir("/proc/self/fd"))
 
 
-def run(game, rounds=5, seed=1, faults=()):
+def played(game, rounds=5, seed=1, faults=()):
+    """The simulation after its rounds, closed (its journal and counters stay readable)."""
     s = Simulation(game, seed, faults)
     try:
         s.run(rounds)
     finally:
         s.close()
-    return s.summary(timings=False)
+    return s
+
+
+def run(game, rounds=5, seed=1, faults=()):
+    return played(game, rounds, seed, faults).summary(timings=False)
 
 
 @pytest.mark.parametrize("game", ALL_GAMES)
 def test_every_game_plays_five_rounds_deterministically_and_leaves_nothing(game):
     fds = _fds()
-    first = run(game)
+    s = played(game)
+    first = s.summary(timings=False)
     assert first["rounds_completed"] + first["rounds_void"] == 5
     assert first["controller"]["errors"] == 0
     assert all(r["wagered"] > 0 for r in first["return_to_player"].values())
+    # nothing goes around the devices: every dealer-panel event came over the panel's line
+    keyed = sum(1 for e in s.ctl.journal if isinstance(e, Event) and e.source == "dealer_panel")
+    assert keyed and keyed == s.drivers["dealer_panel"].counters["events_out"]
     assert run(game) == first                    # same seed, same rounds
     assert _fds() == fds                         # every pty fd closed
+
+
+@pytest.mark.parametrize("game, kind, entry", [
+    pytest.param("props-and-hops", "shuffle", lambda data: data == {"shake": True},
+                 marks=pytest.mark.reg("585.3(d)", "585.3(i)")),
+    pytest.param("six-card-fortune-pai-gow", "decision",
+                 lambda data: data["seat"] == "dealer" and data["action"] == "set"
+                 and set(data) == {"seat", "action", "low"},
+                 marks=pytest.mark.reg("670a.11(d)"))])
+def test_tablectl_sim_keys_the_shake_and_the_dealers_setting_on_the_panel(
+        tmp_path, capsys, game, kind, entry):
+    path = tmp_path / "journal.db"
+    assert cli.main(["sim", "--game", game, "--rounds", "3", "--seed", "1", "--json",
+                     "--journal", str(path)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["rounds_completed"] == 3 and doc["controller"]["errors"] == 0
+    store = Store(str(path))
+    try:
+        rows = [r for r in store.rows() if r["kind"] == kind and r["entry"] == "event"]
+    finally:
+        store.close()
+    ours = [r for r in rows if entry(json.loads(r["data"]))]
+    # a shake before play and after each round but the last (585.3(d)); a setting a round
+    assert len(ours) == 3 and all(r["source"] == "dealer_panel" for r in ours)
 
 
 def test_the_cli_prints_the_console_line_and_one_json_summary(capsys):

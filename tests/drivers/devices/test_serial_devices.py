@@ -8,6 +8,10 @@ import json
 
 import pytest
 
+from controller import config as configuration
+from controller.games.engine import Table
+from controller.games.events import Event
+from controller.games.props_and_hops import PropsAndHops
 from drivers.devices import (CardReader, DealerPanel, DealingShoe, DiceReader, Shuffler,
                              build_devices)
 from hal_sim.devices import SimTable
@@ -17,6 +21,7 @@ from hal_sim.devices.dealing_shoe import SimDealingShoe
 from hal_sim.devices.dice_reader import SimDiceReader
 from hal_sim.devices.shuffler import SimShuffler
 from tests.drivers.devices.support import FakeClock, Sink, wait_for
+from tests.games import six_card_fortune_table as six_card
 
 
 class Bench:
@@ -194,6 +199,58 @@ def test_dealer_panel_entries_become_the_controllers_events(bench):
         ("clear", {"role": "floorperson", "badge": "F123", "what": "clear"})]
     b.driver.display("PLACE BETS")
     assert wait_for(lambda: b.sim.display == "PLACE BETS")
+
+
+@pytest.mark.reg("585.3(d)")
+def test_the_dealers_shake_keyed_on_the_panel_is_the_props_and_hops_shake(bench):
+    b = bench(DealerPanel, SimDealerPanel)
+    t = Table(PropsAndHops(configuration.validate({}, PropsAndHops)))
+    t.handle(Event("open_table"))            # the floorperson put the dice in the shaker
+    b.sim.key("shake")
+    shake = b.next("shuffle")
+    assert (shake.data, shake.source) == ({"shake": True}, "dealer_panel")
+    t.handle(shake)
+    assert t.state == "shuffled"             # wagers may now be taken
+    t.handle(Event("wager", {"seat": 1, "wager": "field", "amount": 500}))
+    assert t.model.wagers == {"1": {"field": 500}}
+
+
+@pytest.mark.reg("670a.11(d)")
+def test_the_dealers_setting_keyed_on_the_panel_settles_six_card_fortune(bench):
+    b = bench(DealerPanel, SimDealerPanel)
+    t = six_card.opened()
+    six_card.place(t, {1: {"six_card_fortune": 1000}})
+    t.handle(Event("no_more_bets"))
+    six_card.deal(t, {1: ["As", "Ad", "Kc", "Qs", "9h", "3d"], "dealer": six_card.KINGS})
+    six_card.players(t, {"1": "Kc"})
+    assert t.model.pending["need"] == "dealer_setting"
+    b.sim.key("dealer_setting", low="7c")
+    setting = b.next("decision")
+    assert setting.data == {"seat": "dealer", "action": "set", "low": "7c"}
+    t.handle(setting)
+    assert t.model.dealer_setting == {"high": ["Kh", "Kd", "5s", "4h", "2c"], "low": "7c"}
+    assert t.model.status == "settled"
+    assert t.model.results["1"]["six_card_fortune"] == ["win", 1000]
+
+
+def test_a_malformed_shake_or_dealer_setting_is_rejected_naming_the_field(bench):
+    b = bench(DealerPanel, SimDealerPanel)
+    bad = [("shake", {"dice": [3, 4]}, "shake: unknown field 'dice' (it takes no fields)"),
+           ("dealer_setting", {}, "dealer_setting: field 'low' is missing"),
+           ("dealer_setting", {"low": "Zz"}, "dealer_setting: field 'low': not a card: 'Zz'"),
+           ("dealer_setting", {"low": 7}, "dealer_setting: field 'low': card code must be"),
+           ("dealer_setting", {"low": "7c", "seat": 3},
+            "dealer_setting: unknown field 'seat' (it takes low)")]
+    for kind, data, _ in bad:
+        b.sim.key(kind, **data)
+    b.sim.key("dealer_setting", low="Kh")    # the next good entry still arrives
+    assert b.next("decision").data == {"seat": "dealer", "action": "set", "low": "Kh"}
+    assert [e.kind for e in b.sink.events] == ["decision"]      # none of the bad applied
+    assert b.driver.status()["rejected"] == {"bad_event": len(bad)}
+    assert len(b.journal) == len(bad)
+    for (device, reason, text), (_, _, why) in zip(b.journal, bad):
+        assert (device, reason) == ("dealer_panel", "bad_event")
+        assert why in text, text
 
 
 # -- line faults: every one is a fault Event or a counted rejection ----------------------
