@@ -118,7 +118,8 @@ class Runner:
         devices = self.section.get("devices") or {}
         self.factory = open_factory(self.backend, self.environ)
         try:
-            self.drivers = build_devices(devices, self.factory)
+            self.drivers = build_devices(devices, self.factory,
+                                         on_rejected=self.ctl.frame_rejected)
         except DeviceError as e:
             raise ConfigError("controller.devices: %s" % e)
         self.selftests.drivers = self.drivers

@@ -148,6 +148,7 @@ class Simulation:
     def _rejected(self, device, reason, raw_hex):
         key = "%s:%s" % (device, reason)
         self.rejected[key] = self.rejected.get(key, 0) + 1
+        self.ctl.frame_rejected(device, reason, raw_hex)
 
     def run(self, rounds=None):
         """Play `rounds` rounds (None: until interrupted)."""

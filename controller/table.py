@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 CONSUMED = object()          # a policy handled the event itself: the game does not see it
 ACCEPTING = (SHUFFLED, WAGERS_OPEN) + ROUND_OVER   # where a wager is (or opens) a round
 _STOP = object()
+FRAME_REJECTED = "frame_rejected"        # input a driver threw away; journaled, not applied
 
 
 class Record:
@@ -129,7 +130,8 @@ class TableController:
         self.policies = list(policies)
         self.queue = queue.SimpleQueue()
         self.seq = 0
-        self.stats = {"events": 0, "applied": 0, "refused": 0, "errors": 0, "faults": 0}
+        self.stats = {"events": 0, "applied": 0, "refused": 0, "errors": 0, "faults": 0,
+                      "frames_rejected": 0}
         self.refusals = []           # (event, reason) of the refused events, in order
         self.lockouts = []           # {"reason", "section", "cleared"} per lock-out
         self._thread = None
@@ -140,6 +142,12 @@ class TableController:
     def submit(self, event):
         """Queue an event; safe from driver threads and GPIO callbacks."""
         self.queue.put(event)
+
+    def frame_rejected(self, device, reason, frame):
+        """A driver threw input away (a malformed frame, junk, a bad entry): journaled like
+        every input, on the loop's thread, and never applied. Safe from driver threads."""
+        self.submit(Event(FRAME_REJECTED, {"device": device, "reason": reason, "frame": frame},
+                          device, self.clock()))
 
     def event(self, kind, data=None, source="dealer_panel"):
         """An event stamped now by the injected clock."""
@@ -230,6 +238,9 @@ class TableController:
         was = self.model.state
         self.journal(event)                      # before it is applied, always
         try:
+            if event.kind == FRAME_REJECTED:
+                self.stats["frames_rejected"] += 1
+                return                           # journaled is all: nothing to apply
             if event.kind == "fault":
                 self.stats["faults"] += 1
                 self._safe_path(event)

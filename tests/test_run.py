@@ -236,3 +236,49 @@ def test_the_controller_section_is_validated_and_optional():
                        ({"console": {"baud": 9600}}, "controller.console.baud")]:
         with pytest.raises(ConfigError, match=named.replace(".", r"\.")):
             configuration.validate({"controller": bad}, cls)
+
+
+def test_run_journals_a_malformed_frame_with_its_device(tmp_path, sim_table):
+    """Nothing silent: junk on a device's line is a journal row naming the device and why."""
+    config = write_config(tmp_path / "table.toml", devices=sim_table.config())
+    journal = tmp_path / "journal.db"
+    env = env_with(TABLECTL_HAL="sim", TABLECTL_PINS=str(tmp_path / "pins.json"))
+    proc = tablectl("run", "--config", str(config), "--journal", str(journal), env=env)
+    try:
+        read_until(proc, "console: ")
+        shuffler = sim_table.serial["shuffler"]
+        deadline = time.monotonic() + 10
+        while not shuffler.link.connected:
+            assert time.monotonic() < deadline, "the driver never connected"
+            time.sleep(0.01)
+        shuffler.inject("junk", 16)
+        deadline = time.monotonic() + 10
+        while not _rows_of(journal, "frame_rejected"):
+            assert time.monotonic() < deadline, "the junk was not journaled"
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    (row,) = _rows_of(journal, "frame_rejected")
+    assert (row["source"], row["data"]["device"], row["data"]["reason"]) == \
+        ("shuffler", "shuffler", "junk")
+    assert row["data"]["frame"] == "55" * 16
+    verify(journal)
+
+
+def _rows_of(journal, kind):
+    """Rows read beside the running controller (the journal is WAL: readers never block)."""
+    if not journal.exists():
+        return []
+    db = sqlite3.connect("file:%s?mode=ro" % journal, uri=True)
+    try:
+        rows = db.execute("SELECT source, data FROM journal WHERE kind = ? ORDER BY seq",
+                          (kind,)).fetchall()
+    except sqlite3.OperationalError:              # not created yet
+        return []
+    finally:
+        db.close()
+    return [{"source": source, "data": json.loads(data)} for source, data in rows]

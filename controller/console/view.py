@@ -31,7 +31,8 @@ CARD = "[card]"
 CARD_FIELDS = frozenset(("card", "cards", "stack", "hole", "hole_card", "hole_cards", "hand",
                          "hands", "upcard", "up_card", "dealer", "dealer_cards", "player_cards",
                          "shoe", "deck", "board", "community", "flop", "turn", "river", "burn",
-                         "reading", "misread", "stub", "cards_dealt", "peek"))
+                         "reading", "misread", "stub", "cards_dealt", "peek",
+                         "frame"))             # a rejected frame's bytes may carry a card
 CARD_TEXT = re.compile(r"(?<![A-Za-z0-9_\-])(?:10|[2-9TJQKA])[shdc](?![A-Za-z0-9_])|"
                        r"(?<![A-Za-z0-9_\-])JK(?![A-Za-z0-9_])")
 

@@ -21,6 +21,8 @@ KINDS = {
     "dice": "{'dice': [a, b]}: the dice in the uncovered shaker; {'no_roll': why} (585.3(f), (g))",
     "irregularity": "{'kind': name, ...}: an irregularity the dealer reports",
     "fault": "{'device': name, 'reason': text}: a device malfunction",
+    "frame_rejected": "{'device', 'reason', 'frame'}: input a driver threw away; the controller "
+                      "journals it and applies nothing",
     "clear": "{'role': name, 'selftest': bool}: an authorized clear of a lock-out",
     "new_deck": "a deck removed from the table is replaced",
     "close_table": "the table closes",

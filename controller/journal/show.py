@@ -36,8 +36,8 @@ def is_card(value):
 
 def hide_cards(obj):
     """A copy of `obj` with every card code replaced by HIDDEN."""
-    if isinstance(obj, dict):
-        return {k: hide_cards(v) for k, v in obj.items()}
+    if isinstance(obj, dict):       # a rejected frame's bytes may carry a card: hidden whole
+        return {k: HIDDEN if k == "frame" else hide_cards(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
         return [hide_cards(v) for v in obj]
     return HIDDEN if is_card(obj) else obj

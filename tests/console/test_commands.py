@@ -287,6 +287,8 @@ def test_unrevealed_cards_never_appear_on_the_console(tmp_path):
     j(Event("card", {"card": "9c"}, "shoe", 2))                           # the hole card
     j(Record("refused", {"reason": "the hole card Qh is not due", "cards": ["As"]}, 3))
     j(Event("card", {"cards": ["Kd", "Td"]}, "shoe", 4))
+    frame = b'~\x01\x03{"card":"Qh"}\x00\x00'.hex()                  # a bad frame's bytes
+    j(Event("frame_rejected", {"device": "shoe", "reason": "bad_crc", "frame": frame}, "shoe", 5))
     rig.ctl.model.lock("card reader malfunction: it read a Blackjack under As 9c", "581.13(i)",
                        "card_reader")
     rig.ctl.lockouts.append({"reason": rig.ctl.model.lockout["reason"], "section": "581.13(i)",
@@ -299,6 +301,7 @@ def test_unrevealed_cards_never_appear_on_the_console(tmp_path):
     for code in hidden:
         assert not re.search(r"(?<![A-Za-z0-9])%s(?![A-Za-z0-9])" % code, shown), code
     assert "[hidden]" in shown and "[card]" in shown
+    assert "frame_rejected" in shown and frame not in shown and "7b22636172" not in shown
     assert "0 entries match '[card]'" in shown                      # a search cannot confirm one
 
 

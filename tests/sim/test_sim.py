@@ -122,10 +122,28 @@ def test_a_wager_after_no_more_bets_is_attempted_not_recognized(game):
     assert w["attempted"] == 5 and w["recognized"] == 0 and w["journaled_attempts"] == 5
 
 
-def test_junk_on_the_shoe_line_is_counted_and_play_goes_on():
-    s = run("blackjack", faults=[("shoe", "junk", 1.0)])
-    assert s["frames_rejected"]["shoe"]["junk"] == 5 and not s["lockouts"]
-    assert s["rounds_completed"] == 5
+def test_junk_on_the_shoe_line_is_counted_journaled_and_play_goes_on(tmp_path):
+    path = tmp_path / "journal.db"
+    s = Simulation("blackjack", 1, [("shoe", "junk", 1.0)], journal=str(path))
+    try:
+        s.run(5)
+    finally:
+        s.close()
+    summary = s.summary(timings=False)
+    assert summary["frames_rejected"]["shoe"]["junk"] == 5 and not summary["lockouts"]
+    assert summary["rounds_completed"] == 5
+    # nothing silent: each piece of junk is a journal row naming the device and the reason
+    store = Store(str(path))
+    try:
+        rows = [dict(r, data=json.loads(r["data"])) for r in store.rows()
+                if r["kind"] == "frame_rejected"]
+        assert store.verify() is None
+    finally:
+        store.close()
+    assert len(rows) == 5
+    assert {(r["source"], r["data"]["device"], r["data"]["reason"]) for r in rows} == \
+        {("shoe", "shoe", "junk")}
+    assert all(r["data"]["frame"] for r in rows)
 
 
 def test_a_bouncing_sensor_places_one_wager():
