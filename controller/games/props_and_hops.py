@@ -3,9 +3,9 @@
 How the common lifecycle reads for a dice game:
     open_table   the floorperson places the two dice in the shaker (585.3(d)); also the
                  moment the dice go on the table, for the 24-hour limit (585.3(b)(1))
-    shuffle      the dealer shakes the covered shaker: before play starts (585.3(d)) and,
-                 optionally, after a round (585.3(i)); the dealer panel's `shake` entry
-                 arrives as {"shake": true}. A scenario's `stack` must be empty:
+    shuffle      the dealer shakes the covered shaker: before play starts and after each
+                 round (585.3(d), (i)); the next round's wagers wait for it. The dealer
+                 panel's `shake` entry arrives as {"shake": true}. A scenario's `stack` must be empty:
                  the game has no cards (585.3(a)). Wagers are refused until this shake.
     new_deck     new dice replace dice removed from the table (after 24 hours)
     wager        any 585.2 wager, each bounded by the table limits, before the dice are
@@ -128,6 +128,10 @@ class PropsAndHops(GameModel):
                                "wagers are made before the dice are shaken (585.2(a), 585.3(e))"
                                % (wager, event.get("seat")))
         self._check_dice_age(event)
+        if self.state in ROUND_OVER:
+            raise IllegalEvent("wager %s refused: after each round the dealer covers and shakes "
+                               "the shaker before the next round's wagers (585.3(d), (i))"
+                               % wager)
         super().on_wager(event)
 
     # ---- "no more bets" and the shooter (585.3(e), (j)) -------------------------------

@@ -10,7 +10,7 @@ import pytest
 from controller import config as configuration
 from controller.errors import ConfigError, RulesError
 from controller.games import model_class
-from controller.games.engine import IllegalEvent, Table
+from controller.games.engine import ROUND_OVER, IllegalEvent, Table
 from controller.games.events import Event
 from controller.games.props_and_hops import PropsAndHops
 from controller.rules import dice
@@ -35,7 +35,10 @@ def wager(t, seat, name, amount, ts_ns=0):
 
 
 def play(t, wagers, roll, seated=None):
-    """One round: {seat: {wager: cents}}, "no more bets", the roll; returns the shooter."""
+    """One round: the dealer's shake after the round before, if there was one (585.3(i)),
+    {seat: {wager: cents}}, "no more bets", the roll; returns the shooter."""
+    if t.model.state in ROUND_OVER:
+        t.handle(Event("shuffle", {"shake": True}))
     for seat, placed in wagers.items():
         for name, amount in placed.items():
             wager(t, seat, name, amount)
@@ -49,6 +52,19 @@ def play(t, wagers, roll, seated=None):
 
 def test_registered_under_its_name():
     assert model_class("props-and-hops") is PropsAndHops
+
+
+@pytest.mark.reg("585.3(d)", "585.3(i)")
+def test_the_next_rounds_wagers_wait_for_the_shake_after_a_round():
+    t = opened()
+    play(t, {1: {"field": 500}}, [2, 2])
+    assert t.model.status == "settled"
+    with pytest.raises(IllegalEvent, match=r"after each round.*shakes the shaker.*\(d\), \(i\)"):
+        wager(t, 1, "field", 500)
+    assert t.model.round_no == 1 and t.model.status == "settled"     # nothing changed
+    t.handle(Event("shuffle", {"shake": True}))
+    wager(t, 1, "field", 500)
+    assert t.model.round_no == 2
 
 
 @pytest.mark.reg("585.3(d)")
@@ -309,6 +325,7 @@ def test_the_dice_hours_option_cannot_exceed_24():
 def test_snapshot_mid_round_restores_in_a_fresh_process_with_the_same_settlement():
     t = opened()
     play(t, {1: {"field": 500}, 3: {"any_seven": 500}}, [3, 4])         # seat 1 throws a 7
+    t.handle(Event("shuffle", {"shake": True}))                          # 585.3(i)
     for seat, name, amount in ((1, "field", 500), (3, "three_four", 200),
                                (3, "any_seven", 300), (6, "twelve_hardway", 100)):
         wager(t, seat, name, amount)
@@ -324,6 +341,7 @@ def test_snapshot_mid_round_restores_in_a_fresh_process_with_the_same_settlement
         "out = [t.state, t.model.pending]\n"
         "t.handle(Event('dice', {'dice': [4, 3]}))\n"
         "out += [t.state, t.model.results]\n"
+        "t.handle(Event('shuffle', {'shake': True}))\n"
         "t.handle(Event('wager', {'seat': 6, 'wager': 'field', 'amount': 100}))\n"
         "t.handle(Event('no_more_bets'))\n"
         "print(json.dumps(out + [t.model.pending]))\n")
