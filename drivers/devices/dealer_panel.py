@@ -14,8 +14,8 @@ ROLE_NAMES = {"floor": "floorperson", "tech": "technician", "admin": "administra
 
 class DealerPanel(SerialDevice):
     """Events: decision, wager, no_more_bets, open_table (a count of decks), decision
-    {"action": "count"} (other counts), irregularity {"kind": ...}, clear {"role", "badge",
-    "what"}. Commands: display(text)."""
+    {"action": "count"} (other counts), irregularity {"kind": ...}, shuffle {"by": "hand"}
+    (the dealer shuffled by hand), clear {"role", "badge", "what"}. Commands: display(text)."""
 
     device = "dealer_panel"
     section = None
@@ -47,6 +47,8 @@ class DealerPanel(SerialDevice):
         if kind == "irregularity":
             irregularity = data.pop("irregularity")
             return [("irregularity", dict(data, kind=irregularity))]
+        if kind == "shuffle":               # the dealer's; the shuffler reports its own
+            return [("shuffle", {"by": "hand"})]
         if kind == "approval":
             role = data.get("role")
             if not isinstance(role, str) or data.get("what", "clear") != "clear":

@@ -11,7 +11,7 @@ class SimDealerPanel(SimSerialDevice):
         self.display = None
 
     def key(self, kind, **data):
-        """Key an entry: decision, wager, no_more_bets, count, irregularity, approval."""
+        """Key an entry: decision, wager, no_more_bets, count, irregularity, shuffle, approval."""
         self.event(kind, **data)
 
     def on_command(self, cmd, payload):
