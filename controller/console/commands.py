@@ -147,8 +147,10 @@ class Commands:
         if state == LOCKED_OUT:
             lo = model.lockout or {}
             rows.append(("LOCKED OUT", "%s [%s]" % (lo.get("reason"), lo.get("section") or "-")))
-            rows.append(("to clear", "a floorperson or above runs `clear` once %s passes its "
-                         "self-test" % (lo.get("device") or "every device")))
+            how = ("(%s is covered as out of order: no self-test)" % lo.get("device")
+                   if lo.get("covered") else "once %s passes its self-test"
+                   % (lo.get("device") or "every device"))
+            rows.append(("to clear", "a floorperson or above runs `clear` " + how))
         s = ctl.stats
         rows.append(("controller", "events %(events)d, applied %(applied)d, refused "
                      "%(refused)d, errors %(errors)d, faults %(faults)d" % s))
@@ -199,9 +201,11 @@ class Commands:
         ctl = self.ctl
         if ctl.model.state != LOCKED_OUT:
             raise ConsoleError("nothing to clear: the table is not locked out")
-        device = (ctl.model.lockout or {}).get("device")
-        drivers = self.drivers_for(device)
-        lines = []
+        lockout = ctl.model.lockout or {}
+        covered = lockout.get("covered")      # out of service: not tested (games/out_of_order.py)
+        drivers = [] if covered else self.drivers_for(lockout.get("device"))
+        lines = ["self-test %s: none, it is covered as out of order" % lockout.get("device")] \
+            if covered else []
         for name, driver in drivers:
             if _writes_outputs(driver) and ctl.model.state not in QUIET:
                 raise ConsoleError("\n".join(lines + ["the table is no longer locked out "
@@ -215,7 +219,8 @@ class Commands:
         for name, driver in drivers:
             if hasattr(driver, "clear_fault"):
                 driver.clear_fault()
-        event = ctl.event("clear", {"role": role, "selftest": True}, source="console")
+        event = ctl.event("clear", {"role": role} if covered else {"role": role, "selftest": True},
+                          source="console")
         ctl.submit(event)
         outcome = self._await(event, lambda: ctl.model.state != LOCKED_OUT)
         if outcome is None:

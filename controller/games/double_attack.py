@@ -31,10 +31,26 @@ Readings of the text (581 is silent or loose on them):
     and Double Attack Wagers are returned and its Bust It Wager stays.
   * 581.13(c): a card exposed in error is used for the next card the procedure needs; a player
     asked to decide while it waits may "refuse" it and then takes no more cards.
+
+The shuffle (581.5(a)): `options.shuffler` says how the table shuffles, "automated" (an
+automated card shuffling device, the default) or "manual" (by hand). A shuffle event says how
+it was done, {"by": "shuffler"} from the shuffler's driver or {"by": "hand"} from the dealer
+panel; one that does not say (a scenario) was done the table's way. Then:
+  * 581.13(j): a shuffler that jams or stops makes a reshuffle due and, like any device fault,
+    locks the table until a floorperson clears it after the shuffler passes its self-test.
+  * 581.13(k): with an automated shuffler a shuffle by hand is refused until the dealer reports
+    the shuffler out of order and covered, {"kind": "device_out_of_order", "device":
+    "shuffler", "covered": true}: between rounds, or while the table is locked out by the
+    shuffler's own fault (which it cannot clear by a self-test). The table shuffles by hand
+    until it is closed and opened again, when the configured shuffler is back; the covered
+    shuffler's shuffles are refused, and a lock-out by it is cleared without its self-test
+    (controller/games/out_of_order.py, shared with Flop Poker and Raise It Up).
 """
 
 from controller.games.blackjack_family import DEALER, BlackjackFamily, parse, wager_name
 from controller.games.engine import ROUND_OVER, SEAT_KEYS, SETTLED, SHUFFLED, IllegalEvent
+from controller.games.out_of_order import WHILE_LOCKED, OutOfOrder
+from controller.games.single_deck import one_of
 from controller.rules import blackjack as bj
 from controller.rules import cards as C
 from controller.rules import paytables as pt
@@ -55,14 +71,17 @@ IRREGULARITIES = {
     "one_card_dealt": "581.13(f)",                # {"seat", "accept": bool}
     "card_not_dealt": "581.13(g)",                # {"seat", "option": "deal_later"|"dead"}
     "reader_not_allowed": "581.13(h)",
+    "device_out_of_order": "581.13(k)",           # {"device": "shuffler", "covered": true}
 }
+ANY_TIME = ("cover_card", "device_out_of_order")     # kinds that check their own states
+SHUFFLERS = ("automated", "manual")
 
 
 def _positive(what, section):
     return lambda v: None if v >= 1 else "%s must be at least 1 (%s)" % (what, section)
 
 
-class DoubleAttackBlackjack(BlackjackFamily):
+class DoubleAttackBlackjack(OutOfOrder, BlackjackFamily):
     GAME = GAME
     ROUND_STATES = ["up_card", "double_attack"] + BlackjackFamily.ROUND_STATES
     FIRST_ROUND_STATE = "up_card"
@@ -78,11 +97,13 @@ class DoubleAttackBlackjack(BlackjackFamily):
         # 581.6(g): adjacent boxes one player may place a Bet Wager on
         "boxes_per_player": (int, lambda v: None if 1 <= v <= 6
                              else "a player bets on 1 to 6 boxes (581.6(g))"),
+        # 581.5(a): the cards are shuffled by an automated card shuffling device or by hand
+        "shuffler": (str, one_of(SHUFFLERS, "581.5(a)")),
     }
     DEFAULTS = {"table_min": 100, "table_max": 1000000, "offered": {"bust_it": True},
                 "limits": {}, "paytables": {},
                 "options": {"reader_shows_hole_card": False, "insurance_chip_unit": 100,
-                            "boxes_per_player": 2}}
+                            "boxes_per_player": 2, "shuffler": "automated"}}
     MAIN_WAGER = "bet"
     HAND_WAGERS = ("bet", "double_attack")
     PEEK_RANKS = "AKQJ"
@@ -92,7 +113,8 @@ class DoubleAttackBlackjack(BlackjackFamily):
                 "double_amount": "581.10(a)", "split_pair": "581.11(a)",
                 "split_hands": "581.11(c)", "split_aces": "581.11(e)", "surrender": "581.7(k)",
                 "refused_card": "581.13(c)", "insurance": "581.8(a)", "deck": "581.3(a)",
-                "reader": "581.13(i)"}
+                "reader": "581.13(i)", "shuffling": "581.5(a)",
+                "device_out_of_order": "581.13(k)"}
 
     def reset_round(self):
         super().reset_round()
@@ -111,6 +133,21 @@ class DoubleAttackBlackjack(BlackjackFamily):
 
     def option(self, key):
         return self.config["options"].get(key, self.DEFAULTS["options"][key])
+
+    # ---- the shuffle (581.5(a), 581.13(j), (k)) -----------------------------------------
+
+    def in_use(self, device):
+        """The automated shuffler, if configured and not covered (the one device of 581.13(k))."""
+        return device == "shuffler" and self.option("shuffler") == "automated" \
+            and device not in self.out_of_order
+
+    def take_out_of_use(self, device):
+        return {"shuffled_by": "hand"}
+
+    def on_shuffle(self, event):
+        """By hand only once the automated shuffler is covered (581.13(k))."""
+        self.check_shuffled_by(event)
+        super().on_shuffle(event)
 
     # ---- wagers before "no more bets" (581.6) -------------------------------------------
 
@@ -295,12 +332,13 @@ class DoubleAttackBlackjack(BlackjackFamily):
     # ---- irregularities (581.7(d), 581.13) ----------------------------------------------
 
     def on_irregularity(self, event):
-        self.not_locked()
         kind = event.get("kind")
+        if kind not in WHILE_LOCKED:
+            self.not_locked()
         if kind not in IRREGULARITIES:
             raise IllegalEvent("unknown irregularity %r; the kinds are %s"
                                % (kind, ", ".join(sorted(IRREGULARITIES))))
-        if self.state not in self.ROUND_STATES + [SETTLED] and kind != "cover_card":
+        if self.state not in self.ROUND_STATES + [SETTLED] and kind not in ANY_TIME:
             raise IllegalEvent("irregularity %s: no round is being dealt (%s)"
                                % (kind, self.state))
         getattr(self, "irregular_" + kind)(event)
@@ -460,8 +498,12 @@ class DoubleAttackBlackjack(BlackjackFamily):
     def on_fault(self, event):
         """A card reader malfunction stops the game until repaired or replaced (581.13(i)); a
         shuffler that jams or stops makes the cards due for a reshuffle (581.13(j)) and, like
-        any device fault, locks the table until a floorperson clears it."""
+        any device fault, locks the table until a floorperson clears it. A fault of a shuffler
+        the table does not use is refused (the controller locks the table all the same)."""
         device = event.get("device")
+        unused = self.not_used(device, "581.5(a)") if device == "shuffler" else None
+        if unused:
+            raise IllegalEvent("fault of the shuffler: %s" % unused)
         if device == "card_reader":
             self.lock("card reader malfunction: %s; no dealing until it is repaired or replaced"
                       % event.get("reason"), "581.13(i)", device)

@@ -11,6 +11,7 @@ Common lifecycle, shared by every game:
     closed -> opened -> shuffled -> wagers_open -> <the game's round states>
            -> settled | voided -> wagers_open (next round) ...
     any state -> locked_out -> (authorized clear, self-test passed) -> back where it was
+                 (no self-test of a device covered as out of order: games/out_of_order.py)
     any state -> deck_removed -> (a new deck opened) -> opened
 
 A game adds its round states (from "no more bets" to settlement) and handles
@@ -271,9 +272,11 @@ class GameModel:
         role = event.get("role")
         if role not in CLEARING_ROLES:
             raise IllegalEvent("a lock-out is cleared by a floorperson or above, not %r" % (role,))
-        if event.get("selftest") is not True:
+        lockout = self.lockout or {}
+        # a device covered as out of order is out of service: no self-test of it is asked for
+        if event.get("selftest") is not True and not lockout.get("covered"):
             raise IllegalEvent("lock-out not cleared: %s has not passed its self-test"
-                               % ((self.lockout or {}).get("device") or "the device"))
+                               % (lockout.get("device") or "the device"))
         self.note("clear", role=role)
         self.lockout = None
         self.resume()

@@ -11,8 +11,9 @@ from controller.errors import RulesError
 # What each kind carries. The machine rejects an event its state does not expect.
 KINDS = {
     "open_table": "decks received, inspected and verified (581.4, 633a.4): {'decks': n}",
-    "shuffle": "cards shuffled and cut; a scenario passes the stacked shoe as {'stack': [...]}; "
-               "{'shake': True}: the dealer shook the covered dice shaker (a dice game only)",
+    "shuffle": "cards shuffled and cut; {'by': 'shuffler' | 'hand'}: how (none: the table's "
+               "way); a scenario passes the stacked shoe as {'stack': [...]}; {'shake': True}: "
+               "the dealer shook the covered dice shaker (a dice game only)",
     "wager": "{'seat': n, 'wager': name, 'amount': cents}; amount 0 withdraws",
     "no_more_bets": "the dealer closes wagering",
     "card": "{'card': 'As'}: the next card out of the shoe",

@@ -32,8 +32,9 @@ Readings of the text:
   * The cards are shuffled after every round (583.5(a)): a new round needs a shuffle event.
   * A Pot taken by every player in the round (a lone player, or all tied) is a push.
   * A void round returns every wager, the collected Ante of a fold and the Flop Wagers too.
-  * A device out of order (583.13(f)) is covered first; the table then deals from a manual shoe
-    or shuffles by hand until it is closed and opened again.
+  * A device out of order (583.13(f)) is covered first (a shuffle by hand is refused while the
+    automated shuffler is in use); the table then deals from a manual shoe or shuffles by hand
+    until it is closed and opened again (controller/games/out_of_order.py).
   * Any shuffler or dealing shoe fault also locks the table (583.13(d), (e)), as every device
     fault does.
 """

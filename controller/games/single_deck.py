@@ -10,15 +10,17 @@ only the section numbers differ, so each game gives its `SECTIONS`:
 The events handled here:
     open_table   one deck, or two with an automated card shuffling device
     shuffle      before play or after a round; {"count": n} from a counting shuffler (not 52:
-                 the deck is removed); {"cut": n}, the cover card at least ten cards in
+                 the deck is removed); {"cut": n}, the cover card at least ten cards in;
+                 {"by": "shuffler" | "hand"}: how (controller/games/out_of_order.py)
     deck hours   checked on shuffle, wager and "no more bets": 4 hours dealt by hand, 8 from a
                  shoe; then wagers still open are returned and the deck is removed
     irregularity {"kind": "card_face_up", "card"}: discarded; a second voids the round
                  {"kind": "card_drawn_in_error"}: the next card event is that card
                  {"kind": "wrong_number_of_cards", "to": seat | "community"}: void
                  {"kind": "stub_count", "count" | "stub", "misdealt"?}: see below
-                 {"kind": "device_out_of_order", "device", "covered": true}: between rounds;
-                 a manual shoe or shuffle until the table is closed and opened again
+                 {"kind": "device_out_of_order", "device", "covered": true}: between rounds
+                 (or locked out by its fault); a manual shoe or shuffle by hand until the
+                 table is closed and opened again (controller/games/out_of_order.py)
     fault        {"device": "shuffler"}: a reshuffle is due; {"device": "dealing_shoe"}: a
                  round being played is void, every wager returned, and a reshuffle is due.
                  Every fault locks the table (the fail-safe: a floorperson clears it after a
@@ -36,6 +38,7 @@ or false (void, and the deck removed).
 from controller.errors import ConfigError, InvalidCard
 from controller.games.engine import CLOSED, LOCKED_OUT, OPENED, ROUND_OVER, SHUFFLED, \
     WAGERS_OPEN, GameModel, IllegalEvent
+from controller.games.out_of_order import WHILE_LOCKED, OutOfOrder
 from controller.rules import cards as C
 
 MANUAL_SHOE, HAND, AUTOMATED_SHOE = "manual_shoe", "hand", "automated_shoe"
@@ -68,12 +71,13 @@ def deck_options(sections):
     }
 
 
-class SingleDeckGame(GameModel):
+class SingleDeckGame(OutOfOrder, GameModel):
     """Base of a single-deck game's model. The game sets SECTIONS and OPTIONS =
     deck_options(SECTIONS); deals with `take` (or `card`); calls `stub_out` once the stub is
     out and `end_round` when it settles; and gives `round_seats` and `after_stub_count`."""
 
     SECTIONS = {}
+    OUT_OF_ORDER_DEVICES = DEVICES
     # How a refused card is worded ({what}, {code}, {n}, {error}, {section}); a game whose
     # scenario library pins other words gives its own.
     CARD_REFUSALS = {
@@ -101,6 +105,7 @@ class SingleDeckGame(GameModel):
                               "(%s): set options.shuffler" % self.SECTIONS["hand_needs_shuffler"])
         self.dealing = options["dealing"]
         self.shuffler = options["shuffler"]
+        self.out_of_order = []
         self.stub_every = options["stub_count_every"]
 
     def section(self, step):
@@ -168,6 +173,7 @@ class SingleDeckGame(GameModel):
         if self.state not in (OPENED, SHUFFLED) + ROUND_OVER:
             raise IllegalEvent("the cards are shuffled before play or after a round, not while "
                                "%s (%s)" % (self.state, self.section("shuffle")))
+        self.check_shuffled_by(event)
         cut = event.get("cut")
         if cut is not None and (not isinstance(cut, int) or isinstance(cut, bool) or cut < 10):
             raise IllegalEvent("the cover card goes at least ten cards in from the top, not %r "
@@ -249,7 +255,8 @@ class SingleDeckGame(GameModel):
         if handler is None:
             raise IllegalEvent("unknown irregularity %r; the kinds are %s" % (kind, ", ".join(
                 sorted(n[len("irregular_"):] for n in dir(self) if n.startswith("irregular_")))))
-        self.not_locked()
+        if kind not in WHILE_LOCKED:
+            self.not_locked()
         handler(event)
 
     def in_round(self, kind):
@@ -330,23 +337,9 @@ class SingleDeckGame(GameModel):
             self.void_round(reason)
             self.remove_the_deck(reason)
 
-    def irregular_device_out_of_order(self, event):
-        """Covered or signed out of order before another method is used; the table then deals
-        from a manual shoe or shuffles by hand until it is closed and opened again."""
-        device, section = event.get("device"), self.section("device_out_of_order")
-        if self.state not in (OPENED, SHUFFLED) + ROUND_OVER:
-            raise IllegalEvent("irregularity device_out_of_order: between rounds, not while %s "
-                               "(%s)" % (self.state, section))
-        if device not in DEVICES:
-            raise IllegalEvent("irregularity device_out_of_order: the device is one of %s, not "
-                               "%r (%s)" % (", ".join(DEVICES), device, section))
-        if not self.in_use(device):
-            raise IllegalEvent("irregularity device_out_of_order: this table has no automated "
-                               "%s in use (%s)" % (device.replace("_", " "), section))
-        if event.get("covered") is not True:
-            raise IllegalEvent("the %s is covered or signed out of order before any other "
-                               "method is used ('covered': true) (%s)"
-                               % (device.replace("_", " "), section))
+    def take_out_of_use(self, device):
+        """A manual shoe for the shoe; for the shuffler one deck shuffled by hand, dealt from a
+        manual shoe if it was dealt by hand."""
         if device == "dealing_shoe":
             self.dealing = MANUAL_SHOE
         else:
@@ -354,8 +347,7 @@ class SingleDeckGame(GameModel):
             self.decks = 1                          # two decks need the shuffler
             if self.dealing == HAND:
                 self.dealing = MANUAL_SHOE          # dealt by hand only after one
-        self.note("out_of_order", device=device, dealing=self.dealing, shuffler=self.shuffler,
-                  section=section)
+        return {"dealing": self.dealing, "shuffler": self.shuffler}
 
     def in_use(self, device):
         return self.shuffler != "manual" if device == "shuffler" else \
@@ -367,11 +359,13 @@ class SingleDeckGame(GameModel):
         """A shuffler that jams or stops: the cards are reshuffled. An automated dealing shoe
         that fails: a round being played is void and the cards reshuffled with any dealt.
         Either, like any device fault, locks the table: its safe state until a floorperson
-        clears it after a passing self-test."""
+        clears it after a passing self-test. A fault of a device the table does not use (none
+        configured, or covered) is refused; the controller locks the table all the same."""
         device, why, section = event.get("device"), event.get("reason"), event.get("section")
-        if device in DEVICES and not self.in_use(device):
-            raise IllegalEvent("fault of the %s: this table has none in use (%s)"
-                               % (device.replace("_", " "), self.section("irregularities")))
+        unused = self.not_used(device, self.section("irregularities")) \
+            if device in DEVICES else None
+        if unused:
+            raise IllegalEvent("fault of the %s: %s" % (device.replace("_", " "), unused))
         if device == "shuffler":
             section = self.section("shuffler_fault")
             self.reshuffle_due = "the shuffler jammed or did not complete the shuffle: %s (%s)" \

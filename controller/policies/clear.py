@@ -1,6 +1,8 @@
 """A floorperson's clear of a lock-out carries the failed device's self-test (engine.on_clear
 refuses a clear without a passing one): the dealer panel's approval carries none, so the
-controller runs the self-test of the device that caused the lock-out and adds its result."""
+controller runs the self-test of the device that caused the lock-out and adds its result.
+A device covered as out of order (controller/games/out_of_order.py) is not tested: it is out of
+service, and its driver's fault stays latched."""
 
 from controller.games.engine import LOCKED_OUT
 from controller.policies import Policy
@@ -31,6 +33,9 @@ class SelftestOnClear(Policy):
         if event.kind == "clear" and "selftest" not in event.data and \
                 ctl.model.state == LOCKED_OUT:
             device, driver = self._driver(ctl)
+            if (ctl.model.lockout or {}).get("covered"):
+                ctl.note("selftest", event.ts_ns, device=device, skipped="covered as out of order")
+                return None
             ok = True if driver is None else bool(driver.selftest())
             event.data["selftest"] = ok
             self.results.append((device, ok))

@@ -18,10 +18,10 @@ ROLE_NAMES = {"floor": "floorperson", "tech": "technician", "admin": "administra
 
 class DealerPanel(SerialDevice):
     """Events: decision, wager, no_more_bets, open_table (a count of decks), decision
-    {"action": "count"} (other counts), irregularity {"kind": ...}, clear {"role", "badge",
-    "what"}, shuffle {"shake": true} (the dealer shook the covered dice shaker), decision
-    {"seat": "dealer", "action": "set", "low"} (the dealer's own setting). Commands:
-    display(text)."""
+    {"action": "count"} (other counts), irregularity {"kind": ...}, shuffle {"by": "hand"}
+    (the dealer shuffled by hand), clear {"role", "badge", "what"}, shuffle {"shake": true}
+    (the dealer shook the covered dice shaker), decision {"seat": "dealer", "action": "set",
+    "low"} (the dealer's own setting). Commands: display(text)."""
 
     device = "dealer_panel"
     section = None
@@ -33,11 +33,13 @@ class DealerPanel(SerialDevice):
         kind = payload["kind"]
         data = {k: v for k, v in payload.items() if k != "kind"}
         if kind == "decision":
+            _need(kind, data, ("seat", "action"))
             _seat(data)
             if not isinstance(data["action"], str):
                 raise ValueError("action must be a name")
             return [("decision", data)]
         if kind == "wager":
+            _need(kind, data, ("seat", "wager", "amount"))
             _seat(data)
             if type(data["amount"]) is not int or data["amount"] < 0 or "wager" not in data:
                 raise ValueError("a wager needs its name and whole cents >= 0")
@@ -45,14 +47,19 @@ class DealerPanel(SerialDevice):
         if kind == "no_more_bets":
             return [("no_more_bets", {})]
         if kind == "count":
+            _need(kind, data, ("count",))
             if type(data["count"]) is not int:
                 raise ValueError("a count is a whole number")
             if data.get("what") == "decks":
                 return [("open_table", {"decks": data["count"]})]
             return [("decision", dict(data, action="count"))]
         if kind == "irregularity":
+            _need(kind, data, ("irregularity",))
             irregularity = data.pop("irregularity")
             return [("irregularity", dict(data, kind=irregularity))]
+        if kind == "shuffle":               # the dealer's; the shuffler reports its own
+            _fields(kind, data, ())
+            return [("shuffle", {"by": "hand"})]
         if kind == "approval":
             role = data.get("role")
             if not isinstance(role, str) or data.get("what", "clear") != "clear":
@@ -81,6 +88,10 @@ def _fields(kind, data, names):
         if name not in names:
             raise ValueError("%s: unknown field %r (it takes %s)"
                              % (kind, name, ", ".join(names) or "no fields"))
+    _need(kind, data, names)
+
+
+def _need(kind, data, names):
     for name in names:
         if name not in data:
             raise ValueError("%s: field %r is missing" % (kind, name))

@@ -9,8 +9,9 @@ from drivers.devices.serial_device import SerialDevice
 
 
 class Shuffler(SerialDevice):
-    """Events: Event("shuffle", {"count": n}) (no count if the model does not count); faults
-    "jam" and "stopped". Commands: shuffle(), count(). `counts`: the model counts cards."""
+    """Events: Event("shuffle", {"by": "shuffler", "count": n}) (no count if the model does not
+    count); faults "jam" and "stopped". Commands: shuffle(), count(). `counts`: the model counts
+    cards. "by" tells the game the device shuffled, not the dealer's hands (581.13(k))."""
 
     device = "shuffler"
     section = "581.13(k)"
@@ -39,8 +40,8 @@ class Shuffler(SerialDevice):
             if self.counts:
                 if not isinstance(cards, int) or isinstance(cards, bool):
                     raise ValueError("a counting shuffler must report cards")
-                return [("shuffle", {"count": cards})]
-            return [("shuffle", {})]
+                return [("shuffle", {"by": "shuffler", "count": cards})]
+            return [("shuffle", {"by": "shuffler"})]
         if kind == "card_count":
             self.last_count = {"count": int(payload["count"]),
                                "expected": payload.get("expected")}

@@ -11,9 +11,9 @@ class SimDealerPanel(SimSerialDevice):
         self.display = None
 
     def key(self, kind, **data):
-        """Key an entry: decision, wager, no_more_bets, count, irregularity, approval, shake,
-        dealer_setting (docs/protocols.md section 10). Anything is sent as keyed, so a test
-        can key a malformed entry."""
+        """Key an entry: decision, wager, no_more_bets, count, irregularity, shuffle, approval,
+        shake, dealer_setting (docs/protocols.md section 10). Anything is sent as keyed, so a
+        test can key a malformed entry."""
         self.event(kind, **data)
 
     def on_command(self, cmd, payload):

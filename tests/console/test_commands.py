@@ -179,6 +179,26 @@ def test_a_progressive_lock_out_tests_the_progressive_system_one_naming_none_tes
     assert all(d.selftests >= 1 for d in rig.drivers.values()) and "cleared" in out
 
 
+@pytest.mark.reg("581.13(k)")
+def test_a_shuffler_covered_as_out_of_order_is_cleared_without_its_self_test(tmp_path, running):
+    dead = FakeDriver("shuffler", "shuffler", ok=False)
+    rig = running(tmp_path, game="double-attack-blackjack", drivers={"shuffler": dead})
+    rig.login("floorperson")
+    rig.ctl.submit(rig.ctl.event("open_table"))
+    lock(rig, device="shuffler")
+    assert "self-test shuffler: FAIL (motor stuck)" in rig.run("clear")
+    rig.ctl.submit(rig.ctl.event("irregularity", {"kind": "device_out_of_order",
+                                                  "device": "shuffler", "covered": True}))
+    wait(lambda: (rig.ctl.model.lockout or {}).get("covered"))
+    assert "(shuffler is covered as out of order: no self-test)" in rig.run("status")
+    out = rig.run("clear")
+    assert "self-test shuffler: none, it is covered as out of order" in out
+    assert "lock-out cleared by floorperson; the table is opened" in out
+    assert dead.selftests == 1 and dead.cleared == 0          # its fault stays latched
+    clear = [e for e in rig.ctl.journal if isinstance(e, Event) and e.kind == "clear"]
+    assert [e.data for e in clear] == [{"role": "floorperson"}]
+
+
 def test_a_lock_out_of_a_device_without_a_driver_here_is_not_cleared(tmp_path, running):
     rig = running(tmp_path)
     rig.login("floorperson")

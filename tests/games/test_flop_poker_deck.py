@@ -400,6 +400,42 @@ def test_an_out_of_order_shuffler_stops_dealing_by_hand():
     assert ["pot_to_centre", {"amount": 100, "section": "583.8(b)"}] in t.model.record
 
 
+@pytest.mark.reg("583.13(f)")
+def test_no_shuffle_by_hand_until_the_automated_shuffler_is_covered():
+    t = table(options={"shuffler": "counting"})
+    t.handle(Event("open_table"))
+    with pytest.raises(IllegalEvent, match=r"no shuffle by hand.*\(583.13\(f\)\)"):
+        t.handle(Event("shuffle", {"by": "hand"}))
+    t.handle(Event("irregularity", {"kind": "device_out_of_order", "device": "shuffler",
+                                    "covered": True}))
+    with pytest.raises(IllegalEvent, match=r"shuffler is covered as out of order"):
+        t.handle(Event("shuffle", {"by": "shuffler", "count": 52}))
+    t.handle(Event("shuffle", {"by": "hand"}))
+    play(t, ONE_SEAT, ROUND, [(1, "fold")])
+    assert t.state == "settled"
+    manual = table()
+    manual.handle(Event("open_table"))
+    with pytest.raises(IllegalEvent, match=r"this table has none in use \(583.5\)"):
+        manual.handle(Event("shuffle", {"by": "shuffler"}))
+
+
+@pytest.mark.reg("583.13(d)")
+@pytest.mark.reg("583.13(f)")
+def test_a_shuffler_that_fails_and_cannot_be_used_is_covered_while_the_table_is_locked():
+    t = opened(options={"shuffler": "automated"})
+    t.handle(Event("fault", {"device": "shuffler", "reason": "jam"}))
+    with pytest.raises(IllegalEvent, match="self-test"):
+        t.handle(Event("clear", {"role": "floorperson", "selftest": False}))
+    t.handle(Event("irregularity", {"kind": "device_out_of_order", "device": "shuffler",
+                                    "covered": True}))
+    t.handle(Event("clear", {"role": "floorperson"}))    # no self-test of a covered shuffler
+    assert t.state == "shuffled" and t.model.shuffler == "manual"
+    with pytest.raises(IllegalEvent, match=r"reshuffled.*583.13\(d\)"):
+        place(t, ONE_SEAT)
+    next_round(t)
+    assert t.state == "settled"
+
+
 def test_another_device_fault_locks_the_table_until_cleared():
     t = opened()
     place(t, ONE_SEAT)

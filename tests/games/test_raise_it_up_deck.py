@@ -354,6 +354,24 @@ def test_a_device_out_of_order_is_covered_before_another_method_is_used():
         irregular(t, "device_out_of_order", device="dealing_shoe", covered=True)
 
 
+@pytest.mark.reg("669a.13(g)")
+def test_the_cards_are_shuffled_by_hand_only_once_the_shuffler_is_covered():
+    t = table(options={"shuffler": "automated"})
+    t.handle(Event("open_table", {"decks": 2}))
+    with pytest.raises(IllegalEvent, match=r"no shuffle by hand.*\(669a.13\(g\)\)"):
+        t.handle(Event("shuffle", {"by": "hand"}))
+    irregular(t, "device_out_of_order", device="shuffler", covered=True)
+    assert (t.model.shuffler, t.model.decks) == ("manual", 1)
+    t.handle(Event("shuffle", {"by": "hand"}))
+    assert t.state == "shuffled"
+    t.handle(Event("close_table"))
+    t.handle(Event("open_table"))                  # reopened: the shuffler is back in service
+    with pytest.raises(IllegalEvent, match=r"669a.13\(g\)"):
+        t.handle(Event("shuffle", {"by": "hand"}))
+    t.handle(Event("shuffle", {"by": "shuffler"}))
+    assert t.state == "shuffled"
+
+
 @pytest.mark.reg("669a.2(c)(2)")
 def test_a_fault_of_the_progressive_system_locks_the_table():
     t = opened()

@@ -104,10 +104,10 @@ def test_card_reader_selftest_passes_then_fails_on_a_malfunction(bench):
 def test_shuffler_reports_its_count_and_miscount(bench):
     b = bench(Shuffler, SimShuffler)
     b.driver.shuffle()
-    assert b.next("shuffle").data == {"count": 52}
+    assert b.next("shuffle").data == {"by": "shuffler", "count": 52}
     b.sim.miscount(-1)
     b.driver.shuffle()
-    assert b.next("shuffle", 2).data == {"count": 51}
+    assert b.next("shuffle", 2).data == {"by": "shuffler", "count": 51}
     b.driver.count()
     assert wait_for(lambda: b.driver.status()["last_count"]) == {"count": 51, "expected": 52}
     assert [c["cmd"] for c in b.sim.commands] == ["shuffle", "shuffle", "count"]
@@ -116,7 +116,7 @@ def test_shuffler_reports_its_count_and_miscount(bench):
 def test_a_shuffler_that_does_not_count_reports_the_shuffle_only(bench):
     b = bench(Shuffler, SimShuffler, counts=False)
     b.driver.shuffle()
-    assert b.next("shuffle").data == {}
+    assert b.next("shuffle").data == {"by": "shuffler"}
 
 
 @pytest.mark.parametrize("inject, reason", [("jam_next", "jam"), ("stop_next", "stopped")])
@@ -187,8 +187,9 @@ def test_dealer_panel_entries_become_the_controllers_events(bench):
     b.sim.key("count", what="decks", count=6)
     b.sim.key("count", what="stub", count=11)
     b.sim.key("irregularity", irregularity="exposed_card", seat=2)
+    b.sim.key("shuffle")
     b.sim.key("approval", role="floor", what="clear", badge="F123")
-    assert wait_for(lambda: len(b.sink.events) == 7)
+    assert wait_for(lambda: len(b.sink.events) == 8)
     assert [(e.kind, e.data) for e in b.sink.events] == [
         ("decision", {"seat": 3, "action": "hit"}),
         ("wager", {"seat": 2, "wager": "ante", "amount": 500}),
@@ -196,6 +197,7 @@ def test_dealer_panel_entries_become_the_controllers_events(bench):
         ("open_table", {"decks": 6}),
         ("decision", {"action": "count", "what": "stub", "count": 11}),
         ("irregularity", {"kind": "exposed_card", "seat": 2}),
+        ("shuffle", {"by": "hand"}),
         ("clear", {"role": "floorperson", "badge": "F123", "what": "clear"})]
     b.driver.display("PLACE BETS")
     assert wait_for(lambda: b.sim.display == "PLACE BETS")
@@ -233,9 +235,14 @@ def test_the_dealers_setting_keyed_on_the_panel_settles_six_card_fortune(bench):
     assert t.model.results["1"]["six_card_fortune"] == ["win", 1000]
 
 
-def test_a_malformed_shake_or_dealer_setting_is_rejected_naming_the_field(bench):
+def test_a_malformed_panel_entry_is_rejected_naming_the_field(bench):
     b = bench(DealerPanel, SimDealerPanel)
     bad = [("shake", {"dice": [3, 4]}, "shake: unknown field 'dice' (it takes no fields)"),
+           ("shuffle", {"cut": 12}, "shuffle: unknown field 'cut' (it takes no fields)"),
+           ("decision", {"seat": 2}, "decision: field 'action' is missing"),
+           ("wager", {"seat": 2, "amount": 500}, "wager: field 'wager' is missing"),
+           ("count", {"what": "stub"}, "count: field 'count' is missing"),
+           ("irregularity", {"seat": 2}, "irregularity: field 'irregularity' is missing"),
            ("dealer_setting", {}, "dealer_setting: field 'low' is missing"),
            ("dealer_setting", {"low": "Zz"}, "dealer_setting: field 'low': not a card: 'Zz'"),
            ("dealer_setting", {"low": 7}, "dealer_setting: field 'low': card code must be"),
