@@ -193,8 +193,12 @@ class Commands:
             lines.append("no lock-outs")
         if self.ctl.model.state == LOCKED_OUT:
             lo = self.ctl.model.lockout or {}
-            lines.append("now locked out: device %s; `clear` runs its self-test, then clears"
-                         % (lo.get("device") or "- (every device is tested)"))
+            if lo.get("covered"):
+                lines.append("now locked out: device %s, covered as out of order; `clear` "
+                             "clears without its self-test" % lo.get("device"))
+            else:
+                lines.append("now locked out: device %s; `clear` runs its self-test, then clears"
+                             % (lo.get("device") or "- (every device is tested)"))
         return "\n".join(lines)
 
     def c_clear(self, role, args):

@@ -191,6 +191,8 @@ def test_a_shuffler_covered_as_out_of_order_is_cleared_without_its_self_test(tmp
                                                   "device": "shuffler", "covered": True}))
     wait(lambda: (rig.ctl.model.lockout or {}).get("covered"))
     assert "(shuffler is covered as out of order: no self-test)" in rig.run("status")
+    assert "covered as out of order; `clear` clears without its self-test" in \
+        rig.run("lockouts")
     out = rig.run("clear")
     assert "self-test shuffler: none, it is covered as out of order" in out
     assert "lock-out cleared by floorperson; the table is opened" in out
