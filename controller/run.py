@@ -27,7 +27,6 @@ import logging
 import signal
 import sys
 import threading
-import time
 
 from controller import config as configuration
 from controller.errors import ConfigError, TablectlError
@@ -106,6 +105,8 @@ class Runner:
             self.say("journal %s: the boot checks passed (rows to %s, table %s, round %s)"
                      % (self.journal_path, report.get("replayed_to"), report.get("state"),
                         report.get("round_no")))
+        if self.ctl.clock.boot.get("reason"):
+            self.say("table clock: %s" % self.ctl.clock.boot["reason"])
         if self.ctl.model.state == LOCKED_OUT and not self.problem:
             reason = (self.ctl.model.lockout or {}).get("reason")
             self.say("the table is locked out: %s" % reason)
@@ -116,9 +117,10 @@ class Runner:
         from drivers.errors import DeviceError
         from drivers.hal import open_factory
         devices = self.section.get("devices") or {}
-        self.factory = open_factory(self.backend, self.environ)
+        # every stamp is table time: the edges' (the factory's clock) and the frames'
+        self.factory = open_factory(self.backend, self.environ, clock=self.ctl.clock)
         try:
-            self.drivers = build_devices(devices, self.factory,
+            self.drivers = build_devices(devices, self.factory, clock=self.ctl.clock,
                                          on_rejected=self.ctl.frame_rejected)
         except DeviceError as e:
             raise ConfigError("controller.devices: %s" % e)
@@ -134,7 +136,7 @@ class Runner:
         from controller.console.auth import default_pin_store
         console = self.section.get("console") or {}
         self.console_path, self.console = start_console(
-            self.ctl, self.drivers, clock=time.monotonic_ns,
+            self.ctl, self.drivers, clock=self.ctl.clock,
             pin_store_path=console.get("pins") or default_pin_store(),
             tty=console.get("tty"), manifest_path=console.get("manifest"))
         self.err.write("console: %s\n" % self.console_path)

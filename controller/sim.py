@@ -95,7 +95,8 @@ class Simulation:
                 self.ctl.close()
                 raise JournalError("journal %s: the table is locked out: %s"
                                    % (journal, self.ctl.boot_report["problem"]))
-        self.sim = SimTable().start()
+        # the simulated lines' edges are stamped in table time, as the drivers' frames are
+        self.sim = SimTable(gpio_clock=self.ctl.clock).start()
         try:
             dev_cfg = self.sim.config()
             dev_cfg["shuffler"]["counts"] = counting
@@ -103,7 +104,8 @@ class Simulation:
                 dev_cfg["dice_reader"]["dice"] = 3
             dev_cfg["progressive_system"]["debounce_ms"] = 1
             dev_cfg["buttons"]["debounce_ms"] = 1
-            self.drivers = build_devices(dev_cfg, self.sim.factory, on_rejected=self._rejected)
+            self.drivers = build_devices(dev_cfg, self.sim.factory, clock=self.ctl.clock,
+                                         on_rejected=self._rejected)
             prog, tower = self.drivers["progressive_system"], self.drivers["tower_light"]
             self.selftests.drivers = self.drivers
             for driver in self.drivers.values():
@@ -118,7 +120,7 @@ class Simulation:
                     raise RuntimeError("%s: no handshake with the simulated device" % driver.name)
             from controller.console import start_console
             self.console_path, self.console = start_console(
-                self.ctl, self.drivers, clock=time.monotonic_ns,
+                self.ctl, self.drivers, clock=self.ctl.clock,
                 pin_store_path=os.environ.get("TABLECTL_PINS", CONSOLE_PINS))
             self.autoplay = Autoplay(self.ctl, self.sim, self.drivers, seed, self.faults)
             if journal is not None:

@@ -3,7 +3,8 @@
 RPi.GPIO is imported when the factory is built, not when this module is, so the
 package imports on a bench machine; on a Pi 5 the rpi-lgpio package provides the
 same `RPi.GPIO` module. Debounce is RPi.GPIO's own `bouncetime`. Edge callbacks
-run on RPi.GPIO's callback thread; the timestamp is taken first thing there,
+run on RPi.GPIO's callback thread; the timestamp (the factory's `clock`: the controller
+gives it the table clock, controller/journal/clock.py) is taken first thing there,
 before the driver's callback, and an exception in a callback is logged rather
 than left to kill that thread.
 
@@ -34,8 +35,9 @@ class RealFactory(PinFactory):
 
     name = "real"
 
-    def __init__(self):
+    def __init__(self, clock=time.monotonic_ns):
         super().__init__()
+        self.clock = clock
         self._gpio = gpio = _load_gpio()
         gpio.setmode(gpio.BCM)
         self._pulls = {Pull.UP: gpio.PUD_UP, Pull.DOWN: gpio.PUD_DOWN, Pull.NONE: gpio.PUD_OFF}
@@ -49,7 +51,7 @@ class RealFactory(PinFactory):
             return
 
         def on_edge(_channel):
-            timestamp_ns = time.monotonic_ns()
+            timestamp_ns = self.clock()
             try:
                 pin._deliver(timestamp_ns)
             except Exception:

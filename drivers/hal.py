@@ -106,7 +106,8 @@ class _Pin:
 class InputPin(_Pin):
     """An input line; with an `edge`, `callback(timestamp_ns)` runs on each accepted edge.
 
-    The timestamp is time.monotonic_ns() taken when the backend saw the edge, so a
+    The timestamp is the factory's clock (monotonic ns; the controller's table clock when
+    it opened the factory) taken when the backend saw the edge, so a
     driver measures durations from the edges, not from when its code got to run.
     Edges closer than `debounce_ms` to the last accepted one are dropped.
     """

@@ -103,11 +103,11 @@ class Autoplay:
 
     def edge_at(self, key, gap_ns=2_000_000):
         """A GPIO edge time at least `gap_ns` after the last one on that line (debounce)."""
-        now = time.monotonic_ns()
+        now = self.ctl.clock()
         last = self._last_edge.get(key)
         if last is not None and now < last + gap_ns:
             time.sleep((last + gap_ns - now) / 1e9)
-            now = time.monotonic_ns()
+            now = self.ctl.clock()
         self._last_edge[key] = now
         return now
 

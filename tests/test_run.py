@@ -6,6 +6,7 @@ simulated GPIO. systemd is a datagram socket we bind (tests/deploy/test_watchdog
 """
 import json
 import os
+import re
 import select
 import signal
 import sqlite3
@@ -282,3 +283,48 @@ def _rows_of(journal, kind):
     finally:
         db.close()
     return [{"source": source, "data": json.loads(data)} for source, data in rows]
+
+
+def test_the_runner_stamps_frames_and_edges_in_table_time(tmp_path, sim_table, monkeypatch):
+    """The drivers and the pin factory take the table clock: a journal whose time line is far
+    beyond this machine's monotonic clock (written on another kernel) goes on from there."""
+    import io
+
+    from controller.games.engine import Table
+    from controller.journal import boot
+    from controller.journal.clock import UNKNOWN_NS
+    from controller.journal.store import Store
+    from controller.policies import default_policies
+    from controller.run import Runner, load_config
+    from hal_sim.devices import BUTTON_PINS
+    far = 10 ** 6 * 3600 * 10 ** 9                  # a million hours: more than any uptime
+    monkeypatch.setenv("TABLECTL_PINS", str(tmp_path / "pins.json"))
+    config = write_config(tmp_path / "table.toml", devices=sim_table.config(),
+                          controller_extra='hal = "sim"')
+    cfg, section, backend = load_config(str(config), environ={})
+    journal = str(tmp_path / "journal.db")
+    cls = model_class(cfg["game"])
+    ahead = time.time_ns() + 10 * 3600 * 10 ** 9    # that kernel's wall clock: ours is behind
+    boot(journal, Table(cls(cfg)), default_policies(cls.GAME), clock=lambda: far,
+         wall=lambda: ahead, boot_id=lambda: "another kernel").close()
+    err = io.StringIO()
+    runner = Runner(cfg, section, backend, journal, environ={}, err=err)
+    try:
+        runner.start()
+        assert runner.drivers["dealer_panel"].wait_connected(5.0)
+        sim_table.serial["dealer_panel"].key("no_more_bets")                # a frame
+        runner.factory.pulse(BUTTON_PINS["no_more_bets"], 5_000_000)       # an edge
+        end = time.monotonic() + 10
+        while runner.ctl.stats["events"] < 2 and time.monotonic() < end:
+            time.sleep(0.01)
+    finally:
+        runner.close()
+    store = Store(journal)
+    try:
+        events = [(r["source"], r["ts_ns"]) for r in store.rows() if r["entry"] == "event"]
+    finally:
+        store.close()
+    assert {s for s, _ in events} == {"dealer_panel", "buttons"}, events
+    assert all(ts >= far + UNKNOWN_NS for _, ts in events), events
+    assert re.search(r"table clock: the wall clock reads 3(5999|6000) s before the journal's "
+                     r"latest stamp", err.getvalue()), err.getvalue()

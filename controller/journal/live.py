@@ -11,6 +11,8 @@ snapshot before the last one, so the last snapshot is checked too) and the meter
 compared with that replay. A broken chain, a snapshot or a meter that differs locks the
 table with a reason naming the first bad row; the lock-out is itself a journaled step, and
 one in force at the power loss is in force again, since it is part of the replayed state.
+Every boot's first row is the table clock's `clock` record (clock.py): the controller's
+clock continues the journal's time line across power cycles.
 """
 
 import os
@@ -18,6 +20,7 @@ import time
 
 from controller.errors import JournalError
 from controller.games.engine import LOCKED_OUT, WAGERS_OPEN
+from controller.journal import clock as table_clock
 from controller.journal import meters as M
 from controller.journal import state as S
 from controller.journal.chain import Break
@@ -179,23 +182,27 @@ def check(store, model_cls, full=False, fallback_rng=None):
     return replay, brk or replay.problem
 
 
-def boot(path, table, policies, *, clock=time.monotonic_ns, outputs=None):
+def boot(path, table, policies, *, clock=time.monotonic_ns, wall=time.time_ns,
+         boot_id=table_clock.kernel_boot_id, outputs=None):
     """The controller for `table`, resumed from the journal at `path` (created when absent).
 
     `table` and `policies` are fresh ones: for an existing journal their state is replaced
     by the replayed one. `ctl.boot_report["problem"]` is the lock-out reason, or None.
+    `clock` (monotonic ns), `wall` (wall-clock ns) and `boot_id` (the kernel's) are what
+    the table clock (`ctl.clock`, controller/journal/clock.py) is made from.
     """
     model_cls = type(table.model)
     fresh = not os.path.exists(path) or os.path.getsize(path) == 0
     store = Store(path, _create=True) if fresh else Store(path)
+    clock = table_clock.start(store, clock, wall, boot_id)
     if store.last_seq == 0:
         # new, or the power went before its first rows were committed: begin it (again)
         ctl = JournaledController(table, store=store, clock=clock, outputs=outputs,
                                   policies=policies)
         now = clock()
         store.append([(now, "controller", "genesis", "genesis", 0,
-                       header_of(policies, model_cls.GAME)), ctl.snapshot_row()],
-                     meters=ctl.meters)
+                       header_of(policies, model_cls.GAME)), ctl.snapshot_row(),
+                      clock.row()], meters=ctl.meters)
         ctl.boot_report = {"created": True, "problem": None}
         return ctl
     try:
@@ -211,6 +218,7 @@ def boot(path, table, policies, *, clock=time.monotonic_ns, outputs=None):
         counters = None
     ctl = JournaledController(table, store=store, counters=counters, clock=clock,
                               outputs=outputs, policies=policies)
+    store.append([clock.row(ctl.model.round_no)])
     if hasattr(table.model, "use_rng") and replay is not None:
         table.model.use_rng(None)
     ctl.meters = store.meters()       # rewritten when they next change, never to hide one

@@ -166,6 +166,20 @@ class Store:
         for values in self.db.execute(sql + " ORDER BY seq", args):
             yield dict(zip(COLUMNS, values))
 
+    def latest_ts(self):
+        """The latest stamp of any row (rows are not in stamp order), or None."""
+        return self.db.execute("SELECT MAX(ts_ns) FROM journal").fetchone()[0]
+
+    def last_record(self, kind):
+        """The data of the last record of `kind`, parsed; None if there is none or it is
+        not JSON (a damaged row: the chain check reports it)."""
+        row = self.db.execute("SELECT data FROM journal WHERE entry = 'record' AND kind = ? "
+                              "ORDER BY seq DESC LIMIT 1", (kind,)).fetchone()
+        try:
+            return None if row is None else json.loads(row[0])
+        except ValueError:
+            return None
+
     def verify(self):
         """The first chain.Break, or None."""
         return verify(self.rows(), self.head())

@@ -84,6 +84,12 @@ def test_notify_watchdog_and_restart():
     assert watchdog.endswith("s") and 2 <= int(watchdog[:-1]) <= 60
 
 
+def test_the_controller_starts_after_the_wall_clock_is_synchronized():
+    """The table clock reads the wall clock at boot for the time the power was off."""
+    assert "time-sync.target" in values("Wants", "Unit")
+    assert "time-sync.target" in " ".join(values("After", "Unit")).split()
+
+
 def test_hardening_options():
     for key, want in [("NoNewPrivileges", "yes"), ("ProtectSystem", "strict"),
                       ("ProtectHome", "yes"), ("PrivateTmp", "yes"), ("DevicePolicy", "closed"),

@@ -1,6 +1,7 @@
 """The real backend against a stand-in RPi.GPIO module (pytest-mock): the calls it makes
 for BCM numbering, pulls, edge detection with debounce, writes, and the safe path."""
 import sys
+import time
 
 import pytest
 
@@ -52,14 +53,22 @@ def test_no_debounce_leaves_bouncetime_out(GPIO, real):
     assert "bouncetime" not in GPIO.add_event_detect.call_args.kwargs
 
 
-def test_the_callback_gets_the_time_stamped_at_the_edge(GPIO, real, mocker):
-    clock = mocker.patch("drivers.gpio_real.time.monotonic_ns", side_effect=[111, 222])
-    seen = []
-    real.input(17, edge="falling", callback=seen.append)
-    on_edge = GPIO.add_event_detect.call_args.kwargs["callback"]
-    on_edge(17)
-    on_edge(17)
-    assert seen == [111, 222] and clock.call_count == 2
+def test_the_callback_gets_the_time_stamped_at_the_edge(GPIO, mocker):
+    # the factory's clock: monotonic ns unless the controller gives it its table clock
+    default = RealFactory()
+    default.close()
+    assert default.clock is time.monotonic_ns
+    clock = mocker.Mock(side_effect=[111, 222])
+    real = RealFactory(clock=clock)
+    try:
+        seen = []
+        real.input(17, edge="falling", callback=seen.append)
+        on_edge = GPIO.add_event_detect.call_args.kwargs["callback"]
+        on_edge(17)
+        on_edge(17)
+        assert seen == [111, 222] and clock.call_count == 2
+    finally:
+        real.close()
 
 
 def test_a_callback_set_later_is_used(GPIO, real):

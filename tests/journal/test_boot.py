@@ -156,6 +156,7 @@ def test_a_journal_cut_before_its_first_rows_begins_again(tmp_path):
     Store(str(path), _create=True).close()        # the schema, no rows
     ctl = boot_fresh(path)
     try:
-        assert ctl.boot_report["created"] and ctl.store.last_seq == 2
+        assert ctl.boot_report["created"] and ctl.store.last_seq == 3
+        assert [r["kind"] for r in ctl.store.rows()] == ["genesis", "snapshot", "clock"]
     finally:
         ctl.close()
