@@ -7,14 +7,16 @@ import pytest
 from controller import cli
 from controller import config as configuration
 from controller.games import model_class
+from controller.games.engine import Table
 from controller.games.props_and_hops import PropsAndHops
 from controller.journal import state as S
 from controller.journal.clock import UNKNOWN_NS
 from controller.journal.live import boot, check
 from controller.journal.store import Store, load
+from controller.policies import default_policies
 from controller.policies.devices import DAY_NS, ReaderInspection
 from controller.policies.intervals import HOUR_NS, SPECS, ChangeIntervals
-from controller.sim import Simulation
+from controller.sim import Simulation, game_config
 from tests.journal.test_boot import fresh
 
 S_NS = 10 ** 9
@@ -257,8 +259,11 @@ def test_the_drivers_stamp_frames_and_edges_in_table_time(tmp_path):
     a long uptime): every device event the simulator's drivers deliver continues it."""
     path = tmp_path / "t.db"
     far = 10 ** 6 * HOUR_NS                       # more than any uptime
-    table, policies = fresh("raise-it-up-stud")
-    ctl = boot(str(path), table, policies, clock=lambda: far, boot_id=lambda: "another")
+    cls = model_class("raise-it-up-stud")
+    cfg, _ = game_config("raise-it-up-stud", ())           # the simulated table's devices
+    table = Table(cls(configuration.validate(dict(cfg, game="raise-it-up-stud"), cls)))
+    ctl = boot(str(path), table, default_policies("raise-it-up-stud"), clock=lambda: far,
+               boot_id=lambda: "another")
     ctl.close()
     s = Simulation("raise-it-up-stud", 1, journal=str(path))
     try:
