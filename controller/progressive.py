@@ -67,6 +67,23 @@ def pay(meter, pay_, wager):
     return amount - wager, amount
 
 
+def progressives(model):
+    """{wager name: meter dict} of the progressive meters the model keeps."""
+    meters = getattr(model, "meters", None)
+    if isinstance(meters, dict):
+        return {name: m for name, m in meters.items() if isinstance(m, dict)}
+    meter = getattr(model, "meter", None)
+    return {"progressive": meter} if isinstance(meter, dict) else {}
+
+
+def cents(n):
+    """1234567 -> '$12,345.67', as the console and the meter display show an amount."""
+    if not isinstance(n, int):
+        return str(n)
+    sign = "-" if n < 0 else ""
+    return "%s$%s.%02d" % (sign, format(abs(n) // 100, ","), abs(n) % 100)
+
+
 def _net_fixed(pay_, wager):
     from controller.rules.settle import net_for
     return net_for(pay_, wager)

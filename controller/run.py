@@ -10,7 +10,8 @@ This is what deploy/tablectl.service starts (docs/deploy.md). In order:
    does, and the reason is printed;
 3. the pin factory is opened, the drivers are built from `[controller.devices]`
    (drivers.devices.build_devices) and started with the controller's `submit`; the outputs
-   are the progressive system's and the tower light's lines when those devices are configured;
+   are the progressive system's and the tower light's lines and the meter display when those
+   devices are configured;
 4. the technician console is served on `[controller.console] tty`, or on a new pty whose
    path is printed (`console: PATH`);
 5. the systemd heartbeat (controller/watchdog.py) joins the controller's policies, so READY=1
@@ -53,13 +54,15 @@ def load_config(path, environ=None):
 
 
 def make_outputs(drivers):
-    """The controller's outputs from the configured GPIO devices (none for an absent one)."""
+    """The controller's outputs from the configured GPIO devices and the meter display (none
+    for an absent one)."""
     prog = next((d for d in drivers.values() if type(d).__name__ == "ProgressiveSystem"), None)
     tower = next((d for d in drivers.values() if type(d).__name__ == "TowerLight"), None)
+    display = next((d for d in drivers.values() if type(d).__name__ == "MeterDisplay"), None)
     pouts = getattr(prog, "outputs", {}) or {}
     touts = getattr(tower, "outputs", {}) or {}
     return Outputs(lockout=pouts.get("lockout"), tower=touts.get("red"),
-                   jackpot=pouts.get("jackpot_light"),
+                   jackpot=pouts.get("jackpot_light"), meters=display,
                    seat_lights={s: pouts["light_%d" % s] for s in range(1, 7)
                                 if "light_%d" % s in pouts})
 

@@ -1,8 +1,9 @@
 """`tablectl sim`: the real controller and drivers against simulated devices, autoplayed.
 
-Starts the simulated devices (hal_sim.devices.SimTable) on real ptys, builds the real
-drivers over those ptys and the simulated GPIO factory, runs the TableController with the
-default policies and lets hal_sim.autoplay deal rounds through the devices. Faults given as
+Starts the simulated devices (hal_sim.devices.SimTable) on real ptys, with the progressive
+meter display where the game's table has a progressive meter, builds the real drivers over
+those ptys and the simulated GPIO factory, runs the TableController with the default
+policies and lets hal_sim.autoplay deal rounds through the devices. Faults given as
 DEVICE:KIND[:RATE] are drawn each round at RATE (default 1.0). The summary counts what the
 table enforced; `--json` prints it as one object.
 
@@ -22,7 +23,9 @@ from controller.games import ALL_GAMES, model_class
 from controller.games.engine import LOCKED_OUT, SHUFFLED, Table
 from controller.policies import default_policies
 from controller.policies.clear import SelftestOnClear
-from controller.table import Outputs, TableController
+from controller.progressive import progressives
+from controller.run import make_outputs
+from controller.table import TableController
 
 # Games the autoplay plays (all games with a machine in this version).
 PLAYABLE = ALL_GAMES
@@ -45,7 +48,7 @@ def parse_fault(text):
         raise ConfigError("--fault %r: the rate is a number 0..1" % text)
     if not 0 <= rate <= 1:
         raise ConfigError("--fault %r: the rate is a number 0..1" % text)
-    serial = ("shoe", "card_reader", "shuffler", "dice_reader", "dealer_panel")
+    serial = ("shoe", "card_reader", "shuffler", "dice_reader", "dealer_panel", "meter_display")
     ok = kind in DEVICE_KINDS.get(device, ()) or (device in serial and kind in LINE_KINDS)
     if not ok:
         raise ConfigError("--fault %r: unknown; device faults: %s; line faults on %s: %s"
@@ -74,7 +77,7 @@ class Simulation:
     def __init__(self, game, seed=0, faults=(), progress=None, journal=None):
         from drivers.devices import build_devices
         from hal_sim.autoplay import Autoplay
-        from hal_sim.devices import SimTable
+        from hal_sim.devices import TABLE_DEVICES, SimTable
         self.game, self.seed, self.progress = game, seed, progress
         self.faults = list(faults)
         cls = model_class(game)
@@ -82,6 +85,11 @@ class Simulation:
         self.rejected = {}
         self.started = []
         model = cls(configuration.validate(dict(cfg, game=game), cls))
+        devices = TABLE_DEVICES + (("meter_display",) if progressives(model) else ())
+        for device, kind, _ in self.faults:
+            if device == "meter_display" and device not in devices:
+                raise ConfigError("--fault %s:%s: %s has no progressive meter display"
+                                  % (device, kind, game))
         self.selftests = SelftestOnClear({})
         policies = [self.selftests] + default_policies(game)
         self.journal = journal
@@ -96,7 +104,7 @@ class Simulation:
                 raise JournalError("journal %s: the table is locked out: %s"
                                    % (journal, self.ctl.boot_report["problem"]))
         # the simulated lines' edges are stamped in table time, as the drivers' frames are
-        self.sim = SimTable(gpio_clock=self.ctl.clock).start()
+        self.sim = SimTable(devices, gpio_clock=self.ctl.clock).start()
         try:
             dev_cfg = self.sim.config()
             dev_cfg["shuffler"]["counts"] = counting
@@ -106,15 +114,12 @@ class Simulation:
             dev_cfg["buttons"]["debounce_ms"] = 1
             self.drivers = build_devices(dev_cfg, self.sim.factory, clock=self.ctl.clock,
                                          on_rejected=self._rejected)
-            prog, tower = self.drivers["progressive_system"], self.drivers["tower_light"]
             self.selftests.drivers = self.drivers
             for driver in self.drivers.values():
                 driver.start(self.ctl.submit)
                 self.started.append(driver)
-            self.ctl.outputs = Outputs(
-                lockout=prog.outputs["lockout"], tower=tower.outputs["red"],
-                jackpot=prog.outputs["jackpot_light"],
-                seat_lights={s: prog.outputs["light_%d" % s] for s in range(1, 7)})
+            self.ctl.outputs = make_outputs(self.drivers)
+            self.ctl.sync_outputs()                   # the meter display's start-up amounts
             for driver in self.drivers.values():
                 if hasattr(driver, "wait_connected") and not driver.wait_connected(2.0):
                     raise RuntimeError("%s: no handshake with the simulated device" % driver.name)
@@ -253,6 +258,9 @@ def cmd_sim(args, out, err=None):
     try:
         simulation = Simulation(args.game, args.seed, faults, _progress(err) if err.isatty() or
                                 not args.json else None, journal=args.journal)
+    except ConfigError as e:
+        err.write("tablectl sim: %s\n" % e)
+        return 2
     except JournalError as e:
         err.write("tablectl sim: %s\n" % e)
         return 1

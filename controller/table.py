@@ -20,8 +20,9 @@ import threading
 import time
 
 from controller.errors import TablectlError
-from controller.games.engine import LOCKED_OUT, ROUND_OVER, SHUFFLED, WAGERS_OPEN
+from controller.games.engine import CLOSED, LOCKED_OUT, ROUND_OVER, SHUFFLED, WAGERS_OPEN
 from controller.games.events import Event
+from controller.progressive import progressives
 
 log = logging.getLogger(__name__)
 
@@ -78,14 +79,17 @@ class Outputs:
 
     The lock-out and the tower light are "on" at their safe level (engaged, calling
     attention); acceptance lights and the jackpot light are "on" away from it (a lit
-    light claims something, which a fault must not leave claimed).
+    light claims something, which a fault must not leave claimed). `meters` is the
+    progressive meter display (drivers/devices/meter_display.py): it sends only amounts
+    that changed, so it is shown every step like a line; its safe value is "LOCKED".
     """
 
-    def __init__(self, lockout=None, seat_lights=None, jackpot=None, tower=None):
+    def __init__(self, lockout=None, seat_lights=None, jackpot=None, tower=None, meters=None):
         self.lockout = lockout and Output(lockout, lockout.safe)
         self.tower = tower and Output(tower, tower.safe)
         self.jackpot = jackpot and Output(jackpot, not jackpot.safe)
         self.seats = {str(s): Output(p, not p.safe) for s, p in (seat_lights or {}).items()}
+        self.meters = meters
 
     def all(self):
         return [o for o in [self.lockout, self.tower, self.jackpot] + list(self.seats.values())
@@ -98,20 +102,29 @@ class Outputs:
     def safe_all(self):
         """Every output to its safe value, each on its own: one bad line stops no other."""
         failures = []
-        for out in self.all():
+        safe = [(repr(out.pin), out.pin.to_safe) for out in self.all()]
+        if self.meters is not None:
+            safe.append(("meter display %s" % self.meters.name, self.meters.to_safe))
+        for what, to_safe in safe:
             try:
-                out.pin.to_safe()
+                to_safe()
             except Exception as e:          # noqa: BLE001 - the safe path never stops
-                log.exception("%r: safe value not applied", out.pin)
-                failures.append((repr(out.pin), repr(e)))
+                log.exception("%s: safe value not applied", what)
+                failures.append((what, repr(e)))
         return failures
 
-    def show(self, lockout, tower, jackpot, lit):
+    def show(self, lockout, tower, jackpot, lit, meters=None):
+        """`meters` {name: cents} for the display, None while the table is closed."""
         for out, on in ((self.lockout, lockout), (self.tower, tower), (self.jackpot, jackpot)):
             if out is not None:
                 out.set(on)
         for seat, out in self.seats.items():
             out.set(seat in lit)
+        if self.meters is not None:
+            if meters is None:
+                self.meters.blank("CLOSED")
+            else:
+                self.meters.show(meters)
 
 
 class TableController:
@@ -332,10 +345,13 @@ class TableController:
                if any(w in placed for w in progressive_wagers(self.model))} if in_round else ()
         attention = state not in ACCEPTING + tuple(self.model.ROUND_STATES) or \
             any(p.attention(self) for p in self.policies)
+        meters = None if state == CLOSED else \
+            {name: m["value"] for name, m in progressives(self.model).items()}
         try:
             self.outputs.show(lockout=not self.accepting(), tower=attention,
                               jackpot=state == "settled" and bool(getattr(self.model, "jackpots",
-                                                                          None)), lit=lit)
+                                                                          None)), lit=lit,
+                              meters=meters)
         except TablectlError as e:
             # an output that cannot be written is a malfunction: the table locks out
             self.note("output_failure", reason=str(e))

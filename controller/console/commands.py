@@ -20,6 +20,7 @@ from controller.console import view
 from controller.console.auth import ROLES, at_least
 from controller.errors import ConsoleError, ManifestError
 from controller.games.engine import CLOSED, LOCKED_OUT
+from controller.progressive import cents, progressives
 
 log = logging.getLogger(__name__)
 ALIASES = {"progressive": "progressive_system"}      # lock-out device -> driver type
@@ -168,18 +169,14 @@ class Commands:
                      if not str(k).startswith("progressive.")]
         rows += [("lock-outs", len(self.ctl.lockouts)),
                 ("events", self.ctl.stats["events"]), ("refused", self.ctl.stats["refused"])]
-        meters = {}
-        if isinstance(getattr(model, "meter", None), dict):
-            meters["progressive"] = model.meter
-        if isinstance(getattr(model, "meters", None), dict):
-            meters.update({k: v for k, v in model.meters.items() if isinstance(v, dict)})
+        meters = progressives(model)
         for name, m in sorted(meters.items()):
             num, den = (m.get("rate") or [0, 1])
             rows.append((name, "value %s  reset %s  rate %s/%s  hits %s  paid %s  "
                          "contributed %s  wagers %s"
-                         % (view.cents(m.get("value")), view.cents(m.get("reset")), num, den,
-                            m.get("hits"), view.cents(m.get("paid")),
-                            view.cents(m.get("contributed")), m.get("wagers"))))
+                         % (cents(m.get("value")), cents(m.get("reset")), num, den,
+                            m.get("hits"), cents(m.get("paid")),
+                            cents(m.get("contributed")), m.get("wagers"))))
         if not meters:
             rows.append(("progressive", "none at this table"))
         return _table(rows)

@@ -128,9 +128,3 @@ def render(entry):
                                           detail)).rstrip()
 
 
-def cents(n):
-    """1234567 -> '$12,345.67'."""
-    if not isinstance(n, int):
-        return str(n)
-    sign = "-" if n < 0 else ""
-    return "%s$%s.%02d" % (sign, format(abs(n) // 100, ","), abs(n) % 100)

@@ -6,6 +6,8 @@ A round is counted once, when its status is first seen set (settled or void) for
 round number, whatever state the table went on to in the same step (a deck removed).
 """
 
+from controller.progressive import progressives
+
 METER_FIELDS = ("value", "hits", "paid", "contributed")
 
 
@@ -21,15 +23,6 @@ def observe(counters, model):
     counters["last_round"] = model.round_no
     counters["voids" if status == "void" else "rounds"] += 1
     return True
-
-
-def progressives(model):
-    """{wager name: meter dict} of the progressive meters the model keeps."""
-    meters = getattr(model, "meters", None)
-    if isinstance(meters, dict):
-        return {name: m for name, m in meters.items() if isinstance(m, dict)}
-    meter = getattr(model, "meter", None)
-    return {"progressive": meter} if isinstance(meter, dict) else {}
 
 
 def derive(model, counters):

@@ -12,13 +12,15 @@ from drivers.devices.card_reader import CardReader
 from drivers.devices.dealer_panel import DealerPanel
 from drivers.devices.dealing_shoe import DealingShoe
 from drivers.devices.dice_reader import DiceReader
+from drivers.devices.meter_display import MeterDisplay
 from drivers.devices.progressive_system import ProgressiveSystem
 from drivers.devices.shuffler import Shuffler
 from drivers.devices.tower_light import TowerLight
 from drivers.errors import DeviceError
 
 SERIAL = {"card_reader": CardReader, "shuffler": Shuffler, "shoe": DealingShoe,
-          "dealing_shoe": DealingShoe, "dice_reader": DiceReader, "dealer_panel": DealerPanel}
+          "dealing_shoe": DealingShoe, "dice_reader": DiceReader, "dealer_panel": DealerPanel,
+          "meter_display": MeterDisplay}
 GPIO = {"progressive_system": ProgressiveSystem, "buttons": Buttons, "tower_light": TowerLight}
 TYPES = dict(SERIAL, **GPIO)
 
@@ -55,4 +57,4 @@ def build_devices(config, factory=None, *, clock=time.monotonic_ns, on_rejected=
 
 
 __all__ = ["build_devices", "TYPES", "Buttons", "CardReader", "DealerPanel", "DealingShoe",
-           "DiceReader", "ProgressiveSystem", "Shuffler", "TowerLight"]
+           "DiceReader", "MeterDisplay", "ProgressiveSystem", "Shuffler", "TowerLight"]

@@ -3,6 +3,7 @@
     table = SimTable(clock=...).start()
     drivers = build_devices(table.config(), table.factory)   # drivers/devices
     table.serial["shoe"].deal("As"); table.progressive.place_wager(3)
+    SimTable(TABLE_DEVICES + ("meter_display",))            # a table with a progressive
     ...
     table.stop()     # every device's thread joined, every pty fd closed, the factory closed
 
@@ -17,11 +18,15 @@ from hal_sim.devices.dealer_panel import SimDealerPanel
 from hal_sim.devices.dealing_shoe import SimDealingShoe
 from hal_sim.devices.dice_reader import SimDiceReader
 from hal_sim.devices.gpio_side import SimButtonsWire, SimProgressiveWire
+from hal_sim.devices.meter_display import SimMeterDisplay
 from hal_sim.devices.shuffler import SimShuffler
 from hal_sim.gpio import SimFactory
 
 SIMULATORS = {"card_reader": SimCardReader, "shuffler": SimShuffler, "shoe": SimDealingShoe,
-              "dice_reader": SimDiceReader, "dealer_panel": SimDealerPanel}
+              "dice_reader": SimDiceReader, "dealer_panel": SimDealerPanel,
+              "meter_display": SimMeterDisplay}
+# Every table's serial devices; a table with a progressive adds the meter display.
+TABLE_DEVICES = ("card_reader", "shuffler", "shoe", "dice_reader", "dealer_panel")
 
 # BCM pins of the simulated table (any free lines do on a real one).
 PROGRESSIVE_PINS = {"sensors": {1: 5, 2: 6, 3: 12, 4: 13, 5: 16, 6: 19},
@@ -34,7 +39,7 @@ TOWER_PINS = {"red": 7, "amber": 8, "green": 9, "buzzer": 10}
 class SimTable:
     """The simulated devices of one table. `serial`: {name: sim}; `paths`: {name: pty path}."""
 
-    def __init__(self, devices=tuple(SIMULATORS), *, gpio=True, clock=time.monotonic_ns,
+    def __init__(self, devices=TABLE_DEVICES, *, gpio=True, clock=time.monotonic_ns,
                  gpio_clock=None):
         self.serial = {name: SIMULATORS[name](clock=clock) for name in devices}
         self.gpio = gpio

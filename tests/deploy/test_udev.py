@@ -7,7 +7,8 @@ import subprocess
 import pytest
 
 RULES = pathlib.Path(__file__).resolve().parents[2] / "deploy" / "99-tablectl.rules"
-DEVICES = {"card_reader", "shuffler", "dealing_shoe", "dice_reader", "dealer_panel", "console"}
+DEVICES = {"card_reader", "shuffler", "dealing_shoe", "dice_reader", "dealer_panel",
+           "meter_display", "console"}
 # KEY, KEY{attr}; operator; "value" (udev(7)).
 PAIR = re.compile(r'\s*([A-Z_]+)(?:\{([^}]+)\})?\s*(==|!=|\+=|-=|:=|=)\s*"([^"]*)"\s*(?:,|$)')
 MATCH_KEYS = {"ACTION", "SUBSYSTEM", "SUBSYSTEMS", "KERNEL", "KERNELS", "ATTR", "ATTRS", "ENV",

@@ -87,6 +87,26 @@ def test_a_bad_fault_or_game_exits_2(capsys):
     assert "cannot be simulated" in capsys.readouterr().err
 
 
+@pytest.mark.reg("670a.12(d)(3)", "605a.7")
+def test_a_stuck_meter_display_locks_out_each_round_it_does_not_show_the_contributions():
+    s = run("six-card-fortune-pai-gow", faults=[("meter_display", "stuck", 1.0)])
+    assert s["rounds_completed"] + s["rounds_void"] == 5
+    assert [(lo["reason"], lo["section"], lo["cleared"]) for lo in s["lockouts"]] == \
+        [("device meter_display: mismatch", "605a.7", True)] * 5
+
+
+@pytest.mark.reg("670a.2(c)", "605a.7")
+def test_a_dead_segment_on_the_meter_display_locks_out_and_play_goes_on():
+    s = run("raise-it-up-stud", faults=[("meter_display", "segment", 1.0)])
+    assert s["rounds_completed"] + s["rounds_void"] == 5
+    assert len(s["lockouts"]) == 5 and all(lo["cleared"] for lo in s["lockouts"])
+
+
+def test_a_meter_display_fault_where_the_game_has_no_progressive_exits_2(capsys):
+    assert cli.main(["sim", "--game", "flop-poker", "--fault", "meter_display:stuck"]) == 2
+    assert "flop-poker has no progressive meter display" in capsys.readouterr().err
+
+
 @pytest.mark.reg("583.13(e)")
 def test_a_shoe_jam_every_round_locks_out_and_the_floorperson_clears_it():
     s = run("flop-poker", faults=[("shoe", "jam", 1.0)])

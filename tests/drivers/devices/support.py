@@ -53,3 +53,26 @@ def fd_guard():
     yield
     closed = wait_for(lambda: len(open_fds()) <= before, timeout=0.5)
     assert closed, "test left %d fds open" % (len(open_fds()) - before)
+
+
+class Bench:
+    """A driver on a pty slave, its simulated device on the master, a sink and a clock."""
+
+    def __init__(self, driver_cls, sim_cls, sink=None, **driver_kwargs):
+        self.clock = FakeClock()
+        self.sink = sink or Sink()
+        self.journal = []
+        self.sim = sim_cls().start()
+        self.driver = driver_cls(None, self.sim.path, clock=self.clock,
+                                 on_rejected=lambda *r: self.journal.append(r), **driver_kwargs)
+        self.driver.start(self.sink)
+        assert self.driver.wait_connected(), self.driver.status()
+
+    def stop(self):
+        self.driver.stop()
+        self.sim.stop()
+
+    def next(self, kind, n=1):
+        events = wait_for(lambda: len(self.sink.of(kind)) >= n and self.sink.of(kind))
+        assert events, "no %s event; got %r" % (kind, self.sink.events)
+        return events[n - 1]

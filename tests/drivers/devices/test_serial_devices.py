@@ -24,41 +24,6 @@ from tests.drivers.devices.support import FakeClock, Sink, wait_for
 from tests.games import six_card_fortune_table as six_card
 
 
-class Bench:
-    """A driver on a pty slave, its simulated device on the master, a sink and a clock."""
-
-    def __init__(self, driver_cls, sim_cls, **driver_kwargs):
-        self.clock = FakeClock()
-        self.sink = Sink()
-        self.journal = []
-        self.sim = sim_cls().start()
-        self.driver = driver_cls(None, self.sim.path, clock=self.clock,
-                                 on_rejected=lambda *r: self.journal.append(r), **driver_kwargs)
-        self.driver.start(self.sink)
-        assert self.driver.wait_connected(), self.driver.status()
-
-    def stop(self):
-        self.driver.stop()
-        self.sim.stop()
-
-    def next(self, kind, n=1):
-        events = wait_for(lambda: len(self.sink.of(kind)) >= n and self.sink.of(kind))
-        assert events, "no %s event; got %r" % (kind, self.sink.events)
-        return events[n - 1]
-
-
-@pytest.fixture
-def bench():
-    made = []
-
-    def make(driver_cls, sim_cls, **kwargs):
-        made.append(Bench(driver_cls, sim_cls, **kwargs))
-        return made[-1]
-    yield make
-    for b in made:
-        b.stop()
-
-
 # -- card reader ------------------------------------------------------------------------
 
 def test_card_reader_answers_a_peek_stamped_when_the_frame_was_read(bench):
