@@ -186,15 +186,16 @@ class Runner:
             self.console = None
         if self.ctl is not None:
             self._step("controller loop", self.ctl.stop)
-        for driver in reversed(self.started):
-            self._step("driver %s" % getattr(driver, "name", driver), driver.stop)
-        self.started = []
         if self.ctl is not None:
+            # before the drivers stop: a serial output (the meter display) needs its link
             def outputs_safe():
                 failures = self.ctl.outputs.safe_all()
                 if failures:
                     raise RuntimeError("; ".join("%s: %s" % f for f in failures))
             self._step("outputs to their safe values", outputs_safe)
+        for driver in reversed(self.started):
+            self._step("driver %s" % getattr(driver, "name", driver), driver.stop)
+        self.started = []
         if self.factory is not None:
             self._step("pin factory", self.factory.close)
             self.factory = None

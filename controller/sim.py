@@ -12,6 +12,7 @@ rounds are not paced by the debounce; the autoplay keeps its edges further apart
 """
 
 import json
+import logging
 import os
 import signal
 import sys
@@ -26,6 +27,8 @@ from controller.policies.clear import SelftestOnClear
 from controller.progressive import progressives
 from controller.run import make_outputs
 from controller.table import TableController
+
+log = logging.getLogger(__name__)
 
 # Games the autoplay plays (all games with a machine in this version).
 PLAYABLE = ALL_GAMES
@@ -179,6 +182,9 @@ class Simulation:
         if getattr(self, "console", None) is not None:
             self.console.stop()
             self.console = None
+        if self.started:
+            for what, why in self.ctl.outputs.safe_all():    # a table left safe, as on a Pi
+                log.warning("%s: safe value not applied at shutdown: %s", what, why)
         for driver in reversed(self.started):
             try:
                 driver.stop()

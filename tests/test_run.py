@@ -19,7 +19,7 @@ import pytest
 from controller import config as configuration
 from controller.errors import ConfigError
 from controller.games import model_class
-from hal_sim.devices import SimTable
+from hal_sim.devices import TABLE_DEVICES, SimTable
 from tests.deploy.test_watchdog import FakeSystemd
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -328,3 +328,19 @@ def test_the_runner_stamps_frames_and_edges_in_table_time(tmp_path, sim_table, m
     assert all(ts >= far + UNKNOWN_NS for _, ts in events), events
     assert re.search(r"table clock: the wall clock reads 3(5999|6000) s before the journal's "
                      r"latest stamp", err.getvalue()), err.getvalue()
+
+
+def test_shutdown_leaves_the_meter_display_in_its_safe_state(tmp_path):
+    """The one shutdown path makes the outputs safe while their drivers can still reach them:
+    the meter display shows LOCKED, not amounts nobody keeps any more."""
+    table = SimTable(TABLE_DEVICES + ("meter_display",)).start()
+    try:
+        config = write_config(tmp_path / "table.toml", game="six-card-fortune-pai-gow",
+                              devices=table.config())
+        env = env_with(TABLECTL_HAL="sim", TABLECTL_PINS=str(tmp_path / "pins.json"))
+        display = table.serial["meter_display"]
+        code, err, _, _ = run_and_stop(tmp_path, config, tmp_path / "j.db", env)
+        assert code == 0, err
+        assert display.blanked == "LOCKED", (display.blanked, display.commands[-3:])
+    finally:
+        table.stop()

@@ -75,9 +75,13 @@ class SerialDevice:
         self.link.start(self.tick_s)
         return self
 
-    def stop(self):
-        """Stop and join the link's thread; close the port the driver opened."""
+    def stop(self, drain_ms=200):
+        """Stop and join the link's thread; close the port the driver opened. Commands still
+        queued to a connected device (a display's safe text at shutdown) go out first, for
+        at most `drain_ms`."""
         if self.link is not None:
+            if self.link.connected and not self.link.idle:
+                self.link.drain(timeout_ms=drain_ms)
             self.link.close()
         self._running = False
 

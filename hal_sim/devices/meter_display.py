@@ -32,3 +32,8 @@ class SimMeterDisplay(SimSerialDevice):
             self.event("showing", meter=meter, cents=self.shown.get(meter))
         elif cmd == "blank" and not frozen:
             self.blanked = payload["text"]
+
+    def on_link_fault(self, reason):
+        """No controller, no amount it vouches for: the display goes dark (protocols.md 10)."""
+        if self.malfunction != "stuck":
+            self.blanked = ""

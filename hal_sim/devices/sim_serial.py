@@ -41,7 +41,7 @@ class SimSerialDevice:
         self.port = PtyPort(self.clock)
         self.link = Link(self.port, {"device": self.device, "id": self.ident}, role="device",
                          clock=self.clock, boot_id=self.boot_id, on_message=self._on_message,
-                         **self.link_options)
+                         on_fault=self.on_link_fault, **self.link_options)
         self.link.start(self.tick_s)
         return self
 
@@ -80,6 +80,9 @@ class SimSerialDevice:
 
     def on_command(self, cmd, payload):
         pass
+
+    def on_link_fault(self, reason):
+        """The controller went silent or the line broke (the device's own link says so)."""
 
     # -- line faults -----------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from drivers.devices import MeterDisplay
 from drivers.errors import DeviceError
 from hal_sim.devices.meter_display import SimMeterDisplay
 from tests.controller.helpers import LOCKOUT, make
-from tests.drivers.devices.support import wait_for
+from tests.drivers.devices.support import Sink, wait_for
 from tests.games.six_card_fortune_table import KINGS, dealer_sets, deal, place, players
 
 SCF = "six-card-fortune-pai-gow"
@@ -34,6 +34,22 @@ def test_each_changed_amount_is_sent_formatted_and_read_back(bench):
     assert b.sim.commands[-1] == {"cmd": "show", "meter": "progressive", "cents": 512365,
                                   "text": "$5,123.65"}
     assert not b.sink.of("fault")
+
+
+def test_a_display_whose_controller_goes_silent_shows_no_amount():
+    """protocols.md section 10: amounts nobody keeps any more are not left on show."""
+    sim = SimMeterDisplay(heartbeat_timeout_ms=200).start()
+    driver = MeterDisplay(None, sim.path)
+    try:
+        driver.start(Sink())
+        assert driver.wait_connected()
+        driver.show({"progressive": 512345})
+        assert wait_for(lambda: sim.shown == {"progressive": 512345} and sim.blanked is None)
+        driver.stop()                                   # the controller is gone
+        assert wait_for(lambda: sim.blanked == "", timeout=5.0), sim.blanked
+    finally:
+        driver.stop()
+        sim.stop()
 
 
 def test_amounts_superseded_before_their_read_back_are_no_mismatch(bench):
