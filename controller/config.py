@@ -20,6 +20,8 @@ The controller's own section (optional; not part of any game's DEFAULTS, so an a
 section is valid and the templates stay equal to the defaults):
     [controller]
     hal          "real" | "sim": the GPIO backend (wins over $TABLECTL_HAL, drivers/hal.py)
+    journal_key  the journal's key file (controller/journal/keys.py): the journal is keyed
+                 with it (an HMAC-SHA256 chain); read, and its mode checked, at boot
     [controller.devices.NAME]   one table per device, as drivers.devices.build_devices takes
                                 it ({"type"?, "url" | pins..., options...})
     [controller.console]        tty (a serial device; default: a new pty), pins (the PIN
@@ -34,7 +36,7 @@ from controller.rules import paytables as pt
 
 COMMON_KEYS = ("game", "table_min", "table_max", "offered", "limits", "paytables",
                "progressive", "options", "controller")
-CONTROLLER_KEYS = ("hal", "devices", "console")
+CONTROLLER_KEYS = ("hal", "devices", "console", "journal_key")
 CONTROLLER_HALS = ("real", "sim")
 CONSOLE_KEYS = ("tty", "pins", "manifest")
 
@@ -137,7 +139,8 @@ def validate(doc, model_cls):
 
 
 def check_controller(section):
-    """The [controller] section, checked: {"hal"?, "devices": {...}, "console": {...}}."""
+    """The [controller] section, checked: {"hal"?, "devices": {...}, "console": {...},
+    "journal_key"?}."""
     _table("controller", section)
     for key in section:
         if key not in CONTROLLER_KEYS:
@@ -150,6 +153,12 @@ def check_controller(section):
             raise ConfigError("controller.hal must be %s, not %r"
                               % (" or ".join('"%s"' % h for h in CONTROLLER_HALS), hal))
         out["hal"] = hal
+    if "journal_key" in section:
+        path = section["journal_key"]
+        if not isinstance(path, str) or not path:
+            raise ConfigError("controller.journal_key must be the path of the journal's key "
+                              "file, not %r" % (path,))
+        out["journal_key"] = path
     devices = _table("controller.devices", section.get("devices", {}))
     from drivers.devices import SERIAL, TYPES
     for name, entry in devices.items():

@@ -7,7 +7,8 @@ This is what deploy/tablectl.service starts (docs/deploy.md). In order:
    configuration exits 2 with one line naming the problem, before anything is opened;
 2. the journal is opened and the boot checks run (controller/journal: `boot()`) before any
    device or the console starts; a failed check starts the table locked out, as `boot()`
-   does, and the reason is printed;
+   does, and the reason is printed. With `[controller] journal_key` the journal is keyed:
+   a key file others may read, a wrong key or a keyed journal without its key exits 1;
 3. the pin factory is opened, the drivers are built from `[controller.devices]`
    (drivers.devices.build_devices) and started with the controller's `submit`; the outputs
    are the progressive system's and the tower light's lines and the meter display when those
@@ -92,11 +93,14 @@ class Runner:
     def boot(self):
         """The journal and its boot checks: before any device or the console starts."""
         from controller.journal import boot
+        from controller.journal.keys import read_key
         from controller.policies.clear import SelftestOnClear
+        key_file = self.section.get("journal_key")
+        key = read_key(key_file) if key_file else None
         cls = model_class(self.cfg["game"])
         self.selftests = SelftestOnClear({})
         policies = [self.selftests] + default_policies(cls.GAME)
-        self.ctl = boot(self.journal_path, Table(cls(self.cfg)), policies)
+        self.ctl = boot(self.journal_path, Table(cls(self.cfg)), policies, key=key)
         report = self.ctl.boot_report
         self.problem = report["problem"]
         if self.problem:

@@ -77,7 +77,7 @@ def game_config(game, faults):
 class Simulation:
     """The whole simulated table; `run(rounds)` then `close()` (always)."""
 
-    def __init__(self, game, seed=0, faults=(), progress=None, journal=None):
+    def __init__(self, game, seed=0, faults=(), progress=None, journal=None, key=None):
         from drivers.devices import build_devices
         from hal_sim.autoplay import Autoplay
         from hal_sim.devices import TABLE_DEVICES, SimTable
@@ -101,7 +101,7 @@ class Simulation:
         else:
             # the boot checks pass before any device starts (a failed one: nothing starts)
             from controller.journal import boot
-            self.ctl = boot(journal, Table(model), policies)
+            self.ctl = boot(journal, Table(model), policies, key=key)
             if self.ctl.boot_report["problem"]:
                 self.ctl.close()
                 raise JournalError("journal %s: the table is locked out: %s"
@@ -260,10 +260,15 @@ def cmd_sim(args, out, err=None):
     except ConfigError as e:
         err.write("tablectl sim: %s\n" % e)
         return 2
+    if args.key and not args.journal:
+        err.write("tablectl sim: --key is the key of a journal: give --journal PATH too\n")
+        return 2
+    from controller.journal.keys import read_key
     old = signal.getsignal(signal.SIGINT)
     try:
+        key = read_key(args.key) if args.key else None
         simulation = Simulation(args.game, args.seed, faults, _progress(err) if err.isatty() or
-                                not args.json else None, journal=args.journal)
+                                not args.json else None, journal=args.journal, key=key)
     except ConfigError as e:
         err.write("tablectl sim: %s\n" % e)
         return 2
@@ -319,5 +324,7 @@ def add_parser(sub):
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
     sim.add_argument("--journal", metavar="PATH", help="journal to PATH (SQLite); resume from "
                      "it when it exists, after the boot checks")
+    sim.add_argument("--key", metavar="FILE", help="the journal's key file (mode 0600): a new "
+                     "journal is keyed with it, an existing keyed one is resumed with it")
     sim.set_defaults(func=cmd_sim)
     return sim

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install tablectl on Raspberry Pi OS: a venv under /opt/tablectl, the GPIO library this Pi
-# needs, the tablectl user in the dialout and gpio groups, the systemd unit, the udev rules
-# and a table configuration. See docs/deploy.md.
+# needs, the tablectl user in the dialout and gpio groups, the systemd unit, the udev rules,
+# a table configuration and the journal's key. See docs/deploy.md.
 #
 #   sudo deploy/install.sh --game blackjack         install (or upgrade: safe to re-run)
 #   deploy/install.sh --dry-run --game blackjack    print every action, change nothing
@@ -17,7 +17,8 @@
 #
 # Idempotent: every step either checks first (user, groups, venv, apt packages) or converges
 # (install(1) of our own files). The table configuration and the udev rules are the site's
-# once edited, so they are installed only when absent.
+# once edited, so they are installed only when absent; the journal key is made only when
+# absent (a new key could not verify the journal kept with the old one).
 set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -27,6 +28,7 @@ STATE=/var/lib/tablectl
 ETC=/etc/tablectl
 UNIT=/etc/systemd/system/tablectl.service
 RULES=/etc/udev/rules.d/99-tablectl.rules
+KEY=$ETC/journal.key
 USER_NAME=tablectl
 GROUPS_NEEDED=(dialout gpio)
 
@@ -74,6 +76,13 @@ sysrun() {
 
 # install(1) arguments giving owner and group, which only exist on the real system.
 owner() { [[ -n $ROOT ]] || printf -- '-o\n%s\n-g\n%s\n' "$1" "$2"; }
+
+# A new journal key: 32 random bytes as 64 hex digits, never on a command line, in a file
+# created 0600 (by the umask, so no one else can read it even for a moment).
+new_journal_key() {
+    (umask 077 && od -An -vtx1 -N32 /dev/urandom | tr -d ' \n' >"$1")
+    chmod 0600 "$1"
+}
 
 # ---- checks ---------------------------------------------------------------------------
 
@@ -137,6 +146,7 @@ say "virtual environment: $ROOT$VENV"
 say "user: $USER_NAME, groups: ${GROUPS_NEEDED[*]}"
 say "unit: $ROOT$UNIT"
 say "udev rules: $ROOT$RULES"
+say "journal key: $ROOT$KEY"
 ((DRY_RUN)) && say "dry run: nothing below is done"
 
 # ---- 1. system packages ---------------------------------------------------------------
@@ -200,13 +210,19 @@ run "${PIP[@]}" install "${gpio_force[@]}" "$GPIO_PKG"
 run "${PIP[@]}" install --no-deps --force-reinstall "$SRC"
 run install -m 0644 "$SRC/docs/deploy.md" "$ROOT$PREFIX/docs/deploy.md"
 
-# ---- 5. configuration, unit, udev rules -----------------------------------------------
+# ---- 5. configuration, journal key, unit, udev rules ----------------------------------
 
 if [[ -e $ROOT$ETC/table.toml ]]; then
     say "kept $ROOT$ETC/table.toml (the table's audited configuration; never overwritten)"
 else
     mapfile -t own < <(owner root "$USER_NAME")
     run install -m 0640 "${own[@]}" "$TEMPLATE" "$ROOT$ETC/table.toml"
+fi
+if [[ -e $ROOT$KEY ]]; then
+    say "kept $ROOT$KEY (the journal's key; a new one could not verify the journal)"
+else
+    run new_journal_key "$ROOT$KEY"
+    sysrun chown "$USER_NAME:$USER_NAME" "$ROOT$KEY"     # the controller reads it, 0600
 fi
 run install -D -m 0644 "$SRC/deploy/tablectl.service" "$ROOT$UNIT"
 if [[ -e $ROOT$RULES ]]; then
@@ -227,5 +243,6 @@ if ((DRY_RUN)); then
     say "dry run: nothing was changed"
     exit 0
 fi
-say "done. Next: put the adapters' ids in $RULES, review $ETC/table.toml,"
+say "done. Next: put the adapters' ids in $RULES, review $ETC/table.toml"
+say "(to key the journal, its [controller] section: journal_key = \"$KEY\", before the first start),"
 say "then: systemctl start tablectl && journalctl -fu tablectl"

@@ -193,6 +193,30 @@ def test_a_broken_journal_starts_the_table_locked_out_and_says_why(tmp_path, sim
     assert "the boot checks failed; the table is locked out: " in err, err
 
 
+def test_a_journal_key_in_the_config_keys_the_journal_and_is_checked_first(tmp_path,
+                                                                          sim_table):
+    key = tmp_path / "journal.key"
+    key.write_text("6b3a55e0261b0304143f805a24924d0c1c44524821305f31d9277843b8a10f4e\n")
+    key.chmod(0o600)
+    config = write_config(tmp_path / "table.toml", devices=sim_table.config(),
+                          controller_extra='journal_key = "%s"' % key)
+    journal = tmp_path / "journal.db"
+    env = env_with(TABLECTL_HAL="sim", TABLECTL_PINS=str(tmp_path / "pins.json"))
+    code, err, _, _ = run_and_stop(tmp_path, config, journal, env)
+    assert code == 0, err
+    r = subprocess.run([sys.executable, "-m", "controller.cli", "journal", "verify",
+                        str(journal), "--key", str(key)], cwd=ROOT, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 0 and "keyed, key id" in r.stdout, r.stdout + r.stderr
+    key.chmod(0o644)
+    before = journal.read_bytes()
+    proc = tablectl("run", "--config", str(config), "--journal", str(journal), env=env)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1 and "journal key %s is accessible by group or others" % key \
+        in err, err
+    assert journal.read_bytes() == before            # refused before the journal was opened
+
+
 @pytest.mark.parametrize("body, named", [
     ('[controller]\ncolour = "red"\n', "controller.colour"),
     ('[controller]\nhal = "fake"\n', "controller.hal"),

@@ -79,7 +79,7 @@ class Commands:
             Command("devices", "technician", "devices [DEVICE]", "state, counters and last "
                     "fault of each device", self.c_devices),
             Command("verify", "technician", "verify [SEED]", "SHA-256 of the installed "
-                    "software against its manifest", self.c_verify),
+                    "software against its manifest; the journal's head", self.c_verify),
             Command("config", "technician", "config show", "the table's configuration",
                     self.c_config),
         ):
@@ -393,6 +393,11 @@ class Commands:
         lines.append("installed signature %s" % r.signature)
         if seeded is not None:
             lines.append("HMAC-SHA-256 under the seed: %s" % seeded)
+        store = getattr(self.ctl, "store", None)         # a journaled controller's journal
+        if store is not None:
+            # the anchor to write down: `tablectl journal verify --head SEQ:HASH` checks it
+            lines.append("journal head        %d:%s%s" % (store.last() + (
+                " (keyed, key id %s)" % store.key_id if store.keyed else "",)))
         return "\n".join(lines)
 
     def c_config(self, role, args):

@@ -5,10 +5,14 @@ predecessor is GENESIS_HASH) followed by the canonical JSON of the row's own fie
 `data` as the exact stored text. So an edited row fails its own hash, a deleted or reordered
 row fails the next row's link or its seq, and a truncated tail fails the head kept in `meta`.
 A SHA-256 chain proves order and integrity, not authorship: whoever can rewrite the whole
-file can recompute it (an HMAC key or an external anchor of the head would close that).
+file can recompute it. Two things close that. A keyed journal's hashes are
+HMAC-SHA256(key, prev_hash || canonical row) instead, which nobody without the key can
+recompute (keys.py). And an anchor: the seq and hash of a row written down outside the file
+(`tablectl journal head`); a journal rewritten up to that row no longer has that hash there.
 """
 
 import hashlib
+import hmac
 import json
 
 GENESIS_HASH = "0" * 64
@@ -21,9 +25,12 @@ def canonical(obj):
                       allow_nan=False).encode("utf-8")
 
 
-def row_hash(prev_hash, row):
-    body = {k: row[k] for k in FIELDS}
-    return hashlib.sha256(prev_hash.encode("ascii") + canonical(body)).hexdigest()
+def row_hash(prev_hash, row, key=None):
+    """SHA-256 over the link and the row, or with `key` (bytes) HMAC-SHA256 under it."""
+    body = prev_hash.encode("ascii") + canonical({k: row[k] for k in FIELDS})
+    if key is None:
+        return hashlib.sha256(body).hexdigest()
+    return hmac.new(key, body, hashlib.sha256).hexdigest()
 
 
 class Break:
@@ -39,11 +46,13 @@ class Break:
         return "Break(%d, %r)" % (self.seq, self.reason)
 
 
-def verify(rows, head=None):
-    """The first Break in `rows` (dicts in seq order), or None when the chain holds.
+def verify(rows, head=None, key=None, anchor=None):
+    """The first Break in `rows` (dicts in seq order, any iterable), or None when the
+    chain holds.
 
     `head` is (seq, hash) of the last row as recorded beside the journal: rows missing
-    at the end are found by it.
+    at the end are found by it. `key` is a keyed journal's key. `anchor` is (seq, hash) of
+    a row as written down outside the journal: that row must be there, with that hash.
     """
     prev, expected = GENESIS_HASH, 1
     for row in rows:
@@ -58,8 +67,11 @@ def verify(rows, head=None):
             json.loads(row["data"])
         except (TypeError, ValueError):
             return Break(seq, "its data is not JSON (edited)")
-        if row_hash(prev, row) != row["hash"]:
+        if row_hash(prev, row, key) != row["hash"]:
             return Break(seq, "its hash does not match its contents (edited)")
+        if anchor is not None and seq == anchor[0] and row["hash"] != anchor[1]:
+            return Break(seq, "its hash is not the one in the anchor given (%s...): the "
+                              "journal was rewritten up to this row" % anchor[1][:16])
         prev, expected = row["hash"], seq + 1
     if head is not None and head[0] is not None:
         head_seq, head_hash = head
@@ -72,4 +84,7 @@ def verify(rows, head=None):
         if head_hash != prev:
             return Break(head_seq, "its hash is not the one recorded as the journal's head "
                                    "(edited)")
+    if anchor is not None and anchor[0] >= expected:
+        return Break(expected, "missing: the journal ends at row %d but the anchor given "
+                               "names row %d (truncated)" % (expected - 1, anchor[0]))
     return None

@@ -1,15 +1,24 @@
-"""`tablectl journal verify PATH` and `tablectl journal show PATH --round N`."""
+"""`tablectl journal verify|show|head PATH`.
 
+verify and show stream the journal (live.check): a journal of months is checked in the
+memory of a few rounds, and `show --round N` replays from the last snapshot before round N,
+not from the genesis. `--key FILE` is a keyed journal's key (keys.py); `head` prints the
+anchor `SEQ:HASH` that `verify --head` checks the journal against.
+"""
+
+import argparse
 import json
+import re
 import sys
 
 from controller.errors import JournalError
 
 
-def _open(path):
+def _open(path, key_file=None):
     from controller.games import model_class
+    from controller.journal.keys import read_key
     from controller.journal.store import Store, load
-    store = Store(path)
+    store = Store(path, key=None if key_file is None else read_key(key_file))
     first = next(store.rows(1, 2), None)
     if first is None or first["entry"] != "genesis":
         store.close()
@@ -17,28 +26,30 @@ def _open(path):
     return store, model_class(load(first)["data"]["game"])
 
 
-def verify_path(path):
-    """(ok, message, replay): the chain, every snapshot against the replay from the genesis,
-    and the meters table against the replay."""
+def verify_path(path, key_file=None, anchor=None):
+    """(ok, message, replay): the chain (against `anchor`, (seq, hash), if given), every
+    snapshot against the replay from the genesis, and the meters table against the replay."""
     from controller.journal.live import check
-    store, model_cls = _open(path)
+    store, model_cls = _open(path, key_file)
     try:
-        replay, problem = check(store, model_cls, full=True)
-        rows = store.last_seq
+        replay, problem = check(store, model_cls, full=True, anchor=anchor)
+        rows, key_id = store.last_seq, store.key_id
     finally:
         store.close()
     if problem is not None:
         return False, "journal %s: first bad row %d: %s" % (path, problem.seq, problem.reason), \
             replay
     c = replay.counters
-    return True, ("journal %s: %d rows, the chain holds, every snapshot equals its replay, "
+    return True, ("journal %s: %d rows, the chain holds%s%s, every snapshot equals its replay, "
                   "the meters equal their replay (rounds %d, voids %d)"
-                  % (path, rows, c["rounds"], c["voids"])), replay
+                  % (path, rows, "" if key_id is None else " (keyed, key id %s)" % key_id,
+                     "" if anchor is None else ", row %d is the anchor's" % anchor[0],
+                     c["rounds"], c["voids"])), replay
 
 
 def cmd_verify(args, out):
     try:
-        ok, message, _ = verify_path(args.path)
+        ok, message, _ = verify_path(args.path, args.key, args.head)
     except JournalError as e:
         sys.stderr.write("tablectl journal verify: %s\n" % e)
         return 1
@@ -46,24 +57,26 @@ def cmd_verify(args, out):
     return 0 if ok else 1
 
 
-def show_round(path, round_no):
-    """The reconstruction of round `round_no` (see show.reconstruct), replayed from the
-    genesis; raises JournalError when the journal does not verify or has no such round."""
+def show_round(path, round_no, key_file=None):
+    """The reconstruction of round `round_no` (see show.reconstruct), replayed from the last
+    snapshot before it; raises JournalError when the journal does not verify or has no
+    such round."""
     from controller.journal.live import check
     from controller.journal.show import reconstruct
     from controller.journal.store import load
-    store, model_cls = _open(path)
+    store, model_cls = _open(path, key_file)
     try:
-        replay, problem = check(store, model_cls, full=True)
-        rows = [load(r) for r in store.rows()]
+        replay, problem = check(store, model_cls, round_no=round_no)
+        if replay is None:
+            raise JournalError("journal %s: %s" % (path, problem))
+        info = replay.rounds.get(round_no)
+        rows = () if info is None else (load(r) for r in store.rows(info["first"]))
+        doc = reconstruct(rows, replay, round_no)
     finally:
         store.close()
-    if replay is None:
-        raise JournalError("journal %s: %s" % (path, problem))
-    doc = reconstruct(rows, replay, round_no)
     if doc is None:
         raise JournalError("journal %s has no round %d (rounds 1..%d)"
-                           % (path, round_no, max(replay.rounds)))
+                           % (path, round_no, replay.last_round))
     if problem is not None:
         doc["warning"] = "the journal does not verify: first bad row %d: %s" % (
             problem.seq, problem.reason)
@@ -73,7 +86,7 @@ def show_round(path, round_no):
 def cmd_show(args, out):
     from controller.journal.show import render
     try:
-        doc = show_round(args.path, args.round)
+        doc = show_round(args.path, args.round, args.key)
     except JournalError as e:
         sys.stderr.write("tablectl journal show: %s\n" % e)
         return 1
@@ -87,17 +100,52 @@ def cmd_show(args, out):
     return 0
 
 
+def cmd_head(args, out):
+    from controller.journal.store import Store
+    try:
+        store = Store(args.path)
+        try:
+            seq, digest = store.last()
+        finally:
+            store.close()
+        if seq == 0:
+            raise JournalError("journal %s has no rows yet" % args.path)
+    except JournalError as e:
+        sys.stderr.write("tablectl journal head: %s\n" % e)
+        return 1
+    out.write("%d:%s\n" % (seq, digest))
+    return 0
+
+
+def anchor(text):
+    """`SEQ:HASH` as `journal head` prints it -> (seq, hash)."""
+    m = re.fullmatch(r"\s*([1-9][0-9]*):([0-9a-fA-F]{64})\s*", text)
+    if not m:
+        raise argparse.ArgumentTypeError("%r is not SEQ:HASH (a row number, a colon and 64 "
+                                         "hex digits, as `tablectl journal head` prints)" % text)
+    return int(m.group(1)), m.group(2).lower()
+
+
 def add_parser(sub):
     j = sub.add_parser("journal", help="verify a table's journal or reconstruct a round from it")
     jsub = j.add_subparsers(dest="journal_command", required=True)
+    key_help = "the journal's key file, for a keyed journal (mode 0600)"
     v = jsub.add_parser("verify", help="exit 0 when the hash chain, the snapshots and the "
                         "meters hold; 1 naming the first bad row")
     v.add_argument("path")
+    v.add_argument("--key", metavar="FILE", help=key_help)
+    v.add_argument("--head", type=anchor, metavar="SEQ:HASH", help="an anchor written down "
+                   "before (`tablectl journal head`): row SEQ must still have hash HASH")
     v.set_defaults(func=cmd_verify)
     s = jsub.add_parser("show", help="reconstruct a round hand by hand (581.7(q)); cards not "
                         "yet revealed in a round in progress are hidden")
     s.add_argument("path")
     s.add_argument("--round", type=int, required=True, metavar="N")
     s.add_argument("--json", action="store_true", help="machine-readable output")
+    s.add_argument("--key", metavar="FILE", help=key_help)
     s.set_defaults(func=cmd_show)
+    h = jsub.add_parser("head", help="print SEQ:HASH of the last row: an anchor to write down "
+                        "or store outside the table, for `verify --head`")
+    h.add_argument("path")
+    h.set_defaults(func=cmd_head)
     return j

@@ -155,45 +155,73 @@ def header_of(policies, game):
             "policies": [S.policy_name(p) for p in S.journaled(policies)]}
 
 
-def check(store, model_cls, full=False, fallback_rng=None):
+def check(store, model_cls, full=False, fallback_rng=None, round_no=None, anchor=None):
     """The boot checks on an open Store: (Replay or None, chain.Break or None).
 
-    The replay starts at the genesis snapshot when `full`, else at the snapshot before the
-    last one; it stops at the first broken row.
+    The chain is verified over the whole journal first (against `anchor` too, if given).
+    The replay then starts at the genesis snapshot when `full`, else at the snapshot before
+    the last one; it stops at the first broken row. With `round_no` (`journal show`) it
+    starts at the last snapshot before that round began, keeps that round only, checks no
+    meters and ends once the round is over. Both passes stream the rows inside one read
+    transaction, so memory stays flat and a table appending meanwhile changes neither.
     """
-    raw = list(store.rows())
-    brk = store.verify()
-    good = [load(r) for r in raw if brk is None or r["seq"] < brk.seq]
-    if len(good) < 2 or good[0]["entry"] != "genesis" or good[1]["entry"] != "snapshot":
-        return None, brk or Break(1, "the journal does not begin with its genesis and first "
-                                     "snapshot")
-    header = good[0]["data"]
-    if header.get("game") != model_cls.GAME:
-        raise JournalError("journal %s is of %r, not %s" % (store.path, header.get("game"),
-                                                              model_cls.GAME))
-    snaps = [i for i, r in enumerate(good) if r["entry"] == "snapshot"]
-    start = snaps[0] if full or len(snaps) < 2 else snaps[-2]
-    meters_seq = store.meters_seq()
-    if meters_seq is not None and good[start]["seq"] > meters_seq:
-        start = max([i for i in snaps if good[i]["seq"] <= meters_seq] or [snaps[0]])
-    replay = Replay(header, model_cls, good[start], fallback_rng)
-    replay.run(good[start + 1:], meters_seq=meters_seq if brk is None else None,
-               stored_meters=store.meters())
+    with store.reading():
+        brk = store.verify(anchor)
+        stop = None if brk is None else brk.seq
+        first = [load(r) for r in store.rows(1, 3 if stop is None else min(3, stop))]
+        if len(first) < 2 or first[0]["entry"] != "genesis" or \
+                first[1]["entry"] != "snapshot":
+            return None, brk or Break(1, "the journal does not begin with its genesis and "
+                                         "first snapshot")
+        header = first[0]["data"]
+        if header.get("game") != model_cls.GAME:
+            raise JournalError("journal %s is of %r, not %s"
+                               % (store.path, header.get("game"), model_cls.GAME))
+        meters_seq = None if round_no is not None else store.meters_seq()
+        start = _start_snapshot(store, first[1]["seq"], stop, full, meters_seq, round_no)
+        snap = first[1] if start == first[1]["seq"] else load(next(store.rows(start, start + 1)))
+        keep, until = None, None             # boot: the course of the round or two replayed
+        if round_no is not None:
+            keep, until = (round_no,), (lambda r: _round_over(r, round_no))
+        elif full:
+            keep = ()                        # verify: no round's course, however many
+        replay = Replay(header, model_cls, snap, fallback_rng, rounds=keep)
+        replay.run((load(r) for r in store.rows(start + 1, stop)),
+                   meters_seq=meters_seq if brk is None else None,
+                   stored_meters=store.meters(), until=until)
     return replay, brk or replay.problem
 
 
+def _start_snapshot(store, genesis_snap, stop, full, meters_seq, round_no):
+    """The seq of the snapshot a check replays from (see `check`)."""
+    if round_no is not None:
+        return (store.snapshots(stop, before_round=round_no) or [genesis_snap])[0]
+    start = genesis_snap if full else store.snapshots(stop, limit=2)[-1]
+    if meters_seq is not None and start > meters_seq:
+        below = meters_seq + 1 if stop is None else min(meters_seq + 1, stop)
+        start = (store.snapshots(below) or [genesis_snap])[0]
+    return start
+
+
+def _round_over(replay, round_no):
+    info = replay.rounds.get(round_no)
+    return info is not None and info["status"] is not None
+
+
 def boot(path, table, policies, *, clock=time.monotonic_ns, wall=time.time_ns,
-         boot_id=table_clock.kernel_boot_id, outputs=None):
+         boot_id=table_clock.kernel_boot_id, outputs=None, key=None):
     """The controller for `table`, resumed from the journal at `path` (created when absent).
 
     `table` and `policies` are fresh ones: for an existing journal their state is replaced
     by the replayed one. `ctl.boot_report["problem"]` is the lock-out reason, or None.
     `clock` (monotonic ns), `wall` (wall-clock ns) and `boot_id` (the kernel's) are what
-    the table clock (`ctl.clock`, controller/journal/clock.py) is made from.
+    the table clock (`ctl.clock`, controller/journal/clock.py) is made from. `key` (bytes)
+    is the journal's key: a new journal is keyed with it; an existing one must be keyed with
+    it, and is refused (JournalError) when keyed and no key is given.
     """
     model_cls = type(table.model)
     fresh = not os.path.exists(path) or os.path.getsize(path) == 0
-    store = Store(path, _create=True) if fresh else Store(path)
+    store = Store(path, _create=fresh, key=key)
     clock = table_clock.start(store, clock, wall, boot_id)
     if store.last_seq == 0:
         # new, or the power went before its first rows were committed: begin it (again)

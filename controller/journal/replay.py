@@ -12,6 +12,11 @@ replay is the step's timestamp; the outputs are none.
 
 The replay also checks: each snapshot it passes must equal its own state, and the meters
 must equal its own at the row they were written after.
+
+It keeps no history: rows are taken one step at a time from any iterable (a Store cursor),
+the rounds kept for `journal show` are only those asked for, and the controller's lists of
+refusals and lock-outs are emptied after each step; so its memory does not grow with the
+journal.
 """
 
 from collections import deque
@@ -81,9 +86,13 @@ def build_policies(game, names, ctx):
 
 
 class Replay:
-    """A controller rebuilt from a snapshot row; `run(rows)` replays the rows after it."""
+    """A controller rebuilt from a snapshot row; `run(rows)` replays the rows after it.
 
-    def __init__(self, header, model_cls, snap_row, fallback_rng=None):
+    `rounds`: the round numbers whose course is kept in `self.rounds` (None: every one; an
+    empty tuple: none, as a verification of months needs).
+    """
+
+    def __init__(self, header, model_cls, snap_row, fallback_rng=None, rounds=None):
         snap = snap_row["data"]
         self.ctx = Context(fallback_rng)
         table = Table.restore(model_cls, snap["table"])
@@ -101,6 +110,8 @@ class Replay:
         self.meters_checked = False
         self.last_step = None        # (row, journaled records, produced records)
         self.rounds = {}             # round_no -> {"first", "last", "record", "status"}
+        self.keep = rounds
+        self.last_round = table.model.round_no
 
     def _draw(self):
         if self.ctx.rng:
@@ -114,11 +125,12 @@ class Replay:
 
     # ---- running ---------------------------------------------------------------------
 
-    def run(self, rows, meters_seq=None, stored_meters=None, stop_at_problem=False):
+    def run(self, rows, meters_seq=None, stored_meters=None, stop_at_problem=False,
+            until=None):
         """Replay `rows` (parsed, after the snapshot). Sets `problem` (a chain.Break) at the
-        first snapshot or meter that disagrees, or a step that cannot be replayed."""
-        steps = _group(rows)
-        for i, (row, records, snapshots) in enumerate(steps):
+        first snapshot or meter that disagrees, or a step that cannot be replayed. `until`
+        (replay -> bool) ends the run early, after the step it is first true at."""
+        for row, records, snapshots in _group(rows):
             if row is not None:
                 if meters_seq is not None and not self.meters_checked and row["seq"] > meters_seq:
                     self._check_meters(meters_seq, stored_meters)
@@ -128,9 +140,11 @@ class Replay:
                 except Exception as e:          # noqa: BLE001 - a row that cannot be replayed
                     self._fail(Break(row["seq"], "cannot be replayed: %r" % (e,)))
                 self.last_step = (row, records, list(self.produced))
+                del self.ctl.refusals[:]
+                del self.ctl.lockouts[:-1]      # the last one: a clear marks it cleared
             for snap in snapshots:
                 self._check_snapshot(snap)
-            if self.problem and stop_at_problem:
+            if (self.problem and stop_at_problem) or (until is not None and until(self)):
                 return self
         if meters_seq is not None and not self.meters_checked:
             self._check_meters(meters_seq, stored_meters)
@@ -165,6 +179,9 @@ class Replay:
     def _track_round(self, row, before):
         model = self.ctl.model
         n = model.round_no
+        self.last_round = max(self.last_round, n)
+        if self.keep is not None and n not in self.keep:
+            return
         if n != before or n not in self.rounds:
             self.rounds.setdefault(n, {"first": row["seq"], "last": row["seq"], "status": None})
         info = self.rounds[n]
@@ -209,16 +226,20 @@ def _secrets_rng():
 
 
 def _group(rows):
-    """[(step row or None, its journaled records, the snapshots after it)]."""
-    out = [[None, [], []]]
+    """(step row or None, its journaled records, the snapshots after it), one step at a
+    time as the rows come."""
+    step, records, snapshots = None, [], []
     for row in rows:
         if row["entry"] == "snapshot":
-            out[-1][2].append(row)
+            snapshots.append(row)
         elif is_step(row):
-            out.append([row, [], []])
+            if step is not None or snapshots:
+                yield step, records, snapshots
+            step, records, snapshots = row, [], []
         elif row["entry"] == "record":
-            out[-1][1].append(row)
-    return [tuple(g) for g in out if g[0] is not None or g[2]]
+            records.append(row)
+    if step is not None or snapshots:
+        yield step, records, snapshots
 
 
 def _difference(theirs, mine):

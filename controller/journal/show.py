@@ -78,7 +78,9 @@ def redact_row(row, model):
 def reconstruct(rows, replay, round_no):
     """What `journal show --round N` prints, as a dict (None if the journal has no round N).
 
-    `rows`: the journal's parsed rows; `replay`: a Replay run over them from the genesis.
+    `rows`: the journal's parsed rows in seq order, from the round's first row on or before
+    (an iterable, read only until the round's last row); `replay`: a Replay that ran through
+    the round, keeping it in `replay.rounds`.
     """
     info = replay.rounds.get(round_no)
     if info is None or round_no == 0:

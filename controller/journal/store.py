@@ -5,15 +5,20 @@ Schema (format 1):
         seq        1, 2, 3 ... without gaps; the chain's order
         entry      'genesis' | 'snapshot' | 'event' (an input, written before it is applied)
                    | 'record' (what the controller decided or observed)
-        data       canonical JSON text; hash = chain.row_hash(prev_hash, row)
+        data       canonical JSON text; hash = chain.row_hash(prev_hash, row, key)
     meters(name, value)   the regulation meters, written beside the journal
     meta(key, value)      head_seq/head_hash (the last row, in the same transaction as it),
-                          meters_seq (the row the meters were computed after), format
+                          meters_seq (the row the meters were computed after), format;
+                          for a keyed journal chain = 'hmac-sha256' and key_id (keys.py),
+                          written with the format, before any row
 
 A commit returns only once it is on the disk (synchronous=FULL), so what the controller
-applies after `append` returns survives a power cut.
+applies after `append` returns survives a power cut. Reading streams: `rows` fetches in
+batches of ROWS_PER_FETCH from one cursor, so verifying or replaying a journal of months
+holds a batch in memory, not the journal.
 """
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -21,6 +26,7 @@ import threading
 
 from controller.errors import JournalError
 from controller.journal.chain import GENESIS_HASH, canonical, row_hash, verify
+from controller.journal.keys import key_id
 
 FORMAT = "1"
 SCHEMA = """
@@ -39,6 +45,8 @@ CREATE TABLE IF NOT EXISTS meters (name TEXT PRIMARY KEY, value INTEGER NOT NULL
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 COLUMNS = ("seq", "ts_ns", "source", "entry", "kind", "round_no", "data", "prev_hash", "hash")
+KEYED = "hmac-sha256"
+ROWS_PER_FETCH = 500
 
 
 def jsonable(obj):
@@ -59,10 +67,16 @@ def jsonable(obj):
 
 
 class Store:
-    """One journal file. `Store(path)` opens an existing one; `Store.create(path)` a new one."""
+    """One journal file. `Store(path)` opens an existing one; `Store.create(path)` a new one.
 
-    def __init__(self, path, _create=False):
+    `key` (bytes) is a keyed journal's key, or makes a new journal keyed. A key that is not
+    the journal's, or one given for an unkeyed journal, is refused at once; a keyed journal
+    opened without its key may be read (`head`, `meta`) but not verified nor written.
+    """
+
+    def __init__(self, path, _create=False, key=None):
         self.path = path
+        self.key = key
         # the controller loop and the console both append: one writer at a time keeps the
         # chain's last seq and hash consistent with the rows committed
         self._write = threading.Lock()
@@ -81,23 +95,70 @@ class Store:
                                              "SELECT COUNT(*) FROM journal").fetchone()[0] == 0)
             if _create:
                 self.db.executescript(SCHEMA)
-                self.db.execute("INSERT OR REPLACE INTO meta VALUES ('format', ?)", (FORMAT,))
+                self._set_chain(FORMAT)
+            elif key is not None and self.meta("key_id") != key_id(key) and self.db.execute(
+                    "SELECT COUNT(*) FROM journal").fetchone()[0] == 0:
+                self._set_chain(self.meta("format"))  # no row yet: it takes the key now
             fmt = self.meta("format")
+            chain = self.meta("chain")
         except sqlite3.DatabaseError as e:
-            raise JournalError("journal %s: not a journal (%s)" % (path, e))
+            self._refuse("journal %s: not a journal (%s)" % (path, e))
         if fmt != FORMAT:
-            raise JournalError("journal %s: format %r, this version reads %r" % (path, fmt, FORMAT))
+            self._refuse("journal %s: format %r, this version reads %r" % (path, fmt, FORMAT))
         if mode.lower() != "wal":
-            raise JournalError("journal %s: WAL mode not available (%s)" % (path, mode))
+            self._refuse("journal %s: WAL mode not available (%s)" % (path, mode))
+        if chain not in (None, KEYED):
+            self._refuse("journal %s: chain %r, this version reads SHA-256 and %s"
+                         % (path, chain, KEYED))
+        self.key_id = self.meta("key_id") if chain == KEYED else None
+        if key is not None and self.key_id is None:
+            self._refuse("journal %s is not keyed, but a key was given (an unkeyed journal is "
+                         "verified without one; one expected keyed and found unkeyed may have "
+                         "been rewritten)" % path)
+        if key is not None and key_id(key) != self.key_id:
+            self._refuse("journal %s is keyed with key id %s; the key given has key id %s: "
+                         "the wrong key" % (path, self.key_id, key_id(key)))
         last = self.db.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1") \
             .fetchone()
         self.last_seq, self.last_hash = last if last else (0, GENESIS_HASH)
 
+    def _refuse(self, message):
+        if getattr(self, "db", None) is not None:
+            self.db.close()
+        raise JournalError(message)
+
     @classmethod
-    def create(cls, path):
+    def create(cls, path, key=None):
         if os.path.exists(path) and os.path.getsize(path) > 0:
             raise JournalError("journal %s: already exists" % path)
-        return cls(path, _create=True)
+        return cls(path, _create=True, key=key)
+
+    def _set_chain(self, fmt):
+        """The format and the chain's kind (keyed or not) in one transaction: a journal is
+        never half keyed."""
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('format', ?)", (fmt,))
+            if self.key is None:
+                db.execute("DELETE FROM meta WHERE key IN ('chain', 'key_id')")
+            else:
+                db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                               [("chain", KEYED), ("key_id", key_id(self.key))])
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    @property
+    def keyed(self):
+        return self.key_id is not None
+
+    def _need_key(self):
+        if self.keyed and self.key is None:
+            raise JournalError("journal %s is keyed (key id %s): it is verified and written "
+                               "only with its key (--key FILE, or [controller] journal_key "
+                               "in the table configuration)" % (self.path, self.key_id))
 
     def close(self):
         self.db.close()
@@ -107,6 +168,7 @@ class Store:
     def append(self, entries, meters=None):
         """Rows [(ts_ns, source, entry, kind, round_no, data)] and optionally the meters,
         in one transaction; returns the seq of the last row."""
+        self._need_key()
         with self._write:
             return self._append(entries, meters)
 
@@ -118,7 +180,7 @@ class Store:
             row = {"seq": seq, "ts_ns": int(ts_ns), "source": str(source), "entry": entry,
                    "kind": kind, "round_no": int(round_no or 0),
                    "data": canonical(jsonable(data)).decode("utf-8"), "prev_hash": prev}
-            row["hash"] = prev = row_hash(prev, row)
+            row["hash"] = prev = row_hash(prev, row, self.key)
             rows.append(row)
         db = self.db
         db.execute("BEGIN IMMEDIATE")
@@ -146,8 +208,14 @@ class Store:
         return None if row is None else row[0]
 
     def head(self):
+        """(seq, hash) of the last row as recorded in meta (see `last` for the row's own)."""
         seq = self.meta("head_seq")
         return (None if seq is None else int(seq)), self.meta("head_hash")
+
+    def last(self):
+        """(seq, hash) of the last row this Store wrote or found: the anchor to write down."""
+        with self._write:
+            return self.last_seq, self.last_hash
 
     def meters(self):
         return dict(self.db.execute("SELECT name, value FROM meters"))
@@ -157,14 +225,26 @@ class Store:
         return None if seq is None else int(seq)
 
     def rows(self, start=1, stop=None):
-        """Rows as dicts in seq order, `data` as stored text (see `load`)."""
+        """Rows as dicts in seq order, `data` as stored text (see `load`), from `start` to
+        before `stop`; fetched a batch at a time."""
         sql = "SELECT %s FROM journal WHERE seq >= ?" % ", ".join(COLUMNS)
         args = [start]
         if stop is not None:
             sql += " AND seq < ?"
             args.append(stop)
-        for values in self.db.execute(sql + " ORDER BY seq", args):
-            yield dict(zip(COLUMNS, values))
+        cursor = self.db.execute(sql + " ORDER BY seq", args)
+        try:
+            while True:
+                batch = cursor.fetchmany(ROWS_PER_FETCH)
+                if not batch:
+                    return
+                for values in batch:
+                    yield dict(zip(COLUMNS, values))
+        finally:
+            try:
+                cursor.close()
+            except sqlite3.ProgrammingError:
+                pass                    # the Store was closed first: nothing left to release
 
     def latest_ts(self):
         """The latest stamp of any row (rows are not in stamp order), or None."""
@@ -180,9 +260,34 @@ class Store:
         except ValueError:
             return None
 
-    def verify(self):
-        """The first chain.Break, or None."""
-        return verify(self.rows(), self.head())
+    def snapshots(self, below=None, before_round=None, limit=1):
+        """Seqs of the last `limit` snapshot rows before row `below`, of a round number
+        below `before_round`; newest first."""
+        sql, args = "SELECT seq FROM journal WHERE entry = 'snapshot'", []
+        if below is not None:
+            sql += " AND seq < ?"
+            args.append(below)
+        if before_round is not None:
+            sql += " AND round_no < ?"
+            args.append(before_round)
+        return [r[0] for r in self.db.execute(sql + " ORDER BY seq DESC LIMIT ?",
+                                              args + [limit])]
+
+    @contextlib.contextmanager
+    def reading(self):
+        """One read transaction: what is read inside is the journal as it was at the first
+        read, whatever a table appending to the same file does meanwhile."""
+        with self._write:
+            self.db.execute("BEGIN")
+            try:
+                yield self
+            finally:
+                self.db.execute("COMMIT")
+
+    def verify(self, anchor=None):
+        """The first chain.Break, or None; `anchor` (seq, hash) as chain.verify takes it."""
+        self._need_key()
+        return verify(self.rows(), self.head(), self.key, anchor)
 
 
 def load(row):

@@ -18,6 +18,8 @@ progressive wagers the controller recognized; a mismatch holds the round for a f
 accepted (670a.8(b)(2)); elsewhere the controller locks the table itself.
 """
 
+from collections import deque
+
 from controller.errors import WagerNotRecognized
 from controller.games.engine import LOCKED_OUT, WAGERS_OPEN
 from controller.games.events import Event
@@ -30,6 +32,7 @@ GAME_TAKES = {"raise-it-up-stud": "progressive_chips",
 SECTIONS = {"raise-it-up-stud": "669a.2(c)(2)", "six-card-fortune-pai-gow": "670a.2(c)(2)",
             "flop-poker": "583.7(c)", "props-and-hops": "585.3(e)",
             "double-attack-blackjack": "581.6", "blackjack": "633a.7"}
+PRESS_LOG = 1000                 # presses kept: a table, and a replay of it, runs for months
 
 
 class NoMoreBets(Policy):
@@ -43,7 +46,7 @@ class NoMoreBets(Policy):
         self.accepted = {}           # seat -> progressive wagers recognized this round
         self.stats = {"presses": 0, "attempted": 0, "recognized": 0, "late_recognized": 0,
                       "late_refused": 0, "mismatches": 0}
-        self.press_log = []          # (press ts, lock-out written at ns) per press
+        self.press_log = deque(maxlen=PRESS_LOG)   # (press ts, lock-out written at ns)
 
     # ---- events -----------------------------------------------------------------------
 

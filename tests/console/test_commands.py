@@ -382,6 +382,30 @@ def test_verify_compares_every_file_with_the_manifest_like_a_lab(tmp_path):
     assert "FAIL: 3 files listed, 1 changed, 1 missing, 1 unlisted" in out
 
 
+def test_verify_shows_the_journal_head_to_write_down(tmp_path):
+    from controller.journal.store import Store
+    from tests.journal.test_boot import boot_fresh
+    root = software(tmp_path / "site")
+    path, _ = manifest.write(str(tmp_path / "tablectl.manifest"), str(root))
+    ctl = boot_fresh(tmp_path / "journal.db")
+    try:
+        commands = Commands(ctl, {}, manifest_path=path, manifest_root=str(root))
+        out = commands.run("technician", "verify")
+        seq, digest = ctl.store.last()        # the command line itself is journaled first
+    finally:
+        ctl.close()
+    store = Store(str(tmp_path / "journal.db"))
+    try:
+        last = list(store.rows())[-1]
+    finally:
+        store.close()
+    assert (seq, digest) == (last["seq"], last["hash"]) and last["kind"] == "console"
+    assert out.splitlines()[-1] == "journal head        %d:%s" % (seq, digest)
+    assert "journal head" not in Rig(tmp_path, manifest_path=path,
+                                     manifest_root=str(root)).commands.run("technician",
+                                                                           "verify")
+
+
 def test_verify_without_a_manifest_says_how_to_write_one(tmp_path):
     rig = Rig(tmp_path, manifest_path=str(tmp_path / "absent"), manifest_root=str(tmp_path))
     rig.login("technician")

@@ -3,6 +3,7 @@ idempotently (with a stand-in python3, so no network and no system change)."""
 import hashlib
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 
@@ -65,6 +66,8 @@ def test_dry_run_prints_every_action(model, package):
     assert "deploy/tables/blackjack.toml /etc/tablectl/table.toml" in out
     assert "systemctl enable tablectl.service" in out
     assert "-o tablectl -g tablectl /var/lib/tablectl" in out
+    assert "[dry-run] new_journal_key /etc/tablectl/journal.key" in out
+    assert "[dry-run] chown tablectl:tablectl /etc/tablectl/journal.key" in out
     actions = [line for line in out.splitlines() if line.startswith(("+", "[skipped"))]
     assert actions == []                                # nothing done, only "[dry-run]"
     assert out.rstrip().endswith("dry run: nothing was changed")
@@ -156,6 +159,10 @@ def test_root_install_is_idempotent_and_keeps_the_sites_files(tmp_path):
     assert config.read_bytes() == (REPO / "deploy/tables/props-and-hops.toml").read_bytes()
     assert (root / "var/lib/tablectl").is_dir() and (root / "opt/tablectl/venv/bin/python").exists()
     assert oct(config.stat().st_mode & 0o777) == "0o640"
+    key = root / "etc/tablectl/journal.key"
+    assert oct(key.stat().st_mode & 0o777) == "0o600"
+    assert re.fullmatch(r"[0-9a-f]{64}", key.read_text())     # 32 random bytes, in hex
+    assert "[skipped: --root] chown tablectl:tablectl %s" % key in r.stdout
     for skipped in ("useradd", "usermod", "systemctl enable", "udevadm trigger"):
         assert "[skipped: --root] " + skipped in r.stdout
     pip = log.read_text().splitlines()
@@ -165,11 +172,12 @@ def test_root_install_is_idempotent_and_keeps_the_sites_files(tmp_path):
     # The site edits its configuration and rules; a re-run (an upgrade) keeps both.
     config.write_text(config.read_text() + "\n# edited on site\n")
     rules.write_text(rules.read_text().replace("VVVV", "0403", 1))
-    edited = snapshot(root / "etc/tablectl", root / "etc/udev")
+    edited = snapshot(root / "etc/tablectl", root / "etc/udev")     # the key too
     r = install("--root", str(root), env=env)                # no --game: the config exists
     assert r.returncode == 0, r.stdout + r.stderr
     assert "virtual environment exists" in r.stdout
     assert "kept %s" % config in r.stdout and "kept %s" % rules in r.stdout
+    assert "kept %s" % key in r.stdout                  # a new key would orphan the journal
     assert "python3 -m venv" not in r.stdout
     assert snapshot(root / "etc/tablectl", root / "etc/udev") == edited
     assert unit.read_bytes() == (REPO / "deploy/tablectl.service").read_bytes()

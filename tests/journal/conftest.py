@@ -1,13 +1,17 @@
-"""A journal written by the real simulator, copied for each test that tampers with it."""
+"""A journal written by the real simulator, copied for each test that tampers with it; and
+the tampering of whoever can write the file."""
 import shutil
+import sqlite3
 
 import pytest
 
+from controller.journal.chain import GENESIS_HASH, row_hash
+from controller.journal.store import Store
 from controller.sim import Simulation
 
 
-def simulate(path, game="raise-it-up-stud", rounds=3, seed=1, faults=()):
-    s = Simulation(game, seed, faults, journal=str(path))
+def simulate(path, game="raise-it-up-stud", rounds=3, seed=1, faults=(), key=None):
+    s = Simulation(game, seed, faults, journal=str(path), key=key)
     try:
         s.run(rounds)
     finally:
@@ -15,15 +19,62 @@ def simulate(path, game="raise-it-up-stud", rounds=3, seed=1, faults=()):
     return s
 
 
+KEY = b"5f4dcc3b5aa765d61d8327deb882cf99"     # the keyed journal's
+
+
+def _master(tmp_path_factory, name, **kw):
+    path = tmp_path_factory.mktemp(name) / "riu.db"
+    simulate(path, **kw)
+    return path
+
+
+def _copy(master, tmp_path):
+    path = tmp_path / "table.db"
+    shutil.copy(master, path)
+    return path
+
+
 @pytest.fixture(scope="session")
 def journal_master(tmp_path_factory):
-    path = tmp_path_factory.mktemp("journal") / "riu.db"
-    simulate(path)
-    return path
+    return _master(tmp_path_factory, "journal")
 
 
 @pytest.fixture
 def journal_copy(journal_master, tmp_path):
-    path = tmp_path / "table.db"
-    shutil.copy(journal_master, path)
-    return path
+    return _copy(journal_master, tmp_path)
+
+
+@pytest.fixture(scope="session")
+def keyed_master(tmp_path_factory):
+    return _master(tmp_path_factory, "keyed", key=KEY)
+
+
+@pytest.fixture
+def keyed(keyed_master, tmp_path):
+    return _copy(keyed_master, tmp_path)
+
+
+def rows_of(path):
+    store = Store(str(path))            # no key: a keyed journal may still be read
+    try:
+        return list(store.rows())
+    finally:
+        store.close()
+
+
+def rewrite(path, seq, edit, key=None):
+    """What whoever can write the file can do: edit row `seq`'s data text, then recompute
+    every hash from it on (under `key`, or SHA-256 without it) and the head kept in meta."""
+    rows = rows_of(path)
+    prev = rows[seq - 2]["hash"] if seq > 1 else GENESIS_HASH
+    db = sqlite3.connect(str(path))
+    for row in rows[seq - 1:]:
+        if row["seq"] == seq:
+            row["data"] = edit(row["data"])
+        row["prev_hash"] = prev
+        row["hash"] = prev = row_hash(prev, row, key)
+        db.execute("UPDATE journal SET data = ?, prev_hash = ?, hash = ? WHERE seq = ?",
+                   (row["data"], row["prev_hash"], row["hash"], row["seq"]))
+    db.execute("UPDATE meta SET value = ? WHERE key = 'head_hash'", (prev,))
+    db.commit()
+    db.close()

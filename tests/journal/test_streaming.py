@@ -1,0 +1,108 @@
+"""verify and show stream the journal: the same answers as the whole-file check they replace,
+no history kept, and `show --round N` replayed from the last snapshot before round N."""
+import json
+
+import pytest
+
+from controller.errors import JournalError
+from controller.games import model_class
+from controller.journal import chain
+from controller.journal.cli import show_round, verify_path
+from controller.journal.live import check
+from controller.journal.replay import Replay
+from controller.journal.show import reconstruct
+from controller.journal.store import Store, load
+from controller.policies.no_more_bets import PRESS_LOG, NoMoreBets
+from tests.journal.conftest import rewrite
+from tests.journal.test_chain import _sql as sql
+
+GAME = "raise-it-up-stud"
+
+
+def whole_file(path):
+    """The check as it was before it streamed: every row in a list, the chain verified over
+    the list, and a replay from the genesis over the rows before the first break."""
+    store = Store(str(path))
+    try:
+        raw = list(store.rows())
+        brk = chain.verify(raw, store.head())
+        good = [load(r) for r in raw if brk is None or r["seq"] < brk.seq]
+        replay = Replay(good[0]["data"], model_class(GAME), good[1])
+        replay.run(good[2:], meters_seq=store.meters_seq() if brk is None else None,
+                   stored_meters=store.meters())
+        return replay, brk or replay.problem, [load(r) for r in raw]
+    finally:
+        store.close()
+
+
+def _wager(path):
+    return next(r["seq"] for r in whole_file(path)[2] if r["kind"] == "wager" and r["seq"] > 20)
+
+
+def _snapshot(path):
+    return [r["seq"] for r in whole_file(path)[2] if r["entry"] == "snapshot"][2]
+
+
+def _one_more_round(text):
+    data = json.loads(text)
+    data["counters"]["rounds"] += 1
+    return chain.canonical(data).decode()
+
+
+TAMPERS = {
+    "untouched": lambda p: None,
+    "an edited wager": lambda p: sql(p, ("UPDATE journal SET data = replace(data, '500', "
+                                         "'5000') WHERE seq = ?", (_wager(p),))),
+    "a deleted row": lambda p: sql(p, ("DELETE FROM journal WHERE seq = 40", ())),
+    "a cut tail": lambda p: sql(p, ("DELETE FROM journal WHERE seq > 80", ())),
+    "an edited meter": lambda p: sql(p, ("UPDATE meters SET value = value + 100 WHERE name = "
+                                         "'progressive.progressive.value'", ())),
+    "a row outside the chain": lambda p: sql(p, ("UPDATE meta SET value = '70' WHERE key = "
+                                                 "'head_seq'", ())),
+    # the chain recomputed after the edit: only the replay can tell
+    "a rehashed wager": lambda p: rewrite(p, _wager(p), lambda t: t.replace("500", "5000")),
+    "a rehashed snapshot": lambda p: rewrite(p, _snapshot(p), _one_more_round),
+}
+
+
+@pytest.mark.parametrize("tamper", sorted(TAMPERS))
+def test_streaming_verify_answers_as_the_whole_file_check(journal_copy, tamper):
+    TAMPERS[tamper](journal_copy)
+    _, expected, _ = whole_file(journal_copy)
+    ok, message, replay = verify_path(str(journal_copy))
+    assert ok == (expected is None)
+    if tamper == "untouched":
+        assert ok, message
+    else:
+        assert not ok and message.endswith("first bad row %d: %s"
+                                           % (expected.seq, expected.reason)), message
+
+
+def test_verify_keeps_no_history_of_the_rounds_it_replays(journal_copy):
+    ok, _, replay = verify_path(str(journal_copy))
+    assert ok and replay.counters["rounds"] == 3 and replay.last_round == 3
+    assert replay.rounds == {}
+    assert replay.ctl.refusals == [] and len(replay.ctl.lockouts) <= 1
+    nmb = replay.ctl.policy(NoMoreBets)                 # one press a round: the last kept
+    assert len(nmb.press_log) == 3 and nmb.press_log.maxlen == PRESS_LOG
+
+
+@pytest.mark.reg("581.7(q)")
+def test_show_replays_a_round_from_the_last_snapshot_before_it(journal_copy):
+    full, _, rows = whole_file(journal_copy)
+    snaps = [(r["seq"], r["round_no"]) for r in rows if r["entry"] == "snapshot"]
+    for n in (1, 2, 3):
+        assert show_round(str(journal_copy), n) == reconstruct(rows, full, n)
+        store = Store(str(journal_copy))
+        try:
+            replay, problem = check(store, model_class(GAME), round_no=n)
+        finally:
+            store.close()
+        assert problem is None and list(replay.rounds) == [n]
+        assert replay.start_seq == max(seq for seq, r in snaps if r < n)
+        assert replay.last_step[0]["seq"] == full.rounds[n]["last"]   # not a step further
+
+
+def test_show_of_a_round_the_journal_does_not_hold_names_the_last(journal_copy):
+    with pytest.raises(JournalError, match=r"has no round 7 \(rounds 1\.\.3\)"):
+        show_round(str(journal_copy), 7)
