@@ -208,7 +208,7 @@ def test_a_journal_cut_before_its_first_row_is_begun_again_with_the_key(tmp_path
     table, policies = fresh()
     ctl = boot(str(path), table, policies, key=KEY)
     try:
-        assert ctl.store.key_id == key_id(KEY) and ctl.store.last_seq == 2
+        assert ctl.store.key_id == key_id(KEY) and ctl.store.last_seq == 3   # genesis, snapshot, clock
     finally:
         ctl.close()
     assert all(r["hash"] == row_hash(r["prev_hash"], r, KEY) for r in rows_of(path))
