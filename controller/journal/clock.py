@@ -21,8 +21,10 @@ of each boot, which also holds the wall-clock time the boot's table time maps to
                have run out has: the cards and dice are changed and the card reader inspected
                before play (docs/interpretations.md). The record gives the reason.
 
-Table time never goes backwards. A replay needs nothing from the record: the stamps it
-replays are table time already.
+Table time never goes backwards. The stamps a replay reads are table time already; the one
+thing it takes from the record is what the live table took: the casino's local time, for the
+gaming day of the card reader's inspection (581.2(d)), so the record is a step of its own
+(`apply`, replay.py's STEP_RECORDS), written after what the boot replayed.
 """
 
 import time
@@ -86,12 +88,26 @@ def reading(last, latest_ns, mono_ns, wall_ns, boot_id):
     return latest_ns + UNKNOWN_NS, None, None, reason
 
 
+def apply(ctl, record):
+    """The clock record's step: each policy keeping local days learns the wall clock."""
+    for policy in ctl.policies:
+        on_clock = getattr(policy, "on_clock", None)
+        if on_clock is not None:
+            on_clock(local_offset_ns(record), known=record.get("by") is not None)
+
+
 def _usable(last):
     return isinstance(last, dict) and all(type(last.get(k)) is int
                                           for k in ("offset_ns", "wall_ns", "table_ns"))
 
 
-def start(store, monotonic=time.monotonic_ns, wall=time.time_ns, boot_id=kernel_boot_id):
+def local_utc_offset_s(wall_ns):
+    """Seconds the local time (the casino's, by the machine's time zone) is ahead of UTC."""
+    return time.localtime(wall_ns // 10 ** 9).tm_gmtoff
+
+
+def start(store, monotonic=time.monotonic_ns, wall=time.time_ns, boot_id=kernel_boot_id,
+          utc_offset=local_utc_offset_s):
     """The TableClock for this boot of the journal in `store` (read before any row is added)."""
     last = store.last_record("clock")
     latest_ns = store.latest_ts()
@@ -100,5 +116,11 @@ def start(store, monotonic=time.monotonic_ns, wall=time.time_ns, boot_id=kernel_
     offset = now - mono_ns
     boot = {"boot_id": kernel, "monotonic_ns": mono_ns, "offset_ns": offset, "wall_ns": wall_ns,
             "table_ns": now, "latest_ns": latest_ns, "downtime_ns": down, "by": how,
-            "reason": reason}
+            "reason": reason, "utc_offset_s": int(utc_offset(wall_ns))}
     return TableClock(monotonic, offset, boot)
+
+
+def local_offset_ns(record):
+    """What to add to a table time for the casino's local wall-clock time, by a clock record
+    (its mapping holds until the next boot's record)."""
+    return record["wall_ns"] - record["table_ns"] + record.get("utc_offset_s", 0) * 10 ** 9

@@ -209,20 +209,22 @@ def _round_over(replay, round_no):
 
 
 def boot(path, table, policies, *, clock=time.monotonic_ns, wall=time.time_ns,
-         boot_id=table_clock.kernel_boot_id, outputs=None, key=None):
+         boot_id=table_clock.kernel_boot_id, utc_offset=table_clock.local_utc_offset_s,
+         outputs=None, key=None):
     """The controller for `table`, resumed from the journal at `path` (created when absent).
 
     `table` and `policies` are fresh ones: for an existing journal their state is replaced
     by the replayed one. `ctl.boot_report["problem"]` is the lock-out reason, or None.
-    `clock` (monotonic ns), `wall` (wall-clock ns) and `boot_id` (the kernel's) are what
-    the table clock (`ctl.clock`, controller/journal/clock.py) is made from. `key` (bytes)
+    `clock` (monotonic ns), `wall` (wall-clock ns), `boot_id` (the kernel's) and
+    `utc_offset` (wall ns -> the local time zone's seconds ahead of UTC) are what the table
+    clock (`ctl.clock`, controller/journal/clock.py) is made from. `key` (bytes)
     is the journal's key: a new journal is keyed with it; an existing one must be keyed with
     it, and is refused (JournalError) when keyed and no key is given.
     """
     model_cls = type(table.model)
     fresh = not os.path.exists(path) or os.path.getsize(path) == 0
     store = Store(path, _create=fresh, key=key)
-    clock = table_clock.start(store, clock, wall, boot_id)
+    clock = table_clock.start(store, clock, wall, boot_id, utc_offset)
     if store.last_seq == 0:
         # new, or the power went before its first rows were committed: begin it (again)
         ctl = JournaledController(table, store=store, clock=clock, outputs=outputs,
@@ -231,6 +233,7 @@ def boot(path, table, policies, *, clock=time.monotonic_ns, wall=time.time_ns,
         store.append([(now, "controller", "genesis", "genesis", 0,
                        header_of(policies, model_cls.GAME)), ctl.snapshot_row(),
                       clock.row()], meters=ctl.meters)
+        table_clock.apply(ctl, clock.boot)
         ctl.boot_report = {"created": True, "problem": None}
         return ctl
     try:
@@ -246,13 +249,16 @@ def boot(path, table, policies, *, clock=time.monotonic_ns, wall=time.time_ns,
         counters = None
     ctl = JournaledController(table, store=store, counters=counters, clock=clock,
                               outputs=outputs, policies=policies)
-    store.append([clock.row(ctl.model.round_no)])
     if hasattr(table.model, "use_rng") and replay is not None:
         table.model.use_rng(None)
     ctl.meters = store.meters()       # rewritten when they next change, never to hide one
     if problem is None:
         for value in replay.ctx.drawn:          # draws the cut-short last step made again
             ctl._write(Record("rng", {"value": value}, clock()))
+    # a step of its own (replay.py), after the records of the step the power cut short
+    store.append([clock.row(ctl.model.round_no)])
+    table_clock.apply(ctl, clock.boot)
+    if problem is None:
         if replay.snapshot_due:
             store.append([ctl.snapshot_row()], meters=M.derive(ctl.model, ctl.counters))
         ctl.after_step()

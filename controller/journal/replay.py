@@ -4,6 +4,7 @@ A step is an input event, or a record of something the controller did on its own
     tick            a policy's timer acted (a deferred close of wagers, a warning)
     resume_void     the round interrupted by a power loss was voided at restart
     integrity_lock  the boot checks locked the table
+    clock           a boot's table clock: the policies learn the casino's local time
 Inputs the controller took from outside the events are journaled as records during their
 step and read back here: `rng` (a random number generator's draw) and `selftest` (a
 device's self-test on a clear; none journaled means not passed, the safe reading). An
@@ -24,13 +25,14 @@ from collections import deque
 from controller.errors import JournalError
 from controller.games.engine import LOCKED_OUT, Table
 from controller.games.events import Event
+from controller.journal import clock as table_clock
 from controller.journal import meters as M
 from controller.journal import state as S
 from controller.journal.chain import Break
 from controller.policies import Policy, default_policies
 from controller.table import Outputs, TableController
 
-STEP_RECORDS = ("tick", "resume_void", "integrity_lock")
+STEP_RECORDS = ("tick", "resume_void", "integrity_lock", "clock")
 INTERRUPTED = "power lost during the round: the round is void and every wager returned"
 
 
@@ -162,7 +164,9 @@ class Replay:
             ctl.tick()
         else:
             was = model.state
-            if row["kind"] == "resume_void":
+            if row["kind"] == "clock":
+                table_clock.apply(ctl, row["data"])
+            elif row["kind"] == "resume_void":
                 model.void_round(row["data"]["reason"])
             else:
                 model.lock(row["data"]["reason"], None, "journal")

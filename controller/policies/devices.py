@@ -31,6 +31,14 @@ class ReaderInspection(Policy):
         self.inspected_day = None
         self.inspections = []        # {"day", "role", "passed", "ts_ns"}
 
+    def on_clock(self, local_offset_ns, known=True):
+        """A boot's clock record: table time + this is the casino's local time, so a gaming
+        day begins at `day_start_ns` past local midnight (journal/clock.py). When the time
+        the power was off is unknown, so is the gaming day: the inspection is due again."""
+        self.wall_offset_ns = local_offset_ns
+        if not known:
+            self.inspected_day = None
+
     def gaming_day(self, ts_ns):
         return (ts_ns + self.wall_offset_ns - self.day_start_ns) // DAY_NS
 

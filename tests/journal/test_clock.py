@@ -1,5 +1,6 @@
 """The table clock across real power cycles: the monotonic clock restarts near zero, table time
 goes on by the time the power was off, or, when that time is unknown, past every interval."""
+import calendar
 import random
 
 import pytest
@@ -26,8 +27,9 @@ WALL0 = 1_700_000_000 * S_NS          # the wall clock at the first boot
 class Machine:
     """The clocks a boot reads: monotonic, wall and the kernel's boot id, all set by the test."""
 
-    def __init__(self, mono, wall=WALL0, kernel="kernel-1"):
+    def __init__(self, mono, wall=WALL0, kernel="kernel-1", utc_offset_s=0):
         self.mono, self.wall, self.kernel = mono, wall, kernel
+        self.utc_offset_s = utc_offset_s          # the casino's time zone
 
     def power_cycle(self, off_ns, mono=5 * S_NS, wall_error_ns=0):
         """The power goes for `off_ns`; the new kernel's monotonic clock starts at `mono`; the
@@ -43,7 +45,8 @@ class Machine:
     def boot(self, path, game):
         table, policies = fresh(game)
         return boot(str(path), table, policies, clock=lambda: self.mono,
-                    wall=lambda: self.wall, boot_id=lambda: self.kernel)
+                    wall=lambda: self.wall, boot_id=lambda: self.kernel,
+                    utc_offset=lambda wall_ns: self.utc_offset_s)
 
 
 def clock_records(path):
@@ -278,3 +281,38 @@ def test_the_drivers_stamp_frames_and_edges_in_table_time(tmp_path):
     sources = {r["source"] for r in events}
     assert {"progressive_system", "shoe"} <= sources, sources     # GPIO and serial
     assert all(r["ts_ns"] >= far for r in events)
+
+
+@pytest.mark.reg("581.2(d)")
+def test_the_gaming_day_turns_at_the_casinos_local_time_and_replays_the_same(tmp_path):
+    """A gaming day begins at 06:00 on the casino's clock (ReaderInspection.day_start_ns),
+    not at some hour of table time: the boot's clock record maps one to the other."""
+    path = tmp_path / "t.db"
+    est = -5 * 3600                                             # UTC-5
+    five_am = calendar.timegm((2026, 11, 29, 10, 0, 0)) * S_NS  # 05:00 there
+    m = Machine(mono=3 * HOUR_NS, wall=five_am, utc_offset_s=est)
+    ctl = m.boot(path, "double-attack-blackjack")
+    try:
+        reader = ctl.policy(ReaderInspection)
+        step(ctl, m, "open_table")
+        step(ctl, m, "irregularity", kind="reader_inspected", role="floorperson", passed=True)
+        assert reader.accepting(ctl)
+        m.run(50 * 60 * S_NS)                                   # 05:50: the same gaming day
+        assert reader.accepting(ctl)
+        m.run(20 * 60 * S_NS)                                   # 06:10: a new one
+        assert not reader.accepting(ctl)
+        step(ctl, m, "irregularity", kind="reader_inspected", role="floorperson", passed=True)
+        assert reader.accepting(ctl)
+        live = S.policies_state(ctl.policies)
+    finally:
+        ctl.close()
+    # the replay takes the same local time from the clock record: the same days, verified
+    store = Store(str(path))
+    try:
+        replay, problem = check(store, model_class("double-attack-blackjack"), full=True)
+    finally:
+        store.close()
+    assert problem is None
+    assert S.policies_state(replay.ctl.policies) == live
+    local_day = (five_am // S_NS + est) // 86400              # 2026-11-29 at the casino
+    assert [i["day"] for i in reader.inspections] == [local_day - 1, local_day]
