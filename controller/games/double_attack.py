@@ -141,6 +141,9 @@ class DoubleAttackBlackjack(OutOfOrder, BlackjackFamily):
         return device == "shuffler" and self.option("shuffler") == "automated" \
             and device not in self.out_of_order
 
+    # a shuffler failing on the next batch during a round: the round's cards are dealt already
+    COVERED_MID_ROUND = True
+
     def take_out_of_use(self, device):
         return {"shuffled_by": "hand"}
 

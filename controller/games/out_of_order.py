@@ -5,8 +5,9 @@ Attack Blackjack's model and of the single-deck games' (controller/games/single_
 
     irregularity {"kind": "device_out_of_order", "device", "covered": true}
         between rounds; or while the table is locked out by that device's own fault and will
-        resume between rounds, since a device that cannot be used cannot pass the self-test a
-        clear needs. The device is then out of use until the table is closed and opened again
+        resume between rounds (or in a round, where COVERED_MID_ROUND: Double Attack, whose
+        covered shuffler changes only the next shuffle), since a device that cannot be used
+        cannot pass the self-test a clear needs. The device is then out of use until the table is closed and opened again
         (a repaired device returns with the next opening, as configured).
     shuffle {"by": "shuffler" | "hand"}
         the shuffler's driver says "shuffler", the dealer panel "hand"; a shuffle that does not
@@ -32,6 +33,9 @@ WHILE_LOCKED = ("device_out_of_order",)      # irregularities a locked-out table
 
 class OutOfOrder:
     OUT_OF_ORDER_DEVICES = ("shuffler",)
+    # whether a device that locked the table during a round may be covered then: only where
+    # taking it out of use changes nothing about the round being played (the next shuffle)
+    COVERED_MID_ROUND = False
 
     def __init__(self, config):
         super().__init__(config)
@@ -60,7 +64,7 @@ class OutOfOrder:
         device, section = event.get("device"), self.SECTIONS["device_out_of_order"]
         locked = self.state == LOCKED_OUT
         if locked and not ((self.lockout or {}).get("device") == device
-                           and self.resume_to in BETWEEN_ROUNDS):
+                           and (self.resume_to in BETWEEN_ROUNDS or self.COVERED_MID_ROUND)):
             self.not_locked()
         if not locked and self.state not in BETWEEN_ROUNDS:
             raise IllegalEvent("irregularity device_out_of_order: between rounds, not while %s "

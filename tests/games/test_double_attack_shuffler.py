@@ -173,19 +173,40 @@ def test_a_failed_shuffler_that_cannot_be_repaired_is_covered_and_the_cards_shuf
 
 
 @pytest.mark.reg("581.13(k)")
-def test_only_the_shuffler_locking_the_table_between_rounds_is_covered_while_locked():
+def test_only_the_shuffler_locking_the_table_is_covered_while_locked():
     t = opened()
     t.handle(BY_SHUFFLER)
     t.handle(Event("fault", {"device": "card_reader", "reason": "optics"}))
     with pytest.raises(IllegalEvent, match=r"locked out \(card reader malfunction"):
         irregular(t, "device_out_of_order", **COVERED)
+    assert t.model.out_of_order == [] and "covered" not in t.model.lockout
     t.handle(Event("clear", dict(FLOOR, selftest=True)))
+    assert t.state == "shuffled"
+
+
+@pytest.mark.reg("581.13(j)")
+@pytest.mark.reg("581.13(k)")
+def test_a_shuffler_that_dies_on_the_next_batch_during_a_round_is_covered_and_the_round_ends():
+    """The round's cards are dealt already: covered, the table is cleared without the dead
+    shuffler's self-test, the round is played out, and the next cards are shuffled by hand."""
+    t = opened()
+    t.handle(BY_SHUFFLER)
     wagers(t, {"1": {"bet": 1000}})
     t.handle(Event("no_more_bets"))
+    cards(t, "9h")
     t.handle(Event("fault", {"device": "shuffler", "reason": "jam"}))    # shuffling the next
-    with pytest.raises(IllegalEvent, match="locked out"):
-        irregular(t, "device_out_of_order", **COVERED)
-    assert t.model.out_of_order == [] and "covered" not in t.model.lockout
+    assert t.state == "locked_out"
+    irregular(t, "device_out_of_order", **COVERED)
+    assert t.model.lockout["covered"] is True
+    t.handle(Event("clear", FLOOR))
+    act(t, "1", "decline")
+    cards(t, "Ks", "9d", "8c")
+    act(t, "1", "stand")
+    assert t.state == "settled" and t.model.results["1"]["bet"][0] == "win"
+    with pytest.raises(IllegalEvent, match=r"automated shuffler: the shuffler is covered"):
+        t.handle(BY_SHUFFLER)
+    t.handle(BY_HAND)
+    play_a_round(t)
 
 
 @pytest.mark.reg("581.13(k)")
