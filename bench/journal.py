@@ -92,6 +92,7 @@ def build(path, rows, seed, key=None):
             ctl.tick()
             feed("dice", {"dice": [rng.randint(1, 6), rng.randint(1, 6)]}, "dice_reader",
                  after_ns=rng.randint(5, 15) * 10 ** 9)
+            feed("shuffle", {"shake": True})                   # after each round, 585.3(i)
         return ctl.model.round_no
     finally:
         ctl.close()

@@ -163,6 +163,8 @@ def main(argv=None):
             to_last.append(max(taken) - press_ns)
             ctl.submit(ctl.event("dice", {"dice": [rng.randint(1, 6), rng.randint(1, 6)]}))
             wait_for(lambda: ctl.model.state == "settled", "settled")
+            ctl.submit(ctl.event("shuffle", {"shake": True}))      # after each round, 585.3(i)
+            wait_for(lambda: ctl.model.state == "shuffled" and ctl.queue.empty(), "shaken")
             journal.clear()
             journal.seen.clear()
     finally:

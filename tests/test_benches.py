@@ -1,0 +1,40 @@
+"""Every benchmark under bench/ still runs to its summary line, on tiny sizes.
+
+No timing is asserted (figures belong to the benchmarks); a bench broken by a rule change,
+such as a round that no longer reaches its settlement, fails here instead of in a release.
+"""
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.mark.parametrize("args, last", [
+    (["evaluator.py", "--hands", "2000"], "ratio vs treys: 5-card "),
+    (["par.py", "--sample", "2000"], "ratio vs brute force: "),
+    (["journal.py", "--sizes", "300,600", "--repeat", "1"], "ratios to "),
+    (["lockout.py", "--presses", "20"], "ratio vs queue round trip: "),
+    (["sim_rounds.py", "--rounds", "2", "--game", "props-and-hops", "--game", "poker"],
+     "poker "),
+])
+def test_the_bench_runs_to_its_summary(args, last):
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", args[0])] + args[1:],
+                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout[-800:] + r.stderr[-1500:]
+    lines = r.stdout.strip().splitlines()
+    assert lines and lines[-1].strip().startswith(last), r.stdout[-800:]
+    assert "never reached" not in r.stdout + r.stderr
+
+
+def test_the_journal_bench_journals_whole_rounds():
+    """Rows of refusals would be a cheap journal: each size holds rounds being played."""
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "journal.py"), "--sizes",
+                        "300,600", "--repeat", "1"], cwd=ROOT, capture_output=True, text=True,
+                       timeout=300)
+    sizes = [(int(rows), int(rounds)) for rows, rounds in
+             re.findall(r"(\d+) rows\s+(\d+) rounds", r.stdout)]
+    assert len(sizes) == 2 and all(rounds >= rows // 30 for rows, rounds in sizes), r.stdout
