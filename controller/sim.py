@@ -199,13 +199,12 @@ class Simulation:
         from controller.policies.no_more_bets import NoMoreBets
         ap, ctl = self.autoplay, self.ctl
         nmb = ctl.policy(NoMoreBets)
-        stub = [e for e in ctl.journal if getattr(e, "kind", None) == "irregularity"
-                and e.get("kind") in ("stub_count", "deck_count")]
+        stub = ctl.kinds["irregularity:stub_count"] + ctl.kinds["irregularity:deck_count"]
         frames = {}
         for name, d in self.drivers.items():
             for reason, count in dict(getattr(d, "rejected", {})).items():
                 frames.setdefault(name, {})[reason] = count
-        removed = sum(1 for e in ctl.journal if getattr(e, "kind", None) == "open_table") - 1
+        removed = ctl.kinds["open_table"] - 1
         returns = {}
         for wager, r in sorted(ap.stats["returns"].items()):
             rtp = (r["wagered"] + r["net"]) / r["wagered"] if r["wagered"] else None
@@ -220,7 +219,7 @@ class Simulation:
                 "attempted": ap.stats["past_post_attempts"],
                 "recognized": ap.stats["past_post_recognized"],
                 "journaled_attempts": nmb.stats["attempted"] if nmb else 0},
-            "stub_counts": {"performed": len(stub),
+            "stub_counts": {"performed": stub,
                             "mismatches": len([r for r in ctl.refusals if "stub count" in r[1]])
                             + sum(1 for lo in ctl.lockouts if "count" in (lo["reason"] or ""))},
             "decks_removed": max(0, removed),

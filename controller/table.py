@@ -18,6 +18,7 @@ import logging
 import queue
 import threading
 import time
+from collections import Counter
 
 from controller.errors import TablectlError
 from controller.games.engine import CLOSED, LOCKED_OUT, ROUND_OVER, SHUFFLED, WAGERS_OPEN
@@ -47,7 +48,21 @@ class Record:
         return "Record(%r, %r)" % (self.kind, self.data)
 
 
-class MemoryJournal(list):
+class Tail(list):
+    """A list that, with a `limit`, keeps only about its last `limit` items (trimmed a quarter
+    at a time): what a table keeps in memory, when it runs for months, of what it journals."""
+
+    def __init__(self, limit=None):
+        super().__init__()
+        self.limit = limit
+
+    def append(self, item):
+        super().append(item)
+        if self.limit is not None and len(self) > self.limit + self.limit // 4:
+            del self[:len(self) - self.limit]
+
+
+class MemoryJournal(Tail):
     """The default journal: entries in memory, in order (the SQLite journal replaces it)."""
 
     def __call__(self, entry):
@@ -131,7 +146,8 @@ class TableController:
     """Owns one game Table; only its loop changes it. See the module docstring."""
 
     def __init__(self, table, *, clock=time.monotonic_ns, journal=None, outputs=None,
-                 policies=None):
+                 policies=None, keep=None):
+        """`keep`: how many refusals and lock-outs to keep in memory (None: all of them)."""
         self.table = table
         self.model = table.model
         self.clock = clock
@@ -144,9 +160,10 @@ class TableController:
         self.queue = queue.SimpleQueue()
         self.seq = 0
         self.stats = {"events": 0, "applied": 0, "refused": 0, "errors": 0, "faults": 0,
-                      "frames_rejected": 0}
-        self.refusals = []           # (event, reason) of the refused events, in order
-        self.lockouts = []           # {"reason", "section", "cleared"} per lock-out
+                      "frames_rejected": 0, "lockouts": 0}
+        self.kinds = Counter()       # events journaled this run, by kind (irregularity:KIND)
+        self.refusals = Tail(keep)   # (event, reason) of the refused events, in order
+        self.lockouts = Tail(keep)   # {"reason", "section", "cleared"} per lock-out
         self._thread = None
         self._running = False
 
@@ -250,6 +267,9 @@ class TableController:
         self.stats["events"] += 1
         was = self.model.state
         self.journal(event)                      # before it is applied, always
+        self.kinds[event.kind] += 1
+        if event.kind == "irregularity":
+            self.kinds["irregularity:%s" % event.get("kind")] += 1
         try:
             if event.kind == FRAME_REJECTED:
                 self.stats["frames_rejected"] += 1
@@ -321,6 +341,7 @@ class TableController:
         now = self.model.state
         if now == LOCKED_OUT and was != LOCKED_OUT:
             lo = self.model.lockout or {}
+            self.stats["lockouts"] += 1
             self.lockouts.append({"reason": lo.get("reason"), "section": lo.get("section"),
                                   "cleared": False})
             self.note("lock_out", reason=lo.get("reason"), section=lo.get("section"))

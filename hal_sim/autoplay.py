@@ -141,10 +141,10 @@ class Autoplay:
                 raise Stuck("round %d waits in %s for nothing the dealer can give"
                             % (round_no, state))
             else:
-                refused = len(self.ctl.refusals)
+                refused = self.ctl.stats["refused"]
                 asked = self.model.pending
                 self.answer(asked)
-                if len(self.ctl.refusals) > refused and self.model.pending == asked and \
+                if self.ctl.stats["refused"] > refused and self.model.pending == asked and \
                         self.model.state != LOCKED_OUT:
                     raise Stuck("round %d: %r answered, refused: %s"
                                 % (round_no, asked, self.ctl.refusals[-1][1]))
@@ -242,7 +242,7 @@ class Autoplay:
     def past_post(self):
         """A chip pushed onto a sensor after the press (or keyed in): must not be recognized."""
         seat = SEATS[-1]
-        refused = len(self.ctl.refusals)
+        refused = self.ctl.stats["refused"]
         self.stats["past_post_attempts"] += 1
         if _sensor_seats(self.game):
             wire = self.sim.progressive
@@ -251,7 +251,7 @@ class Autoplay:
         else:
             wager, amount = next(iter(PANEL_WAGERS[self.game].items()))
             self.panel("wager", seat=seat, wager=wager, amount=amount * 2)
-        if len(self.ctl.refusals) == refused:
+        if self.ctl.stats["refused"] == refused:
             self.stats["past_post_recognized"] += 1
 
     def after_round(self):

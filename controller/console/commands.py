@@ -15,6 +15,7 @@ Who may run what (each role may run everything of the roles below it):
 
 import logging
 import time
+from collections import deque
 
 from controller.console import view
 from controller.console.auth import ROLES, at_least
@@ -52,7 +53,7 @@ class Commands:
                  manifest_path=None, manifest_root=None, config=None, apply_timeout_s=2.0):
         self.ctl = controller
         self.devices = dict(devices or {})
-        self.journal = controller.journal if journal is None else journal
+        self.journal = _journal_of(controller) if journal is None else journal
         self.note = note or controller.note
         self.manifest_path = manifest_path
         self.manifest_root = manifest_root
@@ -167,7 +168,7 @@ class Commands:
         if isinstance(kept, dict):
             rows += [(k, v) for k, v in sorted(kept.items())
                      if not str(k).startswith("progressive.")]
-        rows += [("lock-outs", len(self.ctl.lockouts)),
+        rows += [("lock-outs", self.ctl.stats["lockouts"]),
                 ("events", self.ctl.stats["events"]), ("refused", self.ctl.stats["refused"])]
         meters = progressives(model)
         for name, m in sorted(meters.items()):
@@ -301,8 +302,8 @@ class Commands:
                 lines.append("  day %s  %s  by %s  at %s s" % (i["day"], "passed" if i["passed"]
                                                                else "FAILED", i["role"],
                                                                view.seconds(i["ts_ns"])))
-        opened = [e for e in view.entries(self.journal)
-                  if e.type == "event" and e.kind in ("open_table", "new_deck")]
+        opened = [e for e in view.entries(self.journal, kinds=("open_table", "new_deck"))
+                  if e.type == "event"]
         lines.append("decks opened: %d" % len(opened))
         for e in opened[-5:]:
             lines.append("  %s at %s s%s" % (e.kind, view.seconds(e.ts_ns),
@@ -328,13 +329,15 @@ class Commands:
             text = " ".join(args[1:])
             if not text:
                 raise ConsoleError("usage: events search TEXT")
-            hits = [line for line in (view.render(e) for e in view.entries(self.journal)
-                                      if not _own_search(e))
-                    if text.lower() in line.lower()]
-            shown = hits[-EVENTS_DEFAULT:]
-            head = "%d entries match %r%s" % (len(hits), text, "; the last %d:" % len(shown)
-                                              if len(hits) > len(shown) else "")
-            return "\n".join([head] + shown)
+            found, shown = 0, deque(maxlen=EVENTS_DEFAULT)      # a journal of months: streamed
+            for line in (view.render(e) for e in view.entries(self.journal)
+                         if not _own_search(e)):
+                if text.lower() in line.lower():
+                    found += 1
+                    shown.append(line)
+            head = "%d entries match %r%s" % (found, text, "; the last %d:" % len(shown)
+                                              if found > len(shown) else "")
+            return "\n".join([head] + list(shown))
         n = EVENTS_DEFAULT
         if args:
             try:
@@ -343,12 +346,8 @@ class Commands:
                 raise ConsoleError("usage: events [N] | events search TEXT")
             if not 1 <= n <= EVENTS_MAX:
                 raise ConsoleError("N is 1 to %d" % EVENTS_MAX)
-        last = []
-        for e in view.entries(self.journal):
-            last.append(e)
-            if len(last) > n:
-                del last[0]
-        return "\n".join(view.render(e) for e in last) or "the journal is empty"
+        return "\n".join(view.render(e) for e in view.entries(self.journal, last=n)) or \
+            "the journal is empty"
 
     def c_devices(self, role, args):
         if args:
@@ -438,6 +437,15 @@ class Commands:
 
 
 _PENDING = object()
+
+
+def _journal_of(controller):
+    """A journaled controller's file (all of it, streamed); else its journal in memory."""
+    store = getattr(controller, "store", None)
+    if store is not None and getattr(store, "path", None):
+        from controller.journal.reader import JournalReader
+        return JournalReader(store.path)
+    return controller.journal
 
 
 def _own_search(entry):

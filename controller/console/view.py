@@ -8,6 +8,8 @@ by finding it). Rounds are reconstructed with `tablectl journal show`, not here.
 
 Journals. `entries(journal)` reads any of:
   - the controller's MemoryJournal (a list of Events and Records), or any iterable of them;
+  - the journal file (controller/journal/reader.py JournalReader), which selects by kind and
+    reads a tail itself;
   - an object with `iter_records()` yielding, in journal order, Events, Records, dicts
     {"kind" | "record", "data", "ts_ns", "source"?, "seq"?, "entry"?} or (seq, one of
     those) pairs. `data` may be JSON text; "entry" ("event", "record", "snapshot", ...)
@@ -20,7 +22,7 @@ journal gives none.
 
 import json
 import re
-from collections import namedtuple
+from collections import deque, namedtuple
 
 from controller.games.events import Event
 from controller.table import Record
@@ -81,13 +83,22 @@ def _entry(seq, item):
     return Entry(seq, getattr(item, "ts_ns", None), "other", type(item).__name__, None, {})
 
 
-def entries(journal):
-    """Every journal entry, in order, as Entry tuples (see the module docstring)."""
+def entries(journal, kinds=None, last=None):
+    """The journal's entries in order as Entry tuples (see the module docstring): only those
+    of `kinds` if given, only the last `last` if given. A journal with `filters` (the journal
+    file, controller/journal/reader.py) selects them itself, without reading the rest."""
     if journal is None:
         return
+    if getattr(journal, "filters", False):
+        for n, item in enumerate(journal.iter_records(kinds=kinds, last=last), 1):
+            yield _entry(n, item)
+        return
     source = journal.iter_records() if hasattr(journal, "iter_records") else list(journal)
-    for n, item in enumerate(source, 1):
-        yield _entry(n, item)
+    picked = (entry for entry in (_entry(n, item) for n, item in enumerate(source, 1))
+              if kinds is None or entry.kind in kinds)
+    if last is not None:
+        picked = deque(picked, maxlen=last)
+    yield from picked
 
 
 def seconds(ts_ns):

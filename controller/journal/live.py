@@ -35,11 +35,15 @@ def entry_row(entry, round_no):
     return (entry.ts_ns, entry.source, "event", entry.kind, round_no, entry.data)
 
 
+MEMORY_TAIL = 10000
+
+
 class _Hook(MemoryJournal):
-    """The `journal` hook: to the disk first, then kept in memory (this run's summary)."""
+    """The `journal` hook: to the disk first, then the last MEMORY_TAIL entries kept in memory
+    (the file has them all; the console reads the file)."""
 
     def __init__(self, write):
-        super().__init__()
+        super().__init__(limit=MEMORY_TAIL)
         self.write = write
 
     def __call__(self, entry):
@@ -51,6 +55,7 @@ class JournaledController(TableController):
     """A TableController journaling to a Store; see the module docstring."""
 
     def __init__(self, table, *, store, counters=None, **kw):
+        kw.setdefault("keep", MEMORY_TAIL)        # the file keeps them all
         super().__init__(table, journal=_Hook(self._write), **kw)
         self.store = store
         self.counters = counters or M.new_counters()
