@@ -32,7 +32,8 @@ from controller.games import model_class  # noqa: E402
 from controller.games.engine import Table  # noqa: E402
 from controller.games.events import Event  # noqa: E402
 from controller.policies import default_policies  # noqa: E402
-from controller.table import MemoryJournal, Outputs, TableController  # noqa: E402
+from controller.outputs import Outputs  # noqa: E402
+from controller.table import MemoryJournal, TableController  # noqa: E402
 from hal_sim.gpio import SimFactory  # noqa: E402
 
 BUTTON, LOCKOUT, SENSORS, LIGHTS = 4, 5, range(12, 18), range(18, 24)

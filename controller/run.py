@@ -34,8 +34,8 @@ from controller import config as configuration
 from controller.errors import ConfigError, TablectlError
 from controller.games import model_class
 from controller.games.engine import LOCKED_OUT, Table
+from controller.outputs import Outputs
 from controller.policies import default_policies
-from controller.table import Outputs
 
 log = logging.getLogger(__name__)
 

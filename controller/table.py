@@ -23,6 +23,7 @@ from collections import Counter
 from controller.errors import TablectlError
 from controller.games.engine import CLOSED, LOCKED_OUT, ROUND_OVER, SHUFFLED, WAGERS_OPEN
 from controller.games.events import Event
+from controller.outputs import Outputs
 from controller.progressive import progressives
 
 log = logging.getLogger(__name__)
@@ -70,76 +71,6 @@ class MemoryJournal(Tail):
 
     def records(self, kind):
         return [e for e in self if isinstance(e, Record) and e.kind == kind]
-
-
-class Output:
-    """One commanded line; `active` is the level meaning "on" for this output."""
-
-    def __init__(self, pin, active):
-        self.pin = pin
-        self.active = active
-
-    def set(self, on):
-        level = self.active if on else not self.active
-        if self.pin.value != level:
-            self.pin.write(level)
-
-    @property
-    def on(self):
-        return self.pin.value == self.active
-
-
-class Outputs:
-    """The lines the controller commands, each an OutputPin with a declared safe value.
-
-    The lock-out and the tower light are "on" at their safe level (engaged, calling
-    attention); acceptance lights and the jackpot light are "on" away from it (a lit
-    light claims something, which a fault must not leave claimed). `meters` is the
-    progressive meter display (drivers/devices/meter_display.py): it sends only amounts
-    that changed, so it is shown every step like a line; its safe value is "LOCKED".
-    """
-
-    def __init__(self, lockout=None, seat_lights=None, jackpot=None, tower=None, meters=None):
-        self.lockout = lockout and Output(lockout, lockout.safe)
-        self.tower = tower and Output(tower, tower.safe)
-        self.jackpot = jackpot and Output(jackpot, not jackpot.safe)
-        self.seats = {str(s): Output(p, not p.safe) for s, p in (seat_lights or {}).items()}
-        self.meters = meters
-
-    def all(self):
-        return [o for o in [self.lockout, self.tower, self.jackpot] + list(self.seats.values())
-                if o is not None]
-
-    def engage_lockout(self):
-        if self.lockout is not None:
-            self.lockout.set(True)
-
-    def safe_all(self):
-        """Every output to its safe value, each on its own: one bad line stops no other."""
-        failures = []
-        safe = [(repr(out.pin), out.pin.to_safe) for out in self.all()]
-        if self.meters is not None:
-            safe.append(("meter display %s" % self.meters.name, self.meters.to_safe))
-        for what, to_safe in safe:
-            try:
-                to_safe()
-            except Exception as e:          # noqa: BLE001 - the safe path never stops
-                log.exception("%s: safe value not applied", what)
-                failures.append((what, repr(e)))
-        return failures
-
-    def show(self, lockout, tower, jackpot, lit, meters=None):
-        """`meters` {name: cents} for the display, None while the table is closed."""
-        for out, on in ((self.lockout, lockout), (self.tower, tower), (self.jackpot, jackpot)):
-            if out is not None:
-                out.set(on)
-        for seat, out in self.seats.items():
-            out.set(seat in lit)
-        if self.meters is not None:
-            if meters is None:
-                self.meters.blank("CLOSED")
-            else:
-                self.meters.show(meters)
 
 
 class TableController:

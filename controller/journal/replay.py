@@ -29,8 +29,9 @@ from controller.journal import clock as table_clock
 from controller.journal import meters as M
 from controller.journal import state as S
 from controller.journal.chain import Break
+from controller.outputs import Outputs
 from controller.policies import Policy, default_policies
-from controller.table import Outputs, TableController
+from controller.table import TableController
 
 STEP_RECORDS = ("tick", "resume_void", "integrity_lock", "clock")
 INTERRUPTED = "power lost during the round: the round is void and every wager returned"

@@ -4,7 +4,8 @@ from controller.games import model_class
 from controller.games.engine import Table
 from controller.games.events import Event
 from controller.policies import default_policies
-from controller.table import Outputs, TableController
+from controller.outputs import Outputs
+from controller.table import TableController
 from hal_sim.gpio import SimFactory
 
 LOCKOUT, TOWER, JACKPOT = 5, 6, 7
