@@ -84,6 +84,12 @@ new_journal_key() {
     chmod 0600 "$1"
 }
 
+# A new table's configuration names the journal key, so its journal is keyed from the first
+# start (a key added later would not match the unkeyed journal already written).
+key_the_journal() {
+    printf '\n[controller]\n# the key install.sh made: every journal row an HMAC under it (docs/journal.md)\njournal_key = "%s"\n' "$KEY" >>"$1"
+}
+
 # ---- checks ---------------------------------------------------------------------------
 
 if ((!DRY_RUN)) && [[ -z $ROOT ]] && ((EUID != 0)); then
@@ -217,6 +223,7 @@ if [[ -e $ROOT$ETC/table.toml ]]; then
 else
     mapfile -t own < <(owner root "$USER_NAME")
     run install -m 0640 "${own[@]}" "$TEMPLATE" "$ROOT$ETC/table.toml"
+    run key_the_journal "$ROOT$ETC/table.toml"
 fi
 if [[ -e $ROOT$KEY ]]; then
     say "kept $ROOT$KEY (the journal's key; a new one could not verify the journal)"
@@ -244,5 +251,5 @@ if ((DRY_RUN)); then
     exit 0
 fi
 say "done. Next: put the adapters' ids in $RULES, review $ETC/table.toml"
-say "(to key the journal, its [controller] section: journal_key = \"$KEY\", before the first start),"
+say "(a new table.toml names the journal key $KEY in its [controller] section; add the devices there),"
 say "then: systemctl start tablectl && journalctl -fu tablectl"

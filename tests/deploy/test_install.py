@@ -9,6 +9,8 @@ import subprocess
 
 import pytest
 
+from controller.run import load_config
+
 REPO = pathlib.Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "deploy" / "install.sh"
 PI5 = "Raspberry Pi 5 Model B Rev 1.0"
@@ -156,7 +158,14 @@ def test_root_install_is_idempotent_and_keeps_the_sites_files(tmp_path):
     config = root / "etc/tablectl/table.toml"
     assert unit.read_bytes() == (REPO / "deploy/tablectl.service").read_bytes()
     assert rules.read_bytes() == (REPO / "deploy/99-tablectl.rules").read_bytes()
-    assert config.read_bytes() == (REPO / "deploy/tables/props-and-hops.toml").read_bytes()
+    template = (REPO / "deploy/tables/props-and-hops.toml").read_text()
+    assert config.read_text().startswith(template)
+    # a new table's journal is keyed from its first start: the configuration names the key
+    assert config.read_text()[len(template):].endswith(
+        '[controller]\n# the key install.sh made: every journal row an HMAC under it '
+        '(docs/journal.md)\njournal_key = "/etc/tablectl/journal.key"\n')
+    cfg, section, _ = load_config(str(config), {"TABLECTL_HAL": "sim"})
+    assert section["journal_key"] == "/etc/tablectl/journal.key"
     assert (root / "var/lib/tablectl").is_dir() and (root / "opt/tablectl/venv/bin/python").exists()
     assert oct(config.stat().st_mode & 0o777) == "0o640"
     key = root / "etc/tablectl/journal.key"
