@@ -8,7 +8,7 @@ whole journal: a tail is read newest first, a search streams every row a batch a
 
 import sqlite3
 
-from controller.journal.store import COLUMNS, ROWS_PER_FETCH
+from controller.journal.store import COLUMNS, batched
 
 
 class JournalReader:
@@ -31,12 +31,6 @@ class JournalReader:
             args.append(int(last))
         db = sqlite3.connect("file:%s?mode=ro" % self.path, uri=True)
         try:
-            cursor = db.execute(sql, args)
-            while True:
-                batch = cursor.fetchmany(ROWS_PER_FETCH)
-                if not batch:
-                    return
-                for values in batch:
-                    yield dict(zip(COLUMNS, values))
+            yield from batched(db.execute(sql, args))
         finally:
             db.close()

@@ -234,12 +234,7 @@ class Store:
             args.append(stop)
         cursor = self.db.execute(sql + " ORDER BY seq", args)
         try:
-            while True:
-                batch = cursor.fetchmany(ROWS_PER_FETCH)
-                if not batch:
-                    return
-                for values in batch:
-                    yield dict(zip(COLUMNS, values))
+            yield from batched(cursor)
         finally:
             try:
                 cursor.close()
@@ -288,6 +283,16 @@ class Store:
         """The first chain.Break, or None; `anchor` (seq, hash) as chain.verify takes it."""
         self._need_key()
         return verify(self.rows(), self.head(), self.key, anchor)
+
+
+def batched(cursor):
+    """A cursor's rows (COLUMNS) as dicts, fetched ROWS_PER_FETCH at a time."""
+    while True:
+        batch = cursor.fetchmany(ROWS_PER_FETCH)
+        if not batch:
+            return
+        for values in batch:
+            yield dict(zip(COLUMNS, values))
 
 
 def load(row):
