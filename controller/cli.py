@@ -2,6 +2,7 @@
 
 import argparse
 import json
+import os
 import sys
 
 from controller.errors import TablectlError
@@ -134,6 +135,11 @@ def main(argv=None):
     except TablectlError as e:
         sys.stderr.write("tablectl: %s\n" % e)
         return 2
+    except BrokenPipeError:
+        # the reader went away (`tablectl journal show ... | head`): not an error of ours;
+        # stdout is pointed at /dev/null so the interpreter's last flush raises nothing more
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

@@ -50,3 +50,11 @@ def test_console_script_is_installed():
     p = subprocess.run([exe, "par", "props-and-hops", "--json"], capture_output=True, text=True,
                        timeout=120)
     assert p.returncode == 0, p.stderr
+
+
+def test_output_cut_short_by_its_reader_is_no_traceback():
+    """`tablectl par --all | head -1`: the pipe closes early; tablectl exits quietly."""
+    r = subprocess.run("%s -m controller.cli par --all | head -1" % sys.executable, shell=True,
+                       cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert r.stdout.count("\n") == 1
+    assert "Traceback" not in r.stderr and "BrokenPipe" not in r.stderr, r.stderr
