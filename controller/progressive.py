@@ -76,6 +76,11 @@ def progressives(model):
     return {"progressive": meter} if isinstance(meter, dict) else {}
 
 
+def meter_values(model):
+    """{wager name: cents} the model's progressive meters stand at."""
+    return {name: m["value"] for name, m in progressives(model).items()}
+
+
 def cents(n):
     """1234567 -> '$12,345.67', as the console and the meter display show an amount."""
     if not isinstance(n, int):

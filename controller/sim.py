@@ -85,7 +85,6 @@ class Simulation:
         self.faults = list(faults)
         cls = model_class(game)
         cfg, counting = game_config(game, self.faults)
-        self.rejected = {}
         self.started = []
         model = cls(configuration.validate(dict(cfg, game=game), cls))
         devices = TABLE_DEVICES + (("meter_display",) if progressives(model) else ())
@@ -116,7 +115,7 @@ class Simulation:
             dev_cfg["progressive_system"]["debounce_ms"] = 1
             dev_cfg["buttons"]["debounce_ms"] = 1
             self.drivers = build_devices(dev_cfg, self.sim.factory, clock=self.ctl.clock,
-                                         on_rejected=self._rejected)
+                                         on_rejected=self.ctl.frame_rejected)
             self.selftests.drivers = self.drivers
             for driver in self.drivers.values():
                 driver.start(self.ctl.submit)
@@ -154,11 +153,6 @@ class Simulation:
         ctl.void_interrupted()
         if ctl.model.state == SHUFFLED and not ap.deck:
             ap.shuffle()
-
-    def _rejected(self, device, reason, raw_hex):
-        key = "%s:%s" % (device, reason)
-        self.rejected[key] = self.rejected.get(key, 0) + 1
-        self.ctl.frame_rejected(device, reason, raw_hex)
 
     def run(self, rounds=None):
         """Play `rounds` rounds (None: until interrupted)."""

@@ -24,7 +24,7 @@ from controller.errors import TablectlError
 from controller.games.engine import CLOSED, LOCKED_OUT, ROUND_OVER, SHUFFLED, WAGERS_OPEN
 from controller.games.events import Event
 from controller.outputs import Outputs
-from controller.progressive import progressives
+from controller.progressive import meter_values
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +91,7 @@ class TableController:
         self.queue = queue.SimpleQueue()
         self.seq = 0
         self.stats = {"events": 0, "applied": 0, "refused": 0, "errors": 0, "faults": 0,
-                      "frames_rejected": 0, "lockouts": 0}
+                      "lockouts": 0}
         self.kinds = Counter()       # events journaled this run, by kind (irregularity:KIND)
         self.refusals = Tail(keep)   # (event, reason) of the refused events, in order
         self.lockouts = Tail(keep)   # {"reason", "section", "cleared"} per lock-out
@@ -203,8 +203,7 @@ class TableController:
             self.kinds["irregularity:%s" % event.get("kind")] += 1
         try:
             if event.kind == FRAME_REJECTED:
-                self.stats["frames_rejected"] += 1
-                return                           # journaled is all: nothing to apply
+                return                           # journaled (and counted) is all
             if event.kind == "fault":
                 self.stats["faults"] += 1
                 self._safe_path(event)
@@ -297,8 +296,7 @@ class TableController:
                if any(w in placed for w in progressive_wagers(self.model))} if in_round else ()
         attention = state not in ACCEPTING + tuple(self.model.ROUND_STATES) or \
             any(p.attention(self) for p in self.policies)
-        meters = None if state == CLOSED else \
-            {name: m["value"] for name, m in progressives(self.model).items()}
+        meters = None if state == CLOSED else meter_values(self.model)
         try:
             self.outputs.show(lockout=not self.accepting(), tower=attention,
                               jackpot=state == "settled" and bool(getattr(self.model, "jackpots",

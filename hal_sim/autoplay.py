@@ -21,7 +21,7 @@ import time
 
 from controller.games.engine import CLOSED, DECK_REMOVED, LOCKED_OUT, OPENED, ROUND_OVER, \
     SHUFFLED, WAGERS_OPEN
-from controller.progressive import progressives
+from controller.progressive import meter_values
 from controller.rules import cards as C
 from hal_sim import autoplay_strategy as S
 
@@ -219,7 +219,7 @@ class Autoplay:
         stuck = display is not None and self.fire("meter_display", "stuck")
         if stuck:
             display.stick()                  # it will not show this round's contributions
-        before = self.meter_values()
+        before = meter_values(self.model)
         if self.game == "poker":
             # the poker room reads a "button" key as the dealer button's seat: keyed instead
             self.panel("no_more_bets")
@@ -229,15 +229,12 @@ class Autoplay:
         else:
             at = self.edge_at("no_more_bets")
             self.act(lambda: self.sim.buttons.press("no_more_bets", at, width_ns=100_000))
-        if stuck and self.meter_values() != before:
+        if stuck and meter_values(self.model) != before:
             self.pump(lambda: self.model.state == LOCKED_OUT)    # the read-back differs
         if display is not None and self.fire("meter_display", "segment"):
             self.act(lambda: display.fail("segment"))
         if self.fire("progressive", "past_post"):
             self.past_post()
-
-    def meter_values(self):
-        return {name: m["value"] for name, m in progressives(self.model).items()}
 
     def past_post(self):
         """A chip pushed onto a sensor after the press (or keyed in): must not be recognized."""

@@ -44,9 +44,10 @@ class Commands:
     (lines separated by "\\n") or raises ConsoleError with the reason it was refused.
 
     `devices` {name: driver with status(), selftest(), clear_fault()?}; `journal` what
-    `events` reads (default: the controller's); `note(kind, **data)` journals a console
-    record (default: controller.note); `apply_timeout_s` how long (real time) a command
-    waits for the controller's loop to apply an event it submitted.
+    `events` reads (default: a journaled controller's file, else its memory);
+    `note(kind, **data)` journals a console record (default: controller.note);
+    `apply_timeout_s` how long (real time) a command waits for the controller's loop to
+    apply an event it submitted.
     """
 
     def __init__(self, controller, devices=None, *, journal=None, note=None,

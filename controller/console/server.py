@@ -160,8 +160,9 @@ def start_console(controller, devices, *, clock, pin_store_path, journal=None, n
     devices         {name: driver} (status(), selftest(), clear_fault())
     clock           monotonic ns for the idle timer and the log-in lock (injectable)
     pin_store_path  the PIN file `tablectl passwd` writes
-    journal         what `events` reads (default controller.journal): a list of Events and
-                    Records, or anything with iter_records() (controller/console/view.py)
+    journal         what `events` reads (default: a journaled controller's file, else
+                    controller.journal): a list of Events and Records, or anything with
+                    iter_records() (controller/console/view.py)
     note            note(kind, **data) journals a console record (default controller.note)
     tty             a serial device path to serve instead of a new pty (at `baud`)
     idle_s, max_failures, lock_s   the session's idle end and the log-in lock-out

@@ -11,8 +11,9 @@ snapshot before the last one, so the last snapshot is checked too) and the meter
 compared with that replay. A broken chain, a snapshot or a meter that differs locks the
 table with a reason naming the first bad row; the lock-out is itself a journaled step, and
 one in force at the power loss is in force again, since it is part of the replayed state.
-Every boot's first row is the table clock's `clock` record (clock.py): the controller's
-clock continues the journal's time line across power cycles.
+Each boot writes the table clock's `clock` record (clock.py), after the records of any step
+the power cut short: the controller's clock continues the journal's time line across power
+cycles.
 """
 
 import os
