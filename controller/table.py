@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 CONSUMED = object()          # a policy handled the event itself: the game does not see it
 ACCEPTING = (SHUFFLED, WAGERS_OPEN) + ROUND_OVER   # where a wager is (or opens) a round
 _STOP = object()
+_WAKE = object()                         # "look at the priority lane"
+URGENT = ("no_more_bets",)               # the lock-out press: applied before queued wagers
 FRAME_REJECTED = "frame_rejected"        # input a driver threw away; journaled, not applied
 
 
@@ -83,16 +85,18 @@ class TableController:
         self.model = table.model
         self.clock = clock
         self.journal = MemoryJournal() if journal is None else journal
-        self.outputs = outputs or Outputs()
+        self.outputs = outputs or Outputs()      # (sets _shown: nothing written yet)
         if policies is None:
             from controller.policies import default_policies
             policies = default_policies(self.model.GAME)
         self.policies = list(policies)
         self.queue = queue.SimpleQueue()
+        self.urgent = queue.SimpleQueue()    # the priority lane (see `submit`)
         self.seq = 0
         self.stats = {"events": 0, "applied": 0, "refused": 0, "errors": 0, "faults": 0,
                       "lockouts": 0}
         self.kinds = Counter()       # events journaled this run, by kind (irregularity:KIND)
+        self.sources = Counter()     # inputs taken this run by source, rejected frames aside
         self.refusals = Tail(keep)   # (event, reason) of the refused events, in order
         self.lockouts = Tail(keep)   # {"reason", "section", "cleared"} per lock-out
         self._thread = None
@@ -101,14 +105,27 @@ class TableController:
     # ---- inputs (any thread) ----------------------------------------------------------
 
     def submit(self, event):
-        """Queue an event; safe from driver threads and GPIO callbacks."""
-        self.queue.put(event)
+        """Queue an event; safe from driver threads and GPIO callbacks.
+
+        A lock-out press (URGENT) takes the priority lane: the loop applies it before the
+        next queued event, so the lock-out output never waits behind wagers queued before it.
+        Those wagers, stamped before the press, are still judged by their stamps
+        (controller/policies/no_more_bets.py), so nothing recognized changes."""
+        if event.kind in URGENT:
+            self.urgent.put(event)
+            self.queue.put(_WAKE)            # wakes a loop asleep on the queue
+        else:
+            self.queue.put(event)
 
     def frame_rejected(self, device, reason, frame):
         """A driver threw input away (a malformed frame, junk, a bad entry): journaled like
         every input, on the loop's thread, and never applied. Safe from driver threads."""
         self.submit(Event(FRAME_REJECTED, {"device": device, "reason": reason, "frame": frame},
                           device, self.clock()))
+
+    def idle(self):
+        """Nothing queued in either lane."""
+        return self.queue.empty() and self.urgent.empty()
 
     def event(self, kind, data=None, source="dealer_panel"):
         """An event stamped now by the injected clock."""
@@ -119,24 +136,31 @@ class TableController:
 
     # ---- the loop (one thread) --------------------------------------------------------
 
-    def run_once(self):
-        """Apply every event queued now (see `order`), then the policies' timers."""
+    def run_once(self, wait_s=None):
+        """Apply every event queued now (see `order`), then the policies' timers.
+
+        `wait_s`: when nothing is queued, sleep on the queue up to that long (and no later
+        than a policy's next deadline) for the first event: the caller is woken by an input,
+        not by polling."""
         batch = []
+        if wait_s is not None and self.queue.empty() and self.urgent.empty():
+            try:
+                batch.append(self.queue.get(timeout=max(0.0, min(wait_s, self._wait_s()))))
+            except queue.Empty:
+                pass
         while True:
             try:
-                item = self.queue.get_nowait()
+                batch.append(self.queue.get_nowait())
             except queue.Empty:
                 break
-            if item is not _STOP:
-                batch.append(item)
-        for event in order(batch):
-            self.process(event)
+        batch = [item for item in batch if item is not _STOP]
+        self._apply_batch(batch)
         self.tick()
         return len(batch)
 
     def run_until_idle(self, limit=100000):
         for _ in range(limit):
-            if not self.run_once() and self.queue.empty():
+            if not self.run_once() and self.queue.empty() and self.urgent.empty():
                 return
         raise RuntimeError("the controller did not become idle after %d steps" % limit)
 
@@ -177,9 +201,23 @@ class TableController:
                     self._running = False
                     break
                 batch.append(item)
-            for event in order(batch):
-                self.process(event)
+            self._apply_batch(batch)
             self.tick()
+
+    def _apply_batch(self, batch):
+        """The batch in `order`, with the priority lane looked at before each event."""
+        for event in order([e for e in batch if e is not _WAKE]):
+            self._urgent()
+            self.process(event)
+        self._urgent()
+
+    def _urgent(self):
+        while True:
+            try:
+                event = self.urgent.get_nowait()
+            except queue.Empty:
+                return
+            self.process(event)
 
     def _wait_s(self):
         due = [d for d in (p.deadline() for p in self.policies) if d is not None]
@@ -199,6 +237,8 @@ class TableController:
         was = self.model.state
         self.journal(event)                      # before it is applied, always
         self.kinds[event.kind] += 1
+        if event.kind != FRAME_REJECTED:
+            self.sources[event.source] += 1
         if event.kind == "irregularity":
             self.kinds["irregularity:%s" % event.get("kind")] += 1
         try:
@@ -232,10 +272,8 @@ class TableController:
             p.after(self, event)
 
     def _safe_path(self, event):
-        """The one fault path: outputs safe first, then the game's lock-out whatever it says."""
-        failures = self.outputs.safe_all()
-        if failures:
-            self.note("safe_path_failures", event.ts_ns, failures=failures)
+        """A device's fault: the safe state first, then the game's lock-out whatever it says."""
+        self.safe_state(event.ts_ns)
         try:
             self.table.handle(event)
         finally:
@@ -244,6 +282,16 @@ class TableController:
                                 event.get("section"), event.get("device"))
             for p in self.policies:
                 p.after(self, event)
+
+    def safe_state(self, ts_ns=None):
+        """THE safe path: every output to its safe value (drivers.hal.safe_all, one try/except
+        per line), failures journaled. A fault, a locked table, an output that cannot be
+        written and the runtime's shutdown (controller/runtime.py) all come here."""
+        self._shown = LOCKED_OUT
+        failures = self.outputs.safe_all()
+        if failures:
+            self.note("safe_path_failures", ts_ns, failures=failures)
+        return failures
 
     def refuse(self, event, error, attempt=False):
         self.stats["refused"] += 1
@@ -284,29 +332,47 @@ class TableController:
         """Whether the table recognizes wagers now: the lock-out output is off only then."""
         return self.model.state in ACCEPTING and all(p.accepting(self) for p in self.policies)
 
+    @property
+    def outputs(self):
+        return self._outputs
+
+    @outputs.setter
+    def outputs(self, outputs):
+        self._outputs = outputs
+        self._shown = None            # new lines: the next sync writes them all
+
     def sync_outputs(self):
+        """The outputs derived from the table's state; written only when that changed (the
+        lines keep their levels: an idle loop, or a step that changes nothing they show,
+        costs no write and no frame)."""
         state = self.model.state
         if state == LOCKED_OUT:
-            failures = self.outputs.safe_all()
-            if failures:
-                self.note("safe_path_failures", failures=failures)
+            if self._shown is not LOCKED_OUT:
+                self.safe_state()
             return
         in_round = state == WAGERS_OPEN or state in self.model.ROUND_STATES
-        lit = {s for s, placed in self.model.wagers.items()
-               if any(w in placed for w in progressive_wagers(self.model))} if in_round else ()
+        lit = frozenset(s for s, placed in self.model.wagers.items()
+                        if any(w in placed for w in progressive_wagers(self.model))) \
+            if in_round else frozenset()
         attention = state not in ACCEPTING + tuple(self.model.ROUND_STATES) or \
             any(p.attention(self) for p in self.policies)
-        meters = None if state == CLOSED else meter_values(self.model)
+        meters = None if state == CLOSED or self._outputs.meters is None \
+            else meter_values(self.model)
+        jackpot = state == "settled" and bool(getattr(self.model, "jackpots", None))
+        lockout = not self.accepting()
+        shown = (lockout, attention, jackpot, lit,
+                 None if meters is None else tuple(sorted(meters.items())))
+        if shown == self._shown:
+            return
         try:
-            self.outputs.show(lockout=not self.accepting(), tower=attention,
-                              jackpot=state == "settled" and bool(getattr(self.model, "jackpots",
-                                                                          None)), lit=lit,
-                              meters=meters)
+            self._outputs.show(lockout=lockout, tower=attention, jackpot=jackpot, lit=lit,
+                               meters=meters)
+            self._shown = shown
         except TablectlError as e:
             # an output that cannot be written is a malfunction: the table locks out
             self.note("output_failure", reason=str(e))
             self.model.lock("output failure: %s" % e, None, "outputs")
-            self.outputs.safe_all()
+            self.safe_state()
 
 
 def progressive_wagers(model):

@@ -18,7 +18,7 @@ def test_press_engages_the_lockout_in_the_same_step():
     ctl, gpio, clock = rolling_table()
     mark = len(gpio.history(LOCKOUT))
     ctl.submit(ev("no_more_bets", 200))
-    ctl.process(ctl.queue.get())          # one event, nothing else yet
+    ctl.process(ctl.urgent.get())         # one event (the priority lane), nothing else yet
     assert gpio.level(LOCKOUT) is True and gpio.history(LOCKOUT)[mark][1] is True
     assert ctl.model.state == "wagers_open"   # the game closes at the end of the step
     ctl.tick()
