@@ -80,11 +80,12 @@ class TableController:
 
     def __init__(self, table, *, clock=time.monotonic_ns, journal=None, outputs=None,
                  policies=None, keep=None):
-        """`keep`: how many refusals and lock-outs to keep in memory (None: all of them)."""
+        """`keep`: how many refusals, lock-outs and (without a journal) entries to keep in
+        memory (None: all of them)."""
         self.table = table
         self.model = table.model
         self.clock = clock
-        self.journal = MemoryJournal() if journal is None else journal
+        self.journal = MemoryJournal(keep) if journal is None else journal
         self.outputs = outputs or Outputs()      # (sets _shown: nothing written yet)
         if policies is None:
             from controller.policies import default_policies

@@ -8,7 +8,7 @@ from controller import cli
 from controller.games import ALL_GAMES
 from controller.games.events import Event
 from controller.journal.store import Store
-from controller.sim import Simulation
+from hal_sim.simulation import Simulation
 
 
 def _fds():
