@@ -74,6 +74,7 @@ class Autoplay:
         self.stats = {"rounds_completed": 0, "rounds_void": 0, "past_post_attempts": 0,
                       "past_post_recognized": 0, "faults_injected": {}, "floor_clears": 0,
                       "returns": {}}
+        self.wait_s = WAIT_S
         self._last_edge = {}
         self._rejections = {}            # device -> when rejections were injected (pacing)
         if hasattr(self.model, "use_rng"):
@@ -82,12 +83,12 @@ class Autoplay:
 
     # ---- the controller's loop and waiting ------------------------------------------
 
-    def pump(self, until, timeout_s=WAIT_S):
+    def pump(self, until, timeout_s=None):
         """Run the controller's loop until `until()` or the timeout; True if it happened.
 
         The loop sleeps on its queue (`run_once(wait_s)`): it wakes for an event or a policy's
         timer, never to poll, so each pass here has something to do."""
-        end = time.monotonic() + timeout_s
+        end = time.monotonic() + (self.wait_s if timeout_s is None else timeout_s)
         self.ctl.run_once()
         while not until():
             left = end - time.monotonic()
@@ -96,7 +97,7 @@ class Autoplay:
             self.ctl.run_once(wait_s=left)
         return True
 
-    def act(self, do, source, events=1, timeout_s=WAIT_S):
+    def act(self, do, source, events=1, timeout_s=None):
         """Do something at the device whose driver is `source` and wait until `events` of its
         inputs were applied (or refused); Stuck when they never come, naming what was awaited.
 
@@ -104,6 +105,7 @@ class Autoplay:
         frame (a bad CRC, junk) or another device's fault is nobody's answer, and counting
         them let the dealer act again before the answer arrived, so the autoplay raced the
         line and a seed did not replay (issue 11)."""
+        timeout_s = self.wait_s if timeout_s is None else timeout_s
         sources = self.ctl.sources
         want = sources[source] + events
         do()

@@ -1,6 +1,10 @@
 """`tablectl sim`: every game autoplayed through the real drivers on simulated devices."""
+import contextlib
+import io
 import json
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -175,3 +179,72 @@ def test_a_bouncing_sensor_places_one_wager():
 def test_stub_counts_every_five_rounds_where_the_shuffler_does_not_count():
     s = run("flop-poker", rounds=10)
     assert s["stub_counts"] == {"performed": 2, "mismatches": 0}
+
+
+# ---- faults end in the summary, whatever the timing (issue 11) ---------------------------
+
+@contextlib.contextmanager
+def cpu_load(processes=2):
+    """Processes burning CPU for the duration: the machine is slow, as a loaded Pi is."""
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+               for _ in range(processes)]
+    try:
+        yield
+    finally:
+        for p in burners:
+            p.kill()
+        for p in burners:
+            p.wait()
+
+
+def _what_was_played(summary):
+    """What a seed decides: rounds, lock-outs, returns, faults (not the retransmissions a
+    slow line costs, which the link counts as duplicates)."""
+    return {k: summary[k] for k in ("rounds_completed", "rounds_void", "lockouts",
+                                    "return_to_player", "faults_injected", "stub_counts",
+                                    "wagers_after_no_more_bets")}
+
+
+@pytest.mark.parametrize("game, fault", [
+    ("blackjack", "shoe:bad_crc"), ("double-attack-blackjack", "card_reader:bad_crc"),
+    ("blackjack", "shoe:babble"), ("blackjack", "dealer_panel:junk")])
+def test_line_faults_never_stick_the_autoplay_and_replay_the_same_under_load(game, fault):
+    from hal_sim.simulation import parse_fault
+    faults = [parse_fault(fault)]
+    quiet = run(game, rounds=8, seed=1, faults=faults)
+    with cpu_load():
+        loaded = run(game, rounds=8, seed=1, faults=faults)
+    for summary in (quiet, loaded):
+        assert "stuck" not in summary, summary["stuck"]
+        assert summary["rounds_completed"] + summary["rounds_void"] == 8
+        assert summary["controller"]["errors"] == 0
+    device = fault.split(":")[0]
+    assert quiet["faults_injected"] == {fault: 8}
+    injected = [{r: n for r, n in s["frames_rejected"][device].items() if r != "duplicate"}
+                for s in (quiet, loaded)]
+    assert injected[0] == injected[1] and sum(injected[0].values()) >= 1, injected
+    assert _what_was_played(quiet) == _what_was_played(loaded)
+    if fault.endswith("babble"):                     # the driver's babble rule: a lock-out
+        assert len(quiet["lockouts"]) == 8 and all(lo["cleared"] for lo in quiet["lockouts"])
+    else:                                            # a retransmission: nothing to clear
+        assert quiet["lockouts"] == []
+
+
+def test_a_device_that_never_answers_ends_the_run_in_the_summary_not_a_traceback(capsys):
+    s = Simulation("blackjack", 1)
+    try:
+        s.autoplay.wait_s = 0.5
+        s.sim.serial["shoe"].deal = lambda card: None        # the shoe takes no card out
+        assert s.run(3) == 0
+    finally:
+        s.close()
+    summary = s.summary(timings=False)
+    assert summary["stopped_by"] == "stuck"
+    stuck = summary["stuck"]
+    assert stuck["round"] == 1 and stuck["state"] == "dealing"
+    assert stuck["why"].startswith("shoe did not answer within 0 s") or \
+        stuck["why"].startswith("shoe did not answer"), stuck
+    out = io.StringIO()
+    from controller.sim import _print_summary
+    _print_summary(dict(summary, elapsed_s=0.0), out)
+    assert "stuck at round 1 (table dealing): shoe did not answer" in out.getvalue()
