@@ -14,6 +14,7 @@ anyway through the engine's one idempotent `lock()`. Any unexpected exception wh
 applying an event is treated the same way: refused, journaled, table locked.
 """
 
+import collections
 import logging
 import queue
 import threading
@@ -93,6 +94,7 @@ class TableController:
         self.policies = list(policies)
         self.queue = queue.SimpleQueue()
         self.urgent = queue.SimpleQueue()    # the priority lane (see `submit`)
+        self._held = set()                   # presses taken from it, not applied yet
         self.seq = 0
         self.stats = {"events": 0, "applied": 0, "refused": 0, "errors": 0, "faults": 0,
                       "lockouts": 0}
@@ -108,10 +110,11 @@ class TableController:
     def submit(self, event):
         """Queue an event; safe from driver threads and GPIO callbacks.
 
-        A lock-out press (URGENT) takes the priority lane: the loop applies it before the
-        next queued event, so the lock-out output never waits behind wagers queued before it.
-        Those wagers, stamped before the press, are still judged by their stamps
-        (controller/policies/no_more_bets.py), so nothing recognized changes."""
+        A lock-out press (URGENT) takes the priority lane: the loop engages the lock-out
+        output before it applies the next queued event, so the line never waits behind
+        wagers queued before the press. The press itself is then journaled and applied in
+        stamp order among those wagers (`order`), so what is recognized, and what a replay
+        of the journal sees, is what it was without the lane."""
         if event.kind in URGENT:
             self.urgent.put(event)
             self.queue.put(_WAKE)            # wakes a loop asleep on the queue
@@ -206,19 +209,41 @@ class TableController:
             self.tick()
 
     def _apply_batch(self, batch):
-        """The batch in `order`, with the priority lane looked at before each event."""
-        for event in order([e for e in batch if e is not _WAKE]):
-            self._urgent()
-            self.process(event)
-        self._urgent()
+        """The batch in `order`, with the priority lane looked at before each event: a press
+        found there engages the lock-out line at once, then joins the events queued so far
+        in `order`, so the wagers stamped before it are applied (and journaled) before it,
+        exactly as when it waited in line."""
+        pending = collections.deque(order([e for e in batch if e is not _WAKE]))
+        while True:
+            if not self.urgent.empty():
+                pending = collections.deque(order(list(pending) + self._take_urgent()))
+            if not pending:
+                return
+            self.process(pending.popleft())
 
-    def _urgent(self):
+    def _take_urgent(self):
+        """The presses in the priority lane, each holding the lock-out line engaged from now
+        until it is applied, and every event queued behind them so far."""
+        presses = []
         while True:
             try:
-                event = self.urgent.get_nowait()
+                presses.append(self.urgent.get_nowait())
             except queue.Empty:
-                return
-            self.process(event)
+                break
+        for press in presses:
+            self._held.add(id(press))
+        self.outputs.engage_lockout()         # the regulated moment: before any queued wager
+        queued = []
+        while True:
+            try:
+                item = self.queue.get_nowait()
+            except queue.Empty:
+                break
+            if item is _STOP:
+                self._running = False
+            elif item is not _WAKE:
+                queued.append(item)
+        return presses + queued
 
     def _wait_s(self):
         due = [d for d in (p.deadline() for p in self.policies) if d is not None]
@@ -233,6 +258,7 @@ class TableController:
         self.journal(Record(what, data, self.clock() if ts_ns is None else ts_ns))
 
     def process(self, event):
+        self._held.discard(id(event))
         self.seq += 1
         self.stats["events"] += 1
         was = self.model.state
@@ -331,7 +357,8 @@ class TableController:
 
     def accepting(self):
         """Whether the table recognizes wagers now: the lock-out output is off only then."""
-        return self.model.state in ACCEPTING and all(p.accepting(self) for p in self.policies)
+        return not self._held and self.model.state in ACCEPTING and \
+            all(p.accepting(self) for p in self.policies)
 
     @property
     def outputs(self):

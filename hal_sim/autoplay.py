@@ -110,8 +110,11 @@ class Autoplay:
         want = sources[source] + events
         do()
         if not self.pump(lambda: sources[source] >= want and self.ctl.idle(), timeout_s):
-            raise Stuck("%s did not answer within %.0f s (the table %s, waiting for %r)"
-                        % (source, timeout_s, self.model.state, self.model.pending))
+            lockout = (self.model.lockout or {}).get("reason") \
+                if self.model.state == LOCKED_OUT else None
+            raise Stuck("%s did not answer within %.0f s (the table %s%s, waiting for %r)"
+                        % (source, timeout_s, self.model.state,
+                           "" if lockout is None else ": %s" % lockout, self.model.pending))
         self.ctl.run_until_idle()
         return True
 

@@ -37,8 +37,9 @@ SINGLE_DECK = ("flop-poker", "raise-it-up-stud")
 
 # The console's PIN file under simulation: $TABLECTL_PINS, else this (tablectl passwd writes it).
 CONSOLE_PINS = os.path.join(os.path.expanduser("~"), ".tablectl", "console-pins.json")
-# What the controller keeps in memory without --journal: the latest entries, not all of them.
-MEMORY_JOURNAL = 20000
+# What the controller keeps in memory without --journal: its latest entries (about 150
+# blackjack rounds), not all of them.
+MEMORY_JOURNAL = 5000
 
 
 def parse_fault(text):

@@ -217,8 +217,8 @@ class JournalWatch(list):
 @pytest.mark.reg("585.3(e)")
 def test_the_press_goes_ahead_of_wagers_already_queued_which_still_count_by_their_stamps():
     """The priority lane: the lock-out output is engaged before a queued wager is applied
-    (issue 16: the press waited behind them, FIFO); a wager stamped before the press is still
-    recognized, one stamped after it is not."""
+    (issue 16: the press waited behind them, FIFO); the wagers stamped before the press are
+    still applied, and journaled, before it, one stamped after it is not recognized."""
     ctl, gpio, clock = rolling_table()
     watch = ctl.journal = JournalWatch(ctl, gpio)
     for seat in range(2, 6):
@@ -228,12 +228,25 @@ def test_the_press_goes_ahead_of_wagers_already_queued_which_still_count_by_thei
     assert gpio.level(LOCKOUT) is False
     ctl.run_once()
     kinds = [k for k, _, _ in watch if k in ("wager", "no_more_bets")]
-    assert kinds == ["no_more_bets"] + ["wager"] * 5     # the press first
+    assert kinds == ["wager"] * 4 + ["no_more_bets", "wager"]     # in stamp order
     assert all(locked for k, _, locked in watch if k == "wager")   # line engaged by then
     assert sorted(ctl.model.wagers) == ["1", "2", "3", "4", "5"]
     assert ctl.model.state == "rolling"
-    nmb = ctl.policies[-1]
-    assert nmb.stats["late_recognized"] == 4 and nmb.stats["attempted"] == 1
+    assert ctl.policies[-1].stats["attempted"] == 1
+
+
+@pytest.mark.reg("585.3(e)")
+def test_a_press_behind_the_first_wagers_of_a_round_closes_them_not_refused():
+    """The press may overtake the very wagers that open the round: they are applied first."""
+    ctl, gpio, clock = make()
+    feed(ctl, ev("open_table", 10), ev("shuffle", 20))
+    assert ctl.model.state == "shuffled"
+    ctl.submit(wager(1, 30))
+    ctl.submit(wager(2, 31))
+    ctl.submit(ev("no_more_bets", 40))
+    ctl.run_until_idle()
+    assert ctl.stats["refused"] == 0 and ctl.model.state == "rolling"
+    assert sorted(ctl.model.wagers) == ["1", "2"] and gpio.level(LOCKOUT) is True
 
 
 def test_outputs_are_written_only_when_what_they_show_changes():
