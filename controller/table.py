@@ -379,9 +379,12 @@ class TableController:
                 self.safe_state()
             return
         in_round = state == WAGERS_OPEN or state in self.model.ROUND_STATES
-        lit = frozenset(s for s, placed in self.model.wagers.items()
-                        if any(w in placed for w in progressive_wagers(self.model))) \
-            if in_round else frozenset()
+        if in_round and self._outputs.seats:
+            names = progressive_wagers(self.model)
+            lit = frozenset(s for s, placed in self.model.wagers.items()
+                            if any(w in placed for w in names))
+        else:
+            lit = frozenset()
         attention = state not in ACCEPTING + tuple(self.model.ROUND_STATES) or \
             any(p.attention(self) for p in self.policies)
         meters = None if state == CLOSED or self._outputs.meters is None \

@@ -89,7 +89,6 @@ class Autoplay:
         The loop sleeps on its queue (`run_once(wait_s)`): it wakes for an event or a policy's
         timer, never to poll, so each pass here has something to do."""
         end = time.monotonic() + (self.wait_s if timeout_s is None else timeout_s)
-        self.ctl.run_once()
         while not until():
             left = end - time.monotonic()
             if left <= 0:
@@ -115,7 +114,6 @@ class Autoplay:
             raise Stuck("%s did not answer within %.0f s (the table %s%s, waiting for %r)"
                         % (source, timeout_s, self.model.state,
                            "" if lockout is None else ": %s" % lockout, self.model.pending))
-        self.ctl.run_until_idle()
         return True
 
     def panel(self, kind, **data):
