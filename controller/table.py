@@ -25,11 +25,11 @@ from controller.errors import TablectlError
 from controller.games.engine import CLOSED, LOCKED_OUT, ROUND_OVER, SHUFFLED, WAGERS_OPEN
 from controller.games.events import Event
 from controller.outputs import Outputs
-from controller.progressive import meter_values
+from controller.policies import CONSUMED  # noqa: F401 - a policy handled the event itself
+from controller.progressive import meter_values, progressive_wagers  # noqa: F401
 
 log = logging.getLogger(__name__)
 
-CONSUMED = object()          # a policy handled the event itself: the game does not see it
 ACCEPTING = (SHUFFLED, WAGERS_OPEN) + ROUND_OVER   # where a wager is (or opens) a round
 _STOP = object()
 _WAKE = object()                         # "look at the priority lane"
@@ -404,12 +404,6 @@ class TableController:
             self.note("output_failure", reason=str(e))
             self.model.lock("output failure: %s" % e, None, "outputs")
             self.safe_state()
-
-
-def progressive_wagers(model):
-    """The wager names a progressive table game system accepts at this game."""
-    meters = getattr(model, "meters", None)
-    return ("progressive",) + tuple(meters) if isinstance(meters, dict) else ("progressive",)
 
 
 def order(batch):

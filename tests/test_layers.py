@@ -1,0 +1,41 @@
+"""The layers (issue 12), enforced: `lint-imports` checks the contracts in .importlinter.
+
+The rules core imports only itself and the one exception hierarchy; the games never import
+drivers, the simulator, the journal or the console; the drivers only the bottom layer (events,
+errors, units) and the rules core; nothing a table runs imports hal_sim; no cycles. A contract
+not yet enforceable is said so in .importlinter, with why.
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def lint_imports():
+    exe = shutil.which("lint-imports", path=os.path.dirname(sys.executable)) or \
+        shutil.which("lint-imports")
+    assert exe, "lint-imports (import-linter, in the test extra) is not installed"
+    return subprocess.run([exe, "--no-cache"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_every_layer_contract_is_kept():
+    r = lint_imports()
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
+    assert "0 broken" in r.stdout and "6 kept" in r.stdout, r.stdout[-2000:]
+
+
+def test_a_table_module_importing_the_simulator_breaks_the_contract(tmp_path):
+    """The check can fail: a copy of the tree where the runtime imports hal_sim is refused."""
+    copy = tmp_path / "tree"
+    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".venv", ".git", "__pycache__",
+                                                              "*.egg-info", "tests"))
+    runtime = copy / "controller" / "runtime.py"
+    runtime.write_text(runtime.read_text() + "\nimport hal_sim.simulation  # noqa\n")
+    exe = shutil.which("lint-imports", path=os.path.dirname(sys.executable))
+    r = subprocess.run([exe, "--no-cache"], cwd=copy, capture_output=True, text=True,
+                       timeout=300, env=dict(os.environ, PYTHONPATH=str(copy)))
+    assert r.returncode != 0
+    assert "controller.runtime is not allowed to import hal_sim" in r.stdout, r.stdout[-2000:]
