@@ -52,7 +52,7 @@ Readings of the text:
 
 import secrets
 
-from controller.errors import InvalidCard, RulesError
+from controller.errors import ConfigError, InvalidCard, RulesError
 from controller.games import six_card_fortune_irregularities as irregularities
 from controller.games.engine import LOCKED_OUT, OPENED, ROUND_OVER, SHUFFLED, WAGERS_OPEN, \
     GameModel, IllegalEvent, seat_key
@@ -106,16 +106,22 @@ class SixCardFortune(PlayersAndDealer, GameModel):
         "start_method": (str, _one_of("rng", "dice")),
         # 670a.8 manual dealing shoe, 670a.9 from the hand, 670a.10 automated dealing shoe
         "dealing": (str, _one_of("manual_shoe", "hand", "automated_shoe")),
+        # the cards are shuffled by hand or by an automated card shuffling device; dealing
+        # from the hand needs the device (670a.9(a)(1))
+        "shuffler": (str, _one_of("manual", "automated")),
     }
     DEFAULTS = {"table_min": 100, "table_max": 1000000,
                 "offered": {"double_down": True, "fortune_bonus": True, "insurance": True,
                             "progressive": True},
                 "limits": {}, "paytables": {},
                 "progressive": {"meter": 500000, "reset": 500000, "rate": 0.2},
-                "options": {"start_method": "rng", "dealing": "manual_shoe"}}
+                "options": {"start_method": "rng", "dealing": "manual_shoe", "shuffler": "manual"}}
 
     def __init__(self, config, rng=None):
         super().__init__(config)
+        if self.option("dealing") == "hand" and self.option("shuffler") != "automated":
+            raise ConfigError("options.dealing = 'hand' needs an automated card shuffling device "
+                              "(670a.9(a)(1)): set options.shuffler = 'automated'")
         self._rng = rng
         self.meter = new_meter(GAME, config.get("progressive")) if self.offers("progressive") \
             else None

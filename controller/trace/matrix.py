@@ -16,8 +16,8 @@ import tomllib
 
 from controller.trace.regs import RegsError, read_texts
 
-CLASSES = ("enforced", "configuration", "outside")
-_CITE = re.compile(r"(?<![\d.])(\d{3}a?\.\d+)((?:\([a-zA-Z0-9]+\))*)")
+CLASSES = ("enforced", "configuration", "outside", "gap")
+_CITE = re.compile(r"(?<![\d.])(\d{3}a?\.\d+|637a(?=\())((?:\([a-zA-Z0-9]+\))*)")
 _MARK = re.compile(r"^(\d{3}a?(?:\.\d+)?)((?:\([a-zA-Z0-9]+\))*)$")
 SOURCE_DIRS = ("controller", "drivers", "hal_sim")
 
@@ -66,7 +66,8 @@ def source_citations(root=None):
     cites = {}
     for top in SOURCE_DIRS:
         for dirpath, dirnames, files in os.walk(os.path.join(root, top)):
-            dirnames[:] = [d for d in dirnames if d != "__pycache__"]
+            # the trace package names sections as data, not as rules it implements
+            dirnames[:] = [d for d in dirnames if d not in ("__pycache__", "trace")]
             for fn in files:
                 if not fn.endswith(".py"):
                     continue
@@ -156,9 +157,18 @@ def to_json(matrix):
             "cited_not_reproduced": matrix["cited"], "problems": matrix["problems"]}
 
 
-def _short(nodeid):
-    path, _, name = nodeid.partition("::")
-    return "%s::%s" % (os.path.basename(path), name)
+def _tests_shown(nodeids, most=3):
+    """Test functions, not their parameter cases: `file::test (5 cases)`."""
+    funcs = {}
+    for nodeid in nodeids:
+        path, _, name = nodeid.partition("::")
+        key = "%s::%s" % (os.path.basename(path), name.split("[", 1)[0])
+        funcs[key] = funcs.get(key, 0) + 1
+    shown = ["`%s`%s" % (k, " (%d cases)" % n if n > 1 else "")
+             for k, n in sorted(funcs.items())[:most]]
+    if len(funcs) > most:
+        shown.append("and %d more" % (len(funcs) - most))
+    return ", ".join(shown)
 
 
 def to_markdown(matrix):
@@ -174,11 +184,16 @@ def to_markdown(matrix):
              "- **configuration**: the certificate holder's choice in its Rules Submission, a "
              "table option the firmware then enforces.",
              "- **outside**: layout, furniture, signage, surveillance, staffing, the dealer's "
-             "hands: nothing a table controller can see.", "",
-             "%d subsections: %s. Every enforced subsection has a test (%d)."
+             "hands: nothing a table controller can see.",
+             "- **gap**: a rule the firmware could enforce and does not yet.", "",
+             "%d subsections: %s. %d of the %d enforced subsections are named by a test."
              % (s["subsections"], ", ".join("%d %s" % (n, c) for c, n in
                                             sorted(s["by_class"].items())),
-                s["enforced_tested"]), ""]
+                s["enforced_tested"], s["by_class"].get("enforced", 0)), ""]
+    gaps = [u for u in matrix["units"] if u["class"] == "gap"]
+    if gaps:
+        lines += ["Gaps, enforceable and not yet enforced: %s." % "; ".join(
+            "%s (%s)" % (u["subsection"], u["reason"]) for u in gaps), ""]
     by_section = {}
     for u in matrix["units"]:
         by_section.setdefault((u["section"], u["title"]), []).append(u)
@@ -187,10 +202,7 @@ def to_markdown(matrix):
                   "| subsection | class | reason | tests | modules |",
                   "|---|---|---|---|---|"]
         for u in units:
-            tests = u["tests"]
-            shown = ", ".join("`%s`" % _short(t) for t in tests[:3])
-            if len(tests) > 3:
-                shown += " and %d more" % (len(tests) - 3)
+            shown = _tests_shown(u["tests"])
             mods = ", ".join("`%s`" % m for m in u["modules"][:4])
             if len(u["modules"]) > 4:
                 mods += " and %d more" % (len(u["modules"]) - 4)
