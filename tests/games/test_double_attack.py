@@ -687,3 +687,23 @@ def test_the_machine_is_drawn_from_its_definition():
     text = mermaid(DAB)
     for state in DAB.ROUND_STATES:
         assert state in text
+
+
+# ---- the burn card (581.7(c)) ------------------------------------------------------------
+
+@pytest.mark.reg("581.7(c)")
+def test_the_first_card_of_each_batch_and_a_new_dealers_card_are_burned_and_counted():
+    t = table()
+    t.handle(Event("open_table"))
+    t.handle(Event("shuffle", {"burn": "9s"}))
+    irregular(t, "new_dealer", card="9s")
+    assert [d for what, d in t.model.record if what == "discard"] == [
+        {"card": "9s", "section": "581.7(c)"}, {"card": "9s", "section": "581.7(c)"}]
+    assert t.model.shoe_seen["9s"] == 2          # counted against the eight-deck batch
+    with pytest.raises(InvalidCard, match=r"tens removed \(581.3\(a\)\)"):
+        t.handle(Event("shuffle", {"burn": "Th"}))
+    assert t.model.shoe_seen["9s"] == 2          # the refused shuffle changed nothing
+    wagers(t, {"1": {"bet": 1000}})
+    t.handle(Event("no_more_bets"))
+    with pytest.raises(IllegalEvent, match=r"before dealing any cards.*581.7\(c\)"):
+        irregular(t, "new_dealer", card="2s")
