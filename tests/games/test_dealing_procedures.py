@@ -201,7 +201,7 @@ def scf_dealt(dealing, seats=None, rng=lambda: 1):
 def test_scf_dealing_from_the_hand_needs_an_automated_shuffler():
     with pytest.raises(ConfigError, match=r"options.dealing = 'hand' needs an automated card "
                                           r"shuffling device \(670a.9\(a\)\(1\)\)"):
-        scf.table(options={"dealing": "hand"})
+        scf.table(options={"dealing": "hand", "shuffler": "manual"})
     assert scf.table(options=options("hand")).model.option("dealing") == "hand"
 
 
@@ -313,3 +313,43 @@ def test_a_seventh_betting_position_is_refused(game):
     with pytest.raises(IllegalEvent, match=r"seat 7 does not exist: seats are 1..6"):
         t.handle(Event("wager", {"seat": 7, "wager": first, "amount": 1000}))
     t.handle(Event("wager", {"seat": 6, "wager": first, "amount": 1000}))
+
+
+# ---- a device out of order is covered first (670a.13(n)) -------------------------------------
+
+@pytest.mark.reg("670a.13(n)")
+def test_scf_a_broken_shoe_is_covered_before_the_cards_are_dealt_another_way():
+    t = scf.opened(options={"dealing": "automated_shoe", "shuffler": "automated"})
+    t.handle(Event("fault", {"device": "dealing_shoe", "reason": "jam"}))
+    assert t.state == "locked_out"
+    with pytest.raises(IllegalEvent, match=r"covered or signed out of order.*670a.13\(n\)"):
+        scf.irregular(t, "device_out_of_order", device="dealing_shoe")
+    scf.irregular(t, "device_out_of_order", device="dealing_shoe", covered=True)
+    assert t.model.lockout["covered"] is True
+    assert t.model.option("dealing") == "manual_shoe"
+    t.handle(Event("clear", {"role": "floorperson", "selftest": False}))   # covered: no test
+    t.handle(Event("shuffle", {"by": "shuffler"}))
+    order = []
+    scf.place(t, {2: {"six_card_fortune": 1000}})
+    t.handle(Event("no_more_bets"))
+    for code in scf.DECK[:7]:
+        order.append(t.model.pending["for"])
+        t.handle(Event("card", {"card": code}))
+    assert len(set(order)) == 7                 # one card at a time, not stacks of six
+
+
+@pytest.mark.reg("670a.13(n)")
+def test_scf_no_shuffle_by_hand_until_the_automated_shuffler_is_covered():
+    t = scf.opened(options={"dealing": "hand", "shuffler": "automated"})
+    with pytest.raises(IllegalEvent, match=r"no shuffle by hand while the automated shuffler "
+                                           r"is in use.*670a.13\(n\)"):
+        t.handle(Event("shuffle", {"by": "hand"}))
+    scf.irregular(t, "device_out_of_order", device="shuffler", covered=True)
+    # dealing from the hand needs the shuffler (670a.9(a)(1)): a manual shoe from now on
+    assert t.model.option("shuffler") == "manual" and t.model.option("dealing") == "manual_shoe"
+    with pytest.raises(IllegalEvent, match=r"covered as out of order until the table is closed"):
+        t.handle(Event("shuffle", {"by": "shuffler"}))
+    t.handle(Event("shuffle", {"by": "hand"}))
+    assert t.state == "shuffled"
+    with pytest.raises(IllegalEvent, match=r"has no automated shuffler in use"):
+        scf.irregular(t, "device_out_of_order", device="shuffler", covered=True)
