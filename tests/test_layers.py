@@ -39,3 +39,27 @@ def test_a_table_module_importing_the_simulator_breaks_the_contract(tmp_path):
                        timeout=300, env=dict(os.environ, PYTHONPATH=str(copy)))
     assert r.returncode != 0
     assert "controller.runtime is not allowed to import hal_sim" in r.stdout, r.stdout[-2000:]
+
+
+def test_every_module_of_ours_is_placed_in_the_contracts():
+    """A new module must be placed: the contracts list modules by name, so one missing from a
+    list would be a hole nobody sees. Each contract names every sibling it forbids or covers."""
+    import configparser
+    import pkgutil
+
+    import controller
+    import drivers
+    cfg = configparser.ConfigParser()
+    cfg.read(os.path.join(ROOT, ".importlinter"))
+
+    def listed(contract, key):
+        return set(cfg["importlinter:contract:%s" % contract][key].split())
+    ours = {"controller." + m.name for m in pkgutil.iter_modules(controller.__path__)}
+    bottom = {"controller.errors", "controller.events", "controller.units"}
+    assert listed("rules-core", "forbidden_modules") >= ours - {"controller.rules", "controller.errors"}
+    assert listed("drivers", "forbidden_modules") >= ours - bottom - {"controller.rules"}
+    assert listed("bottom-layer", "forbidden_modules") >= ours - bottom - {"controller.rules"}
+    table_side = listed("no-simulator-in-the-table", "source_modules")
+    assert table_side >= ours - {"controller.cli", "controller.sim"}, \
+        "place the new module: does a table run it (then it may not import hal_sim)?"
+    assert "drivers" in table_side and {m.name for m in pkgutil.iter_modules(drivers.__path__)}
