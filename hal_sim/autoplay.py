@@ -12,8 +12,14 @@ Determinism: the deck order, the players' choices and the fault draws come from
 `random.Random(seed)` streams (simulation randomness; the real table's randomness is the
 physical shuffle, and Six-Card Fortune's starting position keeps `secrets` on a real table:
 here a seeded source is injected with `model.use_rng`). The autoplay drives the controller's
-loop itself (`run_once`) between device actions and waits for each action's event, so one
-action is in flight at a time and a seed replays the same rounds.
+loop itself (`run_once`, asleep on the controller's queue until an input arrives) between
+device actions and waits for the answer of the device it acted on -- that device's inputs
+only, never a frame its driver rejected nor another device's fault -- so one action is in
+flight at a time and a seed replays the same rounds however slow the machine. A line fault
+the driver answers with a fault of its own (babble, silence) is waited for where it is
+injected, and injected rejections are paced under the driver's babble limit, so where a
+lock-out lands never depends on timing. What the autoplay cannot get raises Stuck, which
+the simulation ends in its summary.
 """
 
 import random
@@ -58,7 +64,7 @@ class Autoplay:
     """Plays rounds of `ctl.model.GAME` on `sim` (a SimTable) through `drivers`.
 
     `faults`: [(device, kind, rate)]; each round draws each fault with its rate and
-    injects it at the fault's moment. `stats` feeds the summary (controller/sim.py).
+    injects it at the fault's moment. `stats` feeds the summary (hal_sim/simulation.py).
     """
 
     def __init__(self, ctl, sim, drivers, seed=0, faults=()):
