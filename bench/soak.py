@@ -1,4 +1,4 @@
-"""Soak: the simulated table's resident memory over thousands of rounds, with and without a journal.
+"""Soak: the simulated table's resident memory over thousands of rounds, with or without a journal.
 
     python bench/soak.py [--game G] [--at 500,5000] [--seed S] [--mode memory|journal|both]
 

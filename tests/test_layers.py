@@ -56,7 +56,8 @@ def test_every_module_of_ours_is_placed_in_the_contracts():
         return set(cfg["importlinter:contract:%s" % contract][key].split())
     ours = {"controller." + m.name for m in pkgutil.iter_modules(controller.__path__)}
     bottom = {"controller.errors", "controller.events", "controller.units"}
-    assert listed("rules-core", "forbidden_modules") >= ours - {"controller.rules", "controller.errors"}
+    assert listed("rules-core", "forbidden_modules") >= \
+        ours - {"controller.rules", "controller.errors"}
     assert listed("drivers", "forbidden_modules") >= ours - bottom - {"controller.rules"}
     assert listed("bottom-layer", "forbidden_modules") >= ours - bottom - {"controller.rules"}
     table_side = listed("no-simulator-in-the-table", "source_modules")
