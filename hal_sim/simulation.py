@@ -122,7 +122,9 @@ class Simulation:
     """The whole simulated table; `run(rounds)` then `close()` (always)."""
 
     def __init__(self, game, seed=0, faults=(), progress=None, journal=None, key=None,
-                 keep=MEMORY_JOURNAL):
+                 keep=MEMORY_JOURNAL, parts=()):
+        """`parts`: more parts of the table (a floor link), started after the console, before
+        play; see Runtime.register_part."""
         self.game, self.seed, self.progress = game, seed, progress
         self.faults = list(faults)
         cls = model_class(game)
@@ -137,6 +139,8 @@ class Simulation:
         self.stopped_by = None
         self.stuck = None
         self.autoplay = None
+        for part in parts:
+            self.runtime.register_part(part)
         try:
             self.runtime.start()
             self.autoplay = Autoplay(self.ctl, self.sim, self.drivers, seed, self.faults)

@@ -255,3 +255,27 @@ def test_a_device_that_never_answers_ends_the_run_in_the_summary_not_a_traceback
     from controller.sim import _print_summary
     _print_summary(dict(summary, elapsed_s=0.0), out)
     assert "stuck at round 1 (table dealing): shoe did not answer" in out.getvalue()
+
+
+def test_a_part_given_to_the_simulation_starts_with_the_table_and_stops_on_its_shutdown():
+    calls = []
+
+    class Uplink:
+        name = "floor link"
+
+        def start(self):
+            calls.append("start")
+
+        def stop(self):
+            calls.append("stop")
+            raise ConnectionError("floor system unreachable")
+    s = Simulation("props-and-hops", 1, parts=[Uplink()])
+    try:
+        assert calls == ["start"]
+        s.run(1)
+    finally:
+        failures = s.close()
+    assert calls == ["start", "stop"]
+    assert [(what, str(e)) for what, e in failures] == [("part floor link",
+                                                         "floor system unreachable")]
+    assert s.sim is None                    # the later steps ran: the devices are stopped
