@@ -164,8 +164,11 @@ def test_junk_on_the_shoe_line_is_counted_journaled_and_play_goes_on(tmp_path):
         assert store.verify() is None
     finally:
         store.close()
-    assert len(rows) == 5
-    assert {(r["source"], r["data"]["device"], r["data"]["reason"]) for r in rows} == \
+    # a loaded machine may also cost a retransmission whose copy is rejected as a duplicate
+    # (journaled too); the junk is every other row
+    junk = [r for r in rows if r["data"]["reason"] != "duplicate"]
+    assert len(junk) == 5
+    assert {(r["source"], r["data"]["device"], r["data"]["reason"]) for r in junk} == \
         {("shoe", "shoe", "junk")}
     assert all(r["data"]["frame"] for r in rows)
 
