@@ -19,6 +19,20 @@ def _fds():
     return set(os.listdir("/proc/self/fd"))
 
 
+def seeded(summary):
+    """The summary less what the line's timing decides: a retransmission whose copy the
+    driver rejects as a duplicate (a loaded machine's slow ACK), counted among the events."""
+    out = dict(summary, controller={k: v for k, v in summary["controller"].items()
+                                    if k != "events"})
+    frames = {}
+    for device, reasons in summary["frames_rejected"].items():
+        kept = {r: n for r, n in reasons.items() if r != "duplicate"}
+        if kept:
+            frames[device] = kept
+    out["frames_rejected"] = frames
+    return out
+
+
 def played(game, rounds=5, seed=1, faults=()):
     """The simulation after its rounds, closed (its journal and counters stay readable)."""
     s = Simulation(game, seed, faults)
@@ -47,7 +61,7 @@ def test_every_game_plays_five_rounds_deterministically_and_leaves_nothing(game)
     keyed = sum(1 for e in s.ctl.journal if isinstance(e, Event) and e.source == "dealer_panel"
                 and e.kind != "frame_rejected")
     assert keyed and keyed == s.drivers["dealer_panel"].counters["events_out"]
-    assert run(game) == first                    # same seed, same rounds
+    assert seeded(run(game)) == seeded(first)    # same seed, same rounds
     assert _fds() == fds                         # every pty fd closed
 
 
