@@ -81,9 +81,10 @@ class SimulatedDevices:
     """The device set of a simulated table (controller/runtime.py): SimTable's devices on
     real ptys and its GPIO factory, configured as the game's table needs them."""
 
-    def __init__(self, game, faults, model):
+    def __init__(self, game, faults, model, link_options=None):
         from hal_sim.devices import TABLE_DEVICES
         self.game = game
+        self.link_options = link_options
         self.counting = game_config(game, faults)[1]
         self.names = TABLE_DEVICES + (("meter_display",) if progressives(model) else ())
         for device, kind, _ in faults:
@@ -104,7 +105,8 @@ class SimulatedDevices:
         dev_cfg["progressive_system"]["debounce_ms"] = 1
         dev_cfg["buttons"]["debounce_ms"] = 1
         return self.sim.factory, build_devices(dev_cfg, self.sim.factory, clock=clock,
-                                               on_rejected=on_rejected)
+                                               on_rejected=on_rejected,
+                                               link_options=self.link_options)
 
     def connected(self, drivers):
         for driver in drivers.values():
@@ -122,14 +124,15 @@ class Simulation:
     """The whole simulated table; `run(rounds)` then `close()` (always)."""
 
     def __init__(self, game, seed=0, faults=(), progress=None, journal=None, key=None,
-                 keep=MEMORY_JOURNAL, parts=()):
+                 keep=MEMORY_JOURNAL, parts=(), link_options=None):
         """`parts`: more parts of the table (a floor link), started after the console, before
-        play; see Runtime.register_part."""
+        play; see Runtime.register_part. `link_options`: the drivers' Link options (e.g.
+        heartbeat_timeout_ms), for a bench that measures something other than the link."""
         self.game, self.seed, self.progress = game, seed, progress
         self.faults = list(faults)
         cls = model_class(game)
         cfg = configuration.validate(dict(game_config(game, self.faults)[0], game=game), cls)
-        self.devices = SimulatedDevices(game, self.faults, cls(cfg))
+        self.devices = SimulatedDevices(game, self.faults, cls(cfg), link_options)
         self.journal = journal
         # the boot checks pass before any device starts (a failed one: nothing starts)
         self.runtime = Runtime(cfg, self.devices, journal=journal, key=key, keep=keep,
