@@ -64,3 +64,14 @@ def test_every_module_of_ours_is_placed_in_the_contracts():
     assert table_side >= ours - {"controller.cli", "controller.sim"}, \
         "place the new module: does a table run it (then it may not import hal_sim)?"
     assert "drivers" in table_side and {m.name for m in pkgutil.iter_modules(drivers.__path__)}
+
+
+def test_starting_the_cli_or_a_table_imports_no_simulator():
+    """At run time too: `tablectl run`'s modules and the CLI (which offers `sim`) load no
+    hal_sim until `sim` itself runs."""
+    code = ("import sys, controller.cli, controller.run, controller.runtime, controller.sim; "
+            "controller.cli.build_parser(); print(sorted(m for m in sys.modules if m.split('.')[0] == 'hal_sim'))")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[]", r.stdout
