@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 ACCEPTING = (SHUFFLED, WAGERS_OPEN) + ROUND_OVER   # where a wager is (or opens) a round
 _STOP = object()
 _WAKE = object()                         # "look at the priority lane"
-URGENT = ("no_more_bets",)               # the lock-out press: applied before queued wagers
+URGENT = ("no_more_bets",)               # the lock-out press: its line engaged ahead of the queue
 FRAME_REJECTED = "frame_rejected"        # input a driver threw away; journaled, not applied
 
 
