@@ -104,6 +104,8 @@ class TableController:
         self.lockouts = Tail(keep)   # {"reason", "section", "cleared"} per lock-out
         self._thread = None
         self._running = False
+        self._notes = 0              # notes written (a timer that wrote one did something)
+        self._synced = False         # the outputs were synced by the step just applied
 
     # ---- inputs (any thread) ----------------------------------------------------------
 
@@ -255,6 +257,7 @@ class TableController:
 
     def note(self, what, ts_ns=None, /, **data):
         """Journal something the controller decided (a refusal, a hold, a warning)."""
+        self._notes += 1
         self.journal(Record(what, data, self.clock() if ts_ns is None else ts_ns))
 
     def process(self, event):
@@ -329,18 +332,25 @@ class TableController:
     def tick(self):
         """Timers of the policies (a deferred close of wagers, interval warnings)."""
         now = self.clock()
+        notes, changed = self._notes, False
         for p in self.policies:
             was = self.model.state
             try:
                 p.tick(self, now)
             except TablectlError as e:
                 self.note("refused", now, event_kind="tick", error=type(e).__name__, reason=str(e))
+            changed = changed or self.model.state != was
             self._track_lockout(was)
-        self.sync_outputs()            # once: an idle loop ticks thousands of times a second
+        # once, and not again right after a step that synced them, unless a timer did
+        # something (a close of wagers, a warning): a step costs one sync, not two
+        if changed or notes != self._notes or not self._synced:
+            self.sync_outputs()
+        self._synced = False
 
     def _after(self, was):
         self._track_lockout(was)
         self.sync_outputs()
+        self._synced = True
 
     def _track_lockout(self, was):
         now = self.model.state
