@@ -114,10 +114,7 @@ class Autoplay:
         sources = self.ctl.sources
         want = sources[source] + events
         do()
-        # (not "and nothing else queued": a line that keeps the queue busy -- rejected frames,
-        # another device's retransmissions -- must not starve the wait; the answer itself
-        # has been applied whole once it is counted, on this thread)
-        if not self.pump(lambda: sources[source] >= want, timeout_s):
+        if not self.pump(lambda: sources[source] >= want and self.ctl.idle(), timeout_s):
             lockout = (self.model.lockout or {}).get("reason") \
                 if self.model.state == LOCKED_OUT else None
             raise Stuck("%s did not answer within %.0f s (the table %s%s, waiting for %r)"
