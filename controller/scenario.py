@@ -80,6 +80,10 @@ class Runner:
         self.next_card = 0
         self.actions = list(doc.get("actions", []))
         self.next_action = 0
+        # (action index, why): the seat's next action when an offer to a hand that can take
+        # no more cards was declined, and why that hand could not have taken it: if the action
+        # is then never asked for, the refusal names the rule, not just "never asked for".
+        self.passed_over = None
 
     def feed(self, kind, data=None, where=None):
         try:
@@ -113,6 +117,9 @@ class Runner:
             self.answer(self.model.pending)
         if self.next_action < len(self.actions):
             a = self.actions[self.next_action]
+            if self.passed_over and self.passed_over[0] == self.next_action:
+                raise ScenarioError("action %d: %s" % (self.next_action + 1,
+                                                       self.passed_over[1]))
             raise ScenarioError("action %d: %s for seat %s was never asked for: the round "
                                 "ended %s" % (self.next_action + 1, a["action"], a["seat"],
                                               self.model.status))
@@ -162,6 +169,11 @@ class Runner:
             if nxt is not None and str(nxt["seat"]) == seat and nxt["action"] == pending["offer"]:
                 self.take_action(nxt)
             else:
+                why = getattr(self.model, "scenario_refusal", None)
+                why = why and nxt is not None and str(nxt["seat"]) == seat and \
+                    why(pending, nxt["action"])
+                if why:
+                    self.passed_over = (self.next_action, why)
                 self.feed("decision", {"seat": seat, "action": "decline",
                                        "offer": pending["offer"]})
             return
