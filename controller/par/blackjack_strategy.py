@@ -434,3 +434,91 @@ def solve(rules):
         strategy = chart(rules)
         _CACHE[key] = (strategy, Edge(rules, strategy))
     return _CACHE[key]
+
+
+# ---- the chart as a dealer-training course prints it -------------------------------------
+
+def chart_label(up):
+    return "A" if up == ACE else str(up)
+
+
+ACTION_WORDS = {HIT: "hit", STAND: "stand", DOUBLE: "double", SPLIT: "split",
+                SURRENDER: "surrender"}
+UPS = (2, 3, 4, 5, 6, 7, 8, 9, 10, ACE)
+
+
+def _row_action(strategy, up, kind, total, first):
+    c = strategy[up]
+    for key, act in c.items():
+        if key[0] == kind and key[1] == total and key[2] == first and not key[4]:
+            if kind in ("hard", "soft") and key[3] != (first and any(k[3] for k in c)):
+                continue
+            return act
+    return None
+
+
+def chart_rows(rules, strategy):
+    """[(section title, [(row label, [action per up card 2..A])])]: hard, soft and pairs on
+    the first two cards, the hands after a hit, and the Double Attack Blackjack rows."""
+    first = rules.double_cards == "two" or rules.surrender == "late"
+    sections = []
+    for kind, lo in (("hard", 5), ("soft", 13)):
+        rows = []
+        for total in range(lo, 21):
+            rows.append(("%s %d" % (kind, total),
+                         [_row_action(strategy, u, kind, total, first) or "-" for u in UPS]))
+        sections.append(("%s totals%s" % (kind, ", first two cards" if first else ""), rows))
+        if first:
+            rows = [("%s %d" % (kind, t), [_row_action(strategy, u, kind, t, False) or "-"
+                                           for u in UPS]) for t in range(lo, 21)]
+            sections.append(("%s totals after a hit" % kind, rows))
+    pairs = []
+    for v in (ACE,) + tuple(range(2, 11)):
+        label = "A-A" if v == ACE else "%d-%d" % (v, v)
+        pairs.append((label, [SPLIT if strategy[u].get(("pair", v)) == SPLIT else "-"
+                              for u in UPS]))
+    sections.append(("pairs (P: split; -: play the total)", pairs))
+    if rules.surrender == "any":
+        rows = []
+        for t in range(5, 21):
+            acts = [strategy[u].get(("after_double", t), "-") for u in UPS]
+            if any(a == SURRENDER for a in acts):
+                rows.append(("%d after doubling" % t, acts))
+        sections.append(("after doubling down (R: surrender; S: stand)", rows))
+        rows = []
+        for t in range(12, 21):
+            acts = [strategy[u].get(("split_ace", t), "-") for u in UPS]
+            if any(a == SURRENDER for a in acts):
+                rows.append(("split ace %d" % t, acts))
+        if rows:
+            sections.append(("split aces (R: surrender; S: stand)", rows))
+    return sections
+
+
+def render_chart(rules, strategy, edge=None):
+    out = ["%s basic strategy (H hit, S stand, D double, P split, R surrender)" % rules.game,
+           ""]
+    if edge is not None and rules.double_attack:
+        on = [chart_label(u) for u in UPS if edge.double_attack[u]]
+        out.append("Double Attack Wager (581.7(e)): place it against %s up; not against %s"
+                   % (", ".join(on), ", ".join(chart_label(u) for u in UPS
+                                               if not edge.double_attack[u])))
+        out.append("")
+    head = "%-20s" % "dealer's up card" + "".join("%4s" % chart_label(u) for u in UPS)
+    for title, rows in chart_rows(rules, strategy):
+        out.append(title)
+        out.append(head)
+        for label, acts in rows:
+            out.append("%-20s" % label + "".join("%4s" % a for a in acts))
+        out.append("")
+    if edge is not None:
+        out.append("house edge under this chart: %.4f%% of the Bet" % (100 * edge.house_edge()))
+    return "\n".join(out) + "\n"
+
+
+def strategy_text(game, options=None):
+    """The chart `tablectl strategy GAME` prints (the per-game registry calls this)."""
+    rules = double_attack_rules(options) if game == "double-attack-blackjack" \
+        else blackjack_rules(options)
+    strategy, edge = solve(rules)
+    return render_chart(rules, strategy, edge)

@@ -1,0 +1,320 @@
+"""Par sheets of Blackjack (633a.7) as the table configures it.
+
+Why here and not in a paytable file: 633a.7 sends every payout to 633a.13, which is not in our
+texts, so a Blackjack table's hold exists only once its Rules Submission's options and
+paytables are configured. Each sheet is computed from the configuration given
+(`tablectl par blackjack --config TABLE.toml`; without one, the shipped defaults).
+
+  * The Blackjack Wager: the house edge under basic strategy for the configured decks and
+    options (controller/par/blackjack_strategy.py, which states the method).
+  * The optional wagers of 633a.7(g) and (o) decided by the initial cards (the player's two,
+    the up card, the hole card where the wager waits for the card reader): exact counts of
+    ordered draws over the configured shoe, cards without replacement, each deal decided by
+    the rules core (controller/rules/blackjack_side_wagers.py), so the sheet and the table
+    settle alike. The other players' cards are unseen and do not change the distribution.
+  * Hit and Run Progressive: the dealer's hand, exact over the shoe, the dealer drawing to 17
+    (633a.7(m)); the players' cards unseen; a Hit and Run Wager keeps him drawing ((n)).
+  * Straight Jack and Bad Beat depend on the cards the player draws, that is on his strategy:
+    listed as strategy-dependent (their fixed and meter parts to be priced under the basic
+    strategy chart).
+  Meter-share rows are priced as elsewhere (controller/par/sheet.py): the fixed part with the
+  wager lost on a meter hit, plus `meter_share`, the expected fraction of the meter per unit.
+"""
+
+from fractions import Fraction
+
+from controller.errors import RulesError
+from controller.par import blackjack_strategy as strategy
+from controller.par.sheet import LOSES, StrategyDependent
+from controller.rules import blackjack as bj
+from controller.rules import blackjack_side_payouts as P
+from controller.rules import blackjack_side_wagers as W
+from controller.rules import cards
+from controller.rules import paytables as pt
+
+GAME = "blackjack"
+
+
+class BaseGamePar:
+    """The house edge of a blackjack game's base wager under basic strategy."""
+
+    def __init__(self, game, wager, section, rules, note):
+        self.game = game
+        self.wager = "base_game"
+        self.wagers = wager         # the wagers the figure covers together
+        self.section = section
+        self.rules = rules
+        self.chart, self.edge = strategy.solve(rules)
+        self.note = note
+
+    def house_edge(self):
+        return self.edge.house_edge()
+
+    def to_json(self):
+        out = {"wager": "base_game", "wagers": self.wagers, "section": self.section,
+               "strategy": "basic", "house_edge": round(self.house_edge(), 7),
+               "method": METHOD, "precision": "floating point, about 1e-12; printed to 7 "
+                                               "places"}
+        if self.rules.double_attack:
+            out["double_attack_on"] = [strategy.chart_label(u) for u in strategy.VALUES
+                                       if self.edge.double_attack[u]]
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+METHOD = ("exact dealer outcome probabilities for each up card and each two-card player hand, "
+          "those three cards removed from the configured shoe and the hole card conditioned on "
+          "the card reader's no-Blackjack where it peeks; the player's later cards drawn from "
+          "that shoe without further removal; a total-dependent basic strategy chart (hard, "
+          "soft, pairs per up card) chosen on the shoe less the up card, played against the "
+          "exact probabilities of every initial deal; one player at the table")
+
+
+def base_game(options=None):
+    rules = strategy.blackjack_rules(options)
+    return BaseGamePar(GAME, ["blackjack", "double_down"], "633a.7(p), (q)", rules,
+                       "%d decks, Blackjack pays %s, late surrender %s, double on %s%s, "
+                       "split to %d hands; the dealer stands on all 17s (633a.7(m))"
+                       % (rules.decks, _ratio(rules.blackjack_pays),
+                          "yes" if rules.surrender == "late" else "no",
+                          "any two cards" if rules.double_totals is None else
+                          "/".join(map(str, rules.double_totals)),
+                          ", after a split" if rules.double_after_split else "",
+                          rules.split_hands))
+
+
+def _ratio(f):
+    return "%d to %d" % (f.numerator, f.denominator)
+
+
+# ---- the optional wagers decided by the initial cards ------------------------------------
+
+class SidePar:
+    """An exact sheet whose combinations may pay more than one row (Match-the-Dealer pays
+    each matching card, Royal Match 21 its Crown Treasure Bonus on top): each outcome is the
+    set of rows paid. JSON in the shape of sheet.WagerPar's."""
+
+    def __init__(self, wager, table, counts, combinations, note):
+        self.game = GAME
+        self.wager = wager
+        self.section = table.section
+        self.paytable = None
+        self.table = table
+        self.counts = counts            # {tuple of hands paid (() loses): ordered draws}
+        self.combinations = combinations
+        self.note = note
+        if sum(counts.values()) != combinations:
+            raise AssertionError("%s: outcome counts add to %d, not %d"
+                                 % (wager, sum(counts.values()), combinations))
+
+    def _net(self, hands):
+        pays = [self.table.pay(h) for h in hands if self.table.pay(h) is not None]
+        if not pays:
+            return Fraction(-1), Fraction(0)
+        net, share = Fraction(0), Fraction(0)
+        for p in pays:
+            if p.kind == pt.METER:
+                net += -1
+                share += Fraction(p.num, 100)
+            elif p.kind == pt.TO:
+                net += Fraction(p.num, p.den)
+            elif p.kind == pt.FOR:
+                net += p.num - 1
+        return net, share
+
+    def house_edge(self):
+        total = sum((self._net(h)[0] * n for h, n in self.counts.items()), Fraction(0))
+        return -total / self.combinations
+
+    def meter_share(self):
+        total = sum((self._net(h)[1] * n for h, n in self.counts.items()), Fraction(0))
+        return total / self.combinations
+
+    def outcomes(self):
+        rows = []
+        order = [h for h, _ in self.table.rows]
+        for hands, n in self.counts.items():
+            paid = tuple(sorted((h for h in hands if self.table.pay(h) is not None),
+                                key=order.index))
+            rows.append((paid, n))
+        merged = {}
+        for paid, n in rows:
+            merged[paid] = merged.get(paid, 0) + n
+        key = lambda item: ([order.index(h) for h in item[0]] or [len(order)])  # noqa: E731
+        return sorted(merged.items(), key=key)
+
+    def to_json(self):
+        edge = self.house_edge()
+        out = {"wager": self.wager, "paytable": self.paytable, "section": self.section,
+               "house_edge": round(float(edge), 7),
+               "house_edge_exact": "%d/%d" % (edge.numerator, edge.denominator),
+               "combinations": self.combinations,
+               "outcomes": [{"hand": " + ".join(paid) if paid else LOSES, "count": n,
+                             "pays": " + ".join(self.table.pay(h).text() for h in paid)
+                             if paid else LOSES} for paid, n in self.outcomes()]}
+        share = self.meter_share()
+        if share:
+            out["meter_share"] = float(share)
+            out["meter_share_exact"] = "%d/%d" % (share.numerator, share.denominator)
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+def _classes(decks):
+    return [(c, decks) for c in cards.standard_deck()]
+
+
+def _hands(outcome):
+    return tuple(W.outcome_hands(outcome))
+
+
+# wager -> (cards it looks at: "p" the player's two, "pu" with the up card; a function of
+# (player, up, hole) where hole is None until the wager asks for it)
+def _lucky_ladies(player, up, hole):
+    dbj = None if hole is None else bj.is_blackjack([up, hole])
+    return W.lucky_ladies(player, up, dbj)
+
+
+def _kings_bounty(player, up, hole):
+    dbj = None if hole is None else bj.is_blackjack([up, hole])
+    return W.kings_bounty(player, up, dbj)
+
+
+DECIDED_BY = {
+    W.LUCKY_LADIES: ("pu", _lucky_ladies),
+    W.MATCH_THE_DEALER: ("pu", lambda p, u, h: W.match_the_dealer(p, u)),
+    W.IN_BETWEEN: ("pu", lambda p, u, h: W.in_between(p, u)),
+    W.ROYAL_MATCH_21: ("pu", lambda p, u, h: W.royal_match_21(p, u, h)),
+    W.BET_THE_SET_21: ("p", lambda p, u, h: W.bet_the_set_21(p)),
+    W.KINGS_BOUNTY: ("pu", _kings_bounty),
+    W.THREE_CARD_POKER: ("pu", lambda p, u, h: W.three_card_poker(p, u)),
+    W.HOUSE_MONEY: ("p", lambda p, u, h: W.house_money(p)),
+}
+
+
+def initial_cards_counts(wager, decks):
+    """({hands paid: ordered draws}, all ordered draws) over the player's two cards, the up
+    card and, where the rules core asks for it, the hole card."""
+    looks, decide = DECIDED_BY[wager]
+    cls = _classes(decks)
+    n = len(cls) * decks
+    counts = {}
+
+    def add(hands, ways):
+        counts[hands] = counts.get(hands, 0) + ways
+    for i, (a, na) in enumerate(cls):
+        for j, (b, nb) in enumerate(cls):
+            two = na * (nb - (i == j))
+            if two <= 0:
+                continue
+            if looks == "p":
+                add(_hands(decide([a, b], None, None)), two * (n - 2) * (n - 3))
+                continue
+            for k, (u, nu) in enumerate(cls):
+                three = two * (nu - (k == i) - (k == j))
+                if three <= 0:
+                    continue
+                try:
+                    add(_hands(decide([a, b], u, None)), three * (n - 3))
+                    continue
+                except RulesError:
+                    pass                    # it waits for the hole card
+                for m, (h, nh) in enumerate(cls):
+                    left = nh - (m == i) - (m == j) - (m == k)
+                    if left > 0:
+                        add(_hands(decide([a, b], u, h)), three * left)
+    return counts, n * (n - 1) * (n - 2) * (n - 3)
+
+
+def hit_and_run_counts(decks):
+    """({hands paid: probability as a Fraction}, 1): the dealer's hand drawn to 17 from the
+    shoe by value class, a Blackjack counted (it ends the round at the reader, (h))."""
+    counts = [0] * 11
+    for v in range(1, 10):
+        counts[v] = 4 * decks
+    counts[10] = 16 * decks
+    n0 = sum(counts)
+    out = {}
+
+    def draw(values, n, p):
+        total, soft = strategy.hand_state(values)
+        if len(values) == 2 and total == 21:
+            key = ("dealer_blackjack",)
+        elif len(values) >= 2 and total >= strategy.STAND_ALL_17:
+            k = len(values)
+            key = () if k < 5 else (("eight_or_more_cards",) if k >= 8 else
+                                    ("%s_cards" % ("five", "six", "seven")[k - 5],))
+        else:
+            for v in strategy.VALUES:
+                c = counts[v]
+                if c:
+                    counts[v] = c - 1
+                    draw(values + [v], n - 1, p * Fraction(c, n))
+                    counts[v] = c
+            return
+        out[key] = out.get(key, 0) + p
+    draw([], n0, Fraction(1))
+    return out
+
+
+class ProbabilityPar(SidePar):
+    """A SidePar whose outcomes are exact probabilities, not counts."""
+
+    def __init__(self, wager, table, probabilities, note):
+        denominator = 1
+        for p in probabilities.values():
+            denominator = denominator * p.denominator // _gcd(denominator, p.denominator)
+        counts = {h: int(p * denominator) for h, p in probabilities.items()}
+        super().__init__(wager, table, counts, denominator, note)
+
+
+def _gcd(a, b):
+    while b:
+        a, b = b, a % b
+    return a
+
+
+STRATEGY_DEPENDENT = {
+    W.STRAIGHT_JACK: "each card the player draws may extend the straight ((o)(3)(i)): its "
+                     "return depends on the player's hits and doubles",
+    W.BAD_BEAT: "the player's final total of 20 ((o)(1)(i)) depends on his hits and doubles",
+}
+
+
+def side_sheets(config=None):
+    """Every optional wager the table offers, on its configured paytable."""
+    from controller.games.blackjack import Blackjack
+    config = config or Blackjack.DEFAULTS
+    options = dict(Blackjack.DEFAULTS["options"])
+    options.update(config.get("options", {}))
+    offered = config.get("offered", Blackjack.DEFAULTS["offered"])
+    decks = options["decks"]
+    out = []
+    for wager in W.WAGERS:
+        if wager == W.SUPER_MATCH or not offered.get(wager):
+            continue
+        table = P.paytable_for(wager, options["side_paytables"].get(wager))
+        if wager in DECIDED_BY:
+            counts, combos = initial_cards_counts(wager, decks)
+            out.append(SidePar(wager, table, counts, combos,
+                               "ordered draws of the player's two cards, the up card and, "
+                               "where the wager waits for the card reader, the hole card, "
+                               "from %d decks without replacement" % decks))
+        elif wager == W.HIT_AND_RUN:
+            out.append(ProbabilityPar(wager, table, hit_and_run_counts(decks),
+                                      "the dealer's hand drawn to 17 from %d decks by value; "
+                                      "the players' cards unseen; exact probabilities, "
+                                      "counted over their common denominator" % decks))
+        else:
+            out.append(StrategyDependent(GAME, wager, W.WIN_SECTION[wager],
+                                         STRATEGY_DEPENDENT[wager]))
+    return out
+
+
+def sheets(config=None):
+    from controller.games.blackjack import Blackjack
+    options = dict(Blackjack.DEFAULTS["options"])
+    options.update((config or {}).get("options", {}))
+    return [base_game(options)] + side_sheets(config)
