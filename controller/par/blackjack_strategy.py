@@ -43,7 +43,8 @@ class Rules:
     def __init__(self, game, decks, tens_per_deck, peek_ups, blackjack_pays,
                  double_cards="any", double_totals=None, double_after_split=True,
                  split_hands=4, surrender="none", surrender_double_down=None,
-                 double_attack=False):
+                 double_attack=False, hit_soft_17=False, split_blackjack=False,
+                 bust_pushes_on_dealer_bust=False):
         self.game = game
         self.decks = decks
         self.tens_per_deck = tens_per_deck      # 16 in a standard deck, 12 in a Spanish one
@@ -58,6 +59,11 @@ class Rules:
         # "returned" (half of the Bet and Double Attack, the Double Down returned)
         self.surrender_double_down = surrender_double_down
         self.double_attack = double_attack      # 581.7(e): a second Bet after the up card
+        # The alternatives of readings the texts leave open (controller/par/readings.py
+        # prices each against the reading taken); the tables themselves take none of them.
+        self.hit_soft_17 = hit_soft_17                  # the dealer draws to a soft 17
+        self.split_blackjack = split_blackjack          # a split ace and ten is a Blackjack
+        self.bust_pushes_on_dealer_bust = bust_pushes_on_dealer_bust
 
     def shoe(self):
         counts = [0] * 11
@@ -67,17 +73,18 @@ class Rules:
         return counts
 
 
-def double_attack_rules(options=None):
-    """Chapter 581 as the table configures it (controller/games/double_attack.py)."""
+def double_attack_rules(options=None, **alternative):
+    """Chapter 581 as the table configures it (controller/games/double_attack.py);
+    `alternative`: Rules keywords of a reading not taken."""
     options = options or {}
     return Rules("double-attack-blackjack", decks=8, tens_per_deck=12, peek_ups=(ACE, TEN),
                  blackjack_pays=1, double_cards="any", double_after_split=True,
                  split_hands=4, surrender="any",
                  surrender_double_down=options.get("surrender_double_down", "half"),
-                 double_attack=True)
+                 double_attack=True, **alternative)
 
 
-def blackjack_rules(options=None):
+def blackjack_rules(options=None, **alternative):
     """633a.7 with the table's options (controller/games/blackjack.py's DEFAULTS)."""
     from controller.games.blackjack import Blackjack
     from controller.rules import blackjack_side_payouts as P
@@ -90,7 +97,7 @@ def blackjack_rules(options=None):
                  blackjack_pays=Fraction(pay.num, pay.den), double_cards="two",
                  double_totals=totals, double_after_split=opts["double_after_split"],
                  split_hands=opts["split_hands"],
-                 surrender="late" if opts["late_surrender"] else "none")
+                 surrender="late" if opts["late_surrender"] else "none", **alternative)
 
 
 # ---- the dealer --------------------------------------------------------------------------
@@ -112,7 +119,7 @@ def hand_state(values):
     return total, soft
 
 
-def dealer_outcomes(counts, up, peek_ups=()):
+def dealer_outcomes(counts, up, peek_ups=(), hit_soft_17=False):
     """{17..21, BUST: probability} of the dealer's final hand, standing on all 17s, from
     `counts` (the shoe without the up card), the hole card conditioned on no Blackjack when
     `up` is one of `peek_ups`."""
@@ -126,7 +133,7 @@ def dealer_outcomes(counts, up, peek_ups=()):
     hole_total = float(sum(counts[v] for v in VALUES if v not in excluded))
 
     def draw(total, soft, n, p):
-        if total >= STAND_ALL_17:
+        if total >= STAND_ALL_17 and not (hit_soft_17 and soft and total == STAND_ALL_17):
             out[BUST if total > 21 else total] += p
             return
         for v in VALUES:
@@ -190,6 +197,8 @@ class Hand:
         self.r = rules
         self.p = p
         self.stand = stand_values(dealer)
+        # a busted hand loses; under the alternative reading it ties a busted dealer
+        self.bust = -(1 - dealer[BUST]) if rules.bust_pushes_on_dealer_bust else -1.0
         self.chart = chart
         self.memo = {}
         self.choices = {}
@@ -215,7 +224,7 @@ class Hand:
     def after_double(self, total, soft):
         """Net of the whole doubled stake (2 units) once its one card is out."""
         if total > 21:
-            return -2.0
+            return 2 * self.bust
         stand = 2 * self.stand[total]
         if self.r.surrender == "any" and total < 21:
             loss = -1.0 if self.r.surrender_double_down == "half" else -0.5
@@ -243,7 +252,7 @@ class Hand:
     def value(self, total, soft, two_cards=False, split=False):
         """Best (or charted) expected net per unit of a live hand of `total`."""
         if total > 21:
-            return -1.0
+            return self.bust
         if total == 21:
             return self.stand[21]
         key = (total, soft, two_cards, split)
@@ -277,14 +286,19 @@ class Hand:
         if v == ACE:
             def ace_hand(w):
                 total, soft = _add(11, True, w)
+                if w == TEN and self.r.split_blackjack:
+                    return float(self.r.blackjack_pays)
                 if total == 21 or self.r.surrender != "any":
                     return self.stand[total]
                 return max(self.stand[total], -0.5) if self.chart is None else \
                     self._split_ace_choice(total)
             return 2 * sum(p[w] * ace_hand(w) for w in VALUES)
         rest = 1 - q
-        non_pair = sum(p[w] * self.value(*hand_state([v, w]), two_cards=True, split=True)
-                       for w in VALUES if w != v) / rest
+        def second(w):
+            if self.r.split_blackjack and {v, w} == {ACE, TEN}:
+                return float(self.r.blackjack_pays)
+            return self.value(*hand_state([v, w]), two_cards=True, split=True)
+        non_pair = sum(p[w] * second(w) for w in VALUES if w != v) / rest
         pair = self.value(*hand_state([v, v]), two_cards=True, split=True)
         most = self.r.split_hands
         memo = {}
@@ -362,7 +376,7 @@ def chart(rules):
     out = {}
     for up in VALUES:
         counts = _without(shoe, up)
-        dealer = dealer_outcomes(counts, up, rules.peek_ups)
+        dealer = dealer_outcomes(counts, up, rules.peek_ups, rules.hit_soft_17)
         h = Hand(rules, draw_probabilities(counts, up, rules.peek_ups), dealer)
         for a, b in _pairs():
             if (a, b) != (ACE, TEN):
@@ -408,7 +422,7 @@ class Edge:
                 if player_bj:
                     ev = float(rules.blackjack_pays)
                 else:
-                    dealer = dealer_outcomes(counts, up, rules.peek_ups)
+                    dealer = dealer_outcomes(counts, up, rules.peek_ups, rules.hit_soft_17)
                     hand = Hand(rules, draw_probabilities(counts, up, rules.peek_ups),
                                 dealer, chart=strategy[up])
                     ev = hand.first_two(a, b)
