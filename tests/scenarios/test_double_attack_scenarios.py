@@ -77,3 +77,24 @@ def test_every_bust_it_row_pays_in_some_scenario():
             if r and r["result"] == "win":
                 paid.add(r["net"] // doc["seats"][seat]["bust_it"])
     assert paid == {pay.num for _, pay in table.rows}
+
+
+def test_a_deck_key_of_the_wrong_shape_is_refused_in_one_line():
+    doc = {"game": GAME, "cards": ["6h"], "deck": {"lost": ["As"]}, "seats": {"1": {"bet": 100}}}
+    with pytest.raises(scenario.ScenarioError, match=r"deck must be \{\"missing\""):
+        scenario.play(doc)
+    doc["deck"] = {"missing": ["Ts"]}
+    with pytest.raises(scenario.ScenarioError, match="deck.missing: Ts is not a card of this"):
+        scenario.play(doc)
+
+
+@pytest.mark.reg("581.3(a)")
+def test_a_card_listed_more_often_than_the_batch_holds_needs_deck_extra():
+    nine = ["9s"] * 9
+    doc = {"game": GAME, "cards": ["6h"] + nine, "seats": {"1": {"bet": 100}},
+           "actions": [{"seat": 1, "action": "stand"}]}
+    with pytest.raises(scenario.ScenarioError, match=r"one 9s too many.*581.3\(a\)"):
+        scenario.play(doc)
+    doc["deck"] = {"extra": ["9s"]}
+    out = scenario.play(doc)
+    assert out["dealer"]["cards"][:2] == ["6h", "9s"]
