@@ -29,7 +29,6 @@ Cards are counted by value: index 1 is the ace, 10 every ten-value card.
 
 from fractions import Fraction
 
-from controller.rules import blackjack as bj
 
 ACE, TEN = 1, 10
 VALUES = tuple(range(1, 11))
