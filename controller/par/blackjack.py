@@ -14,9 +14,10 @@ paytables are configured. Each sheet is computed from the configuration given
     settle alike. The other players' cards are unseen and do not change the distribution.
   * Hit and Run Progressive: the dealer's hand, exact over the shoe, the dealer drawing to 17
     (633a.7(m)); the players' cards unseen; a Hit and Run Wager keeps him drawing ((n)).
-  * Straight Jack and Bad Beat depend on the cards the player draws, that is on his strategy:
-    listed as strategy-dependent (their fixed and meter parts to be priced under the basic
-    strategy chart).
+  * Straight Jack counts the cards the player draws: priced exactly with the player playing
+    the basic strategy chart (straight_jack_probabilities states how). Bad Beat needs the
+    player's final total against the dealer's 21, split hands included: listed as
+    strategy-dependent.
   Meter-share rows are priced as elsewhere (controller/par/sheet.py): the fixed part with the
   wager lost on a meter hit, plus `meter_share`, the expected fraction of the meter per unit.
 """
@@ -276,9 +277,99 @@ def _gcd(a, b):
     return a
 
 
+def _rank_card(r):
+    return cards.make(r, 0)             # the Straight Jack reads ranks and totals only
+
+
+def _value(r):
+    return 1 if r == cards.ACE else min(r + 2, 10)
+
+
+def straight_jack_probabilities(options=None):
+    """{hands paid: exact probability} of Straight Jack with the player playing the Blackjack
+    Wager by the basic strategy chart (controller/par/blackjack_strategy.py): over the ranks
+    of his two cards and the up card, a dealer Blackjack ending the round at the reader, then
+    each card he draws while the chart says hit (one after a double; none after a split, a
+    surrender or a stand) from the shoe less those three cards, until the straight breaks
+    (633a.7(o)(3)(i)). The draws are not conditioned on the peek's no-Blackjack."""
+    rules = strategy.blackjack_rules(options)
+    chart, _ = strategy.solve(rules)
+    decks = rules.decks
+    per_rank = 4 * decks
+    n0 = 13 * per_rank
+    out = {}
+    dummy = dict.fromkeys((17, 18, 19, 20, 21, strategy.BUST), 0.0)
+
+    def add(key, p):
+        out[key] = out.get(key, 0) + p
+
+    def action(hand, total, soft, two_cards):
+        options = {strategy.STAND: 0, strategy.HIT: 0}
+        if hand.may_double(total, soft, two_cards, False):
+            options[strategy.DOUBLE] = 0
+        if hand.may_surrender(two_cards, False):
+            options[strategy.SURRENDER] = 0
+        return hand.chart_action(hand.decision_key(total, soft, two_cards, False), options)
+
+    for a in range(13):
+        for b in range(13):
+            two = [_rank_card(a), _rank_card(b)]
+            for u in range(13):
+                counts = [per_rank] * 13
+                p = Fraction(1)
+                for r in (a, b, u):
+                    if counts[r] == 0:
+                        p = 0
+                        break
+                    p *= Fraction(counts[r], sum(counts))
+                    counts[r] -= 1
+                if not p:
+                    continue
+                if not W.is_two_card_straight(two):
+                    add((), p)
+                    continue
+                up = _value(u)
+                left = sum(counts)
+                p_bj = Fraction(0)
+                if up in rules.peek_ups:
+                    need = [cards.ACE] if up == 10 else [r for r in range(13) if _value(r) == 10]
+                    p_bj = Fraction(sum(counts[r] for r in need), left)
+                add(("two_card_straight",), p * p_bj)
+                hand = strategy.Hand(rules, [0.0] * 11, dummy, chart=chart[up])
+                pair = _value(a) == _value(b)
+                total, soft = strategy.hand_state([_value(a), _value(b)])
+                first = action(hand, total, soft, True) if total < 21 else strategy.STAND
+                if pair and chart[up].get(("pair", _value(a))) == strategy.SPLIT:
+                    first = strategy.SPLIT
+
+                def walk(drawn, counts, left, q, act):
+                    length = W.straight_jack_length(two, drawn)
+                    hand_values = [_value(a), _value(b)] + [_value(cards.rank(c)) for c in drawn]
+                    total, soft = strategy.hand_state(hand_values)
+                    broken = length < 2 + len(drawn)
+                    if total >= 21 or drawn and (broken or act == strategy.DOUBLE):
+                        add((W.straight_jack_progressive(two, drawn),), q)
+                        return
+                    if drawn:
+                        act = action(hand, total, soft, False)
+                    if act not in (strategy.HIT, strategy.DOUBLE):
+                        add((W.straight_jack_progressive(two, drawn),), q)
+                        return
+                    for r in range(13):
+                        if counts[r]:
+                            c = counts[r]
+                            counts[r] -= 1
+                            walk(drawn + [_rank_card(r)], counts, left - 1,
+                                 q * Fraction(c, left), act)
+                            counts[r] = c
+                if first == strategy.SPLIT:
+                    add(("two_card_straight",), p * (1 - p_bj))
+                else:
+                    walk([], counts, left, p * (1 - p_bj), first)
+    return out
+
+
 STRATEGY_DEPENDENT = {
-    W.STRAIGHT_JACK: "each card the player draws may extend the straight ((o)(3)(i)): its "
-                     "return depends on the player's hits and doubles",
     W.BAD_BEAT: "the player's final total of 20 ((o)(1)(i)) depends on his hits and doubles",
 }
 
@@ -302,6 +393,14 @@ def side_sheets(config=None):
                                "ordered draws of the player's two cards, the up card and, "
                                "where the wager waits for the card reader, the hole card, "
                                "from %d decks without replacement" % decks))
+        elif wager == W.STRAIGHT_JACK:
+            out.append(ProbabilityPar(wager, table, straight_jack_probabilities(options),
+                                      "the player's two cards and the up card by rank from %d "
+                                      "decks, then his draws while the basic strategy chart "
+                                      "hits (one after a double, none after a split), the "
+                                      "straight ended by the first card that breaks it or "
+                                      "busts; exact probabilities, counted over their common "
+                                      "denominator" % decks))
         elif wager == W.HIT_AND_RUN:
             out.append(ProbabilityPar(wager, table, hit_and_run_counts(decks),
                                       "the dealer's hand drawn to 17 from %d decks by value; "

@@ -186,3 +186,18 @@ def test_every_offered_wager_is_on_the_sheet():
     names = [x.wager for x in par.sheets()]
     assert names[0] == "base_game"
     assert set(names[1:]) == set(P.DEFAULT_PAYTABLES) - {"super_match"}
+
+
+@pytest.mark.reg("633a.7(o)(3)(i)")
+def test_straight_jack_under_basic_strategy_adds_up_and_starts_from_every_two_card_straight():
+    pr = par.straight_jack_probabilities()
+    assert sum(pr.values()) == 1
+    # 13 adjacent rank pairs (A-2 .. K-A), either order, from six decks of 24 per rank
+    straights = Fraction(13 * 2 * 24 * 24, 312 * 311)
+    assert sum(p for hands, p in pr.items() if hands) == straights
+    # a longer straight needs the chart to hit: rare, and rarer with each card
+    lengths = ["two", "three", "four", "five", "six"]
+    ps = [pr[("%s_card_straight" % n,)] for n in lengths]
+    assert all(a > b > 0 for a, b in zip(ps, ps[1:]))
+    sheet = [x for x in par.side_sheets() if x.wager == "straight_jack_progressive"][0]
+    assert sheet.to_json()["meter_share"] > 0
