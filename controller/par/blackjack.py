@@ -14,10 +14,9 @@ paytables are configured. Each sheet is computed from the configuration given
     settle alike. The other players' cards are unseen and do not change the distribution.
   * Hit and Run Progressive: the dealer's hand, exact over the shoe, the dealer drawing to 17
     (633a.7(m)); the players' cards unseen; a Hit and Run Wager keeps him drawing ((n)).
-  * Straight Jack counts the cards the player draws: priced exactly with the player playing
-    the basic strategy chart (straight_jack_probabilities states how). Bad Beat needs the
-    player's final total against the dealer's 21, split hands included: listed as
-    strategy-dependent.
+  * Straight Jack and Bad Beat count the cards the player draws: priced with the player playing
+    the basic strategy chart, Straight Jack exactly (straight_jack_probabilities), Bad Beat by
+    the base game's method (bad_beat_probabilities states its approximations).
   Meter-share rows are priced as elsewhere (controller/par/sheet.py): the fixed part with the
   wager lost on a meter hit, plus `meter_share`, the expected fraction of the meter per unit.
 """
@@ -26,7 +25,7 @@ from fractions import Fraction
 
 from controller.errors import RulesError
 from controller.par import blackjack_strategy as strategy
-from controller.par.sheet import LOSES, StrategyDependent
+from controller.par.sheet import LOSES
 from controller.rules import blackjack as bj
 from controller.rules import blackjack_side_payouts as P
 from controller.rules import blackjack_side_wagers as W
@@ -369,9 +368,91 @@ def straight_jack_probabilities(options=None):
     return out
 
 
-STRATEGY_DEPENDENT = {
-    W.BAD_BEAT: "the player's final total of 20 ((o)(1)(i)) depends on his hits and doubles",
-}
+def bad_beat_probabilities(options=None, any_twenty=False):
+    """{hands paid: probability} of Bad Beat (633a.7(o)(1)(i)) with the player playing the basic
+    strategy chart, by the base game's method (blackjack_strategy.py): for each up card and
+    two-card hand, a dealer Blackjack at the reader against the initial 20; else the chance the
+    charted hand ends on 20 (not surrendered) times the dealer's exact chance of 21, the
+    player's draws from the shoe less those three cards. A split pair counts its first two
+    hands, each played by the chart, as independent (a resplit third or fourth hand left
+    out). Floating point, not exact fractions."""
+    rules = strategy.blackjack_rules(options)
+    chart, _ = strategy.solve(rules)
+    shoe = rules.shoe()
+    n = sum(shoe)
+    V = strategy.VALUES
+    out = {"twenty_vs_blackjack": 0.0, "twenty_vs_21": 0.0, "twenty": 0.0}
+    for up in V:
+        p_up = shoe[up] / n
+        after_up = strategy._without(shoe, up)
+        for a, b in strategy._pairs():
+            pp = strategy._pair_probability(after_up, a, b)
+            if not pp:
+                continue
+            counts = strategy._without(after_up, a, b)
+            initial_twenty = strategy.hand_state([a, b])[0] == 20
+            p_dbj = 0.0
+            if up in rules.peek_ups:
+                p_dbj = counts[strategy.TEN if up == strategy.ACE else strategy.ACE] / sum(counts)
+            if initial_twenty:
+                out["twenty_vs_blackjack"] += p_up * pp * p_dbj
+            if {a, b} == {strategy.ACE, strategy.TEN}:
+                continue                    # a Blackjack is not 20
+            dealer = strategy.dealer_outcomes(counts, up, rules.peek_ups)
+            p = strategy.draw_probabilities(counts, up, rules.peek_ups)
+            hand = strategy.Hand(rules, p, dealer, chart=chart[up])
+            q = _ends_on_twenty(hand, a, b, chart[up])
+            w = p_up * pp * (1 - p_dbj) * q
+            out["twenty_vs_21"] += w * dealer[21]
+            out["twenty"] += w * (1 - dealer[21])
+    if not any_twenty:
+        out.pop("twenty")
+    paid = {(k,): Fraction(v).limit_denominator(10 ** 15) for k, v in out.items()}
+    paid[()] = 1 - sum(paid.values())
+    return paid
+
+
+def _ends_on_twenty(hand, a, b, chart_up):
+    """The chance a hand a, b played by the chart ends on 20 and is not surrendered."""
+    memo = {}
+
+    def act(total, soft, two_cards, split):
+        options = {strategy.STAND: 0, strategy.HIT: 0}
+        if hand.may_double(total, soft, two_cards, split):
+            options[strategy.DOUBLE] = 0
+        if hand.may_surrender(two_cards, split):
+            options[strategy.SURRENDER] = 0
+        return hand.chart_action(hand.decision_key(total, soft, two_cards, split), options)
+
+    def twenty(total, soft, two_cards=False, split=False):
+        if total >= 21:
+            return 0.0
+        key = (total, soft, two_cards, split)
+        if key in memo:
+            return memo[key]
+        choice = act(total, soft, two_cards, split)
+        if choice == strategy.STAND:
+            v = 1.0 if total == 20 else 0.0
+        elif choice == strategy.SURRENDER:
+            v = 0.0
+        elif choice == strategy.DOUBLE:
+            v = sum(hand.p[c] for c in strategy.VALUES
+                    if strategy._add(total, soft, c)[0] == 20)
+        else:
+            v = sum(hand.p[c] * twenty(*strategy._add(total, soft, c), split=split)
+                    for c in strategy.VALUES)
+        memo[key] = v
+        return v
+
+    if a == b and chart_up.get(("pair", a)) == strategy.SPLIT:
+        if a == strategy.ACE:
+            one = hand.p[9]                  # a split ace stands on the card it gets
+        else:
+            one = sum(hand.p[c] * twenty(*strategy.hand_state([a, c]), two_cards=True,
+                                         split=True) for c in strategy.VALUES)
+        return 1 - (1 - one) ** 2
+    return twenty(*strategy.hand_state([a, b]), two_cards=True)
+
 
 
 def side_sheets(config=None):
@@ -401,14 +482,20 @@ def side_sheets(config=None):
                                       "straight ended by the first card that breaks it or "
                                       "busts; exact probabilities, counted over their common "
                                       "denominator" % decks))
+        elif wager == W.BAD_BEAT:
+            out.append(ProbabilityPar(wager, table, bad_beat_probabilities(
+                options, options["bad_beat_any_twenty"]),
+                "the player playing the basic strategy chart by the base game's method: a "
+                "dealer Blackjack against the initial 20; else the charted hand's chance of "
+                "ending on 20 times the dealer's exact chance of 21; a split pair's first two "
+                "hands independent; floating point to 1e-15"))
         elif wager == W.HIT_AND_RUN:
             out.append(ProbabilityPar(wager, table, hit_and_run_counts(decks),
                                       "the dealer's hand drawn to 17 from %d decks by value; "
                                       "the players' cards unseen; exact probabilities, "
                                       "counted over their common denominator" % decks))
         else:
-            out.append(StrategyDependent(GAME, wager, W.WIN_SECTION[wager],
-                                         STRATEGY_DEPENDENT[wager]))
+            raise AssertionError("no sheet for the optional wager %s" % wager)
     return out
 
 

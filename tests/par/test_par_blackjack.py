@@ -201,3 +201,28 @@ def test_straight_jack_under_basic_strategy_adds_up_and_starts_from_every_two_ca
     assert all(a > b > 0 for a, b in zip(ps, ps[1:]))
     sheet = [x for x in par.side_sheets() if x.wager == "straight_jack_progressive"][0]
     assert sheet.to_json()["meter_share"] > 0
+
+
+@pytest.mark.reg("633a.7(o)(1)(i)")
+def test_bad_beat_under_basic_strategy():
+    pr = par.bad_beat_probabilities()
+    assert sum(pr.values()) == 1
+    vs_bj = float(pr[("twenty_vs_blackjack",)])
+    # the initial 20 (two ten-values, or A-9) against an ace or ten up with a Blackjack under
+    # it, counted here: six decks, 24 cards per rank, 96 ten-values
+    n = 312
+    p = 0.0
+    for up, hole in ((1, 10), (10, 1)):
+        for a, b, ways in ((10, 10, 96 * 95), (1, 9, 2 * 24 * 24)):
+            left = {1: 24, 9: 24, 10: 96}
+            w = (24 if up == 1 else 96) / n
+            left[up] -= 1
+            first = left[a] / (n - 1)
+            left[a] -= 1
+            second = left[b] / (n - 2) * (1 if a == b else 2)
+            left[b] -= 1
+            p += w * first * second * left[hole] / (n - 3)
+    assert vs_bj == pytest.approx(p, rel=1e-9)
+    assert 0.005 < float(pr[("twenty_vs_21",)]) < 0.02
+    with_twenty = par.bad_beat_probabilities(any_twenty=True)
+    assert ("twenty",) in with_twenty and sum(with_twenty.values()) == 1
