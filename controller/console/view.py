@@ -139,3 +139,59 @@ def render(entry):
                                           detail)).rstrip()
 
 
+
+
+# ---- what a person reads: no terminal control from a device, the casino's wall clock ----
+
+def printable(text):
+    """Text a terminal shows as text: a device's reason holding ESC[2J, ESC]0;x BEL or any
+    other control or 8-bit byte cannot clear the screen, retitle the window or ring the bell.
+    ESC becomes "^[", any other control or non-ASCII character "?"; newlines are kept."""
+    out = []
+    for ch in str(text):
+        o = ord(ch)
+        if ch == "\n" or 0x20 <= o < 0x7F:
+            out.append(ch)
+        elif ch == "\t":
+            out.append(" ")
+        elif o == 0x1B:
+            out.append("^[")
+        else:
+            out.append("?")
+    return "".join(out)
+
+
+def wall_ns(ctl, ts_ns):
+    """The wall-clock time of a table-time stamp: by this boot's clock record (journal/clock.py)
+    when the controller keeps one, else by the wall clock now less the stamp's age."""
+    import time
+    boot = getattr(getattr(ctl, "clock", None), "boot", None) or {}
+    if isinstance(boot.get("wall_ns"), int) and isinstance(boot.get("table_ns"), int):
+        return ts_ns - boot["table_ns"] + boot["wall_ns"]
+    return time.time_ns() - (ctl.clock() - ts_ns)
+
+
+def local_time(ctl, ts_ns):
+    """ISO 8601 in the casino's local time (the machine's time zone), with its offset."""
+    import datetime
+    if not isinstance(ts_ns, int):
+        return "-"
+    wall = wall_ns(ctl, ts_ns)
+    return datetime.datetime.fromtimestamp(wall / 1e9).astimezone().isoformat(
+        timespec="seconds")
+
+
+def local_offset_ns(ctl):
+    """What to add to a table time for the casino's local wall-clock time now."""
+    import time
+    now = ctl.clock()
+    wall = wall_ns(ctl, now)
+    return wall - now + time.localtime(wall // 10 ** 9).tm_gmtoff * 10 ** 9
+
+
+def dollars(cents):
+    """1250 -> '$12.50'; -1250 -> '-$12.50' (money is integer cents; people read dollars)."""
+    if not isinstance(cents, int) or isinstance(cents, bool):
+        return "-"
+    sign = "-" if cents < 0 else ""
+    return "%s$%s.%02d" % (sign, format(abs(cents) // 100, ","), abs(cents) % 100)
