@@ -628,7 +628,8 @@ class Commands:
         lines += ["%-32s %s" % kv for kv in view.flat(view.redact(game))] or ["(empty)"]
         lines.append("[controller]")
         if isinstance(section, dict) and section:
-            lines += ["  %-30s %s" % kv for kv in view.flat(view.redact(section))]
+            # device names and ports, not cards: "shoe" here is the dealing shoe's driver
+            lines += ["  %-30s %s" % (k, view.scrub(v)) for k, v in view.flat(section)]
         else:
             lines.append("  not configured here (no devices, ports or pins were given)")
         return "\n".join(lines)
