@@ -312,6 +312,9 @@ class SelftestOnClear(Policy):
         why = rule.refusal(event.get("role"), PANEL)
         if why:
             raise ClearRefused(why)
+        if service.busy is not None:
+            raise ClearRefused("a clear is already running (asked by %s at %s)"
+                               % (service.busy.role, service.busy.place))
         ctl.note("clear_deferred", event.ts_ns, role=event.get("role"), device=rule.device,
                  check=rule.kind)
         service.request(event.get("role"), PANEL, badge=event.get("badge"), wait=False)

@@ -201,6 +201,19 @@ class Commands:
             nodes = node.children
         return Resolved(path, args)
 
+    def catalogue(self):
+        """[(usage, minimum, help)] of every command line that runs something, tree order:
+        what docs/console.md's command table lists (tests/console/test_docs.py)."""
+        out = []
+
+        def walk(nodes):
+            for n in nodes.values():
+                if n.func is not None:
+                    out.append((n.usage, n.minimum, n.help))
+                walk(n.children)
+        walk(self.tree)
+        return out
+
     def visible(self, role, nodes):
         return [n for n in nodes.values() if at_least(role, n.minimum)]
 
