@@ -201,3 +201,31 @@ def test_the_simulated_floorperson_clears_through_the_service():
         assert s.ctl.journal.records("clear_deferred")
     finally:
         s.close()
+
+
+def test_money_meters_since_installation_count_the_journals_rounds_before_this_start(
+        journal_master, tmp_path):
+    """The meters read the rounds before the console started from the journal's snapshots
+    and count the later ones live: the sum is every settled round once."""
+    import shutil
+    from controller.console.commands import Commands
+    path = tmp_path / "table.db"
+    shutil.copy(journal_master, path)
+    s = Simulation(GAME, 9, journal=str(path))
+    try:
+        before = s.ctl.model.round_no
+        commands = Commands(s.ctl, s.drivers)
+        s.run(2)
+        today, total, _ = commands.meters_book.read()
+        rounds = max(m["rounds"] for m in total.values())
+        assert rounds == 4 and s.ctl.model.round_no == before + 2
+        played = s.autoplay.stats["returns"]            # this start's two rounds
+        live = commands.meters_book.live_total
+        for wager, r in played.items():
+            assert live[wager]["handle"] == r["wagered"]
+            assert live[wager]["hold"] == -r["net"]
+        assert all(total[w]["handle"] > live[w]["handle"] for w in live)
+        out = commands.run("dealer", "meters")
+        assert "since installation" in out and "rounds 4" in out
+    finally:
+        s.close()
