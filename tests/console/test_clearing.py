@@ -72,7 +72,6 @@ def integrity(journal_master, tmp_path):
     ctl.close()
 
 
-@pytest.mark.reg("581.13(i)")
 def test_the_dealer_panel_cannot_clear_a_journal_integrity_lock_out(integrity, tmp_path):
     ctl = integrity
     assert ctl.model.state == LOCKED_OUT and ctl.model.lockout["device"] == "journal"
@@ -89,7 +88,6 @@ def test_the_dealer_panel_cannot_clear_a_journal_integrity_lock_out(integrity, t
     assert ctl.model.state == LOCKED_OUT and "only through the console" in ctl.refusals[-1][1]
 
 
-@pytest.mark.reg("581.13(i)")
 def test_an_integrity_lock_out_is_cleared_only_by_a_technician_after_the_journal_verifies(
         integrity, tmp_path):
     rig = Rig(tmp_path)
@@ -111,7 +109,6 @@ def test_an_integrity_lock_out_is_cleared_only_by_a_technician_after_the_journal
     assert integrity.model.state == LOCKED_OUT
 
 
-@pytest.mark.reg("581.13(i)")
 def test_a_journal_that_verifies_again_lets_a_technician_clear_at_the_console(
         journal_master, tmp_path):
     import shutil
@@ -141,7 +138,6 @@ def test_a_journal_that_verifies_again_lets_a_technician_clear_at_the_console(
     assert ok, message
 
 
-@pytest.mark.reg("581.13(i)")
 def test_each_lock_out_names_who_may_clear_it_where_and_after_what():
     device = rule_for({"device": "dealing_shoe"})
     assert (device.minimum, device.places) == ("floorperson", (CONSOLE, PANEL))

@@ -121,7 +121,6 @@ def test_show_link_is_not_configured_until_the_uplink_gives_its_state(bench):
     assert "floor link  up since" in b.command("sh li")
 
 
-@pytest.mark.reg("583.13(e)")
 def test_a_lock_out_and_its_clearing_are_announced_without_breaking_the_line_typed(bench):
     b = bench()
     b.login("floorperson")
@@ -146,7 +145,6 @@ def test_a_lock_out_and_its_clearing_are_announced_without_breaking_the_line_typ
     assert "state        closed" in b.term.command("us")
 
 
-@pytest.mark.reg("583.13(e)")
 def test_lockouts_say_when_which_device_and_rule_and_who_cleared_it_when(bench):
     b = bench()
     b.login("floorperson")
@@ -185,7 +183,6 @@ def test_show_config_has_the_controller_section_and_hash_and_show_version_the_ma
     assert "signature %s" % signature in version
 
 
-@pytest.mark.reg("583.13(e)")
 def test_money_meters_per_wager_for_the_gaming_day_in_dollars_and_cents(bench):
     b = bench(loop=False)                  # the simulator's autoplay runs the loop itself
     b.sim.run(4)
