@@ -31,9 +31,10 @@ def render(info):
     """The screen (text lines joined by "\\n") for an info dict (see Commands.live_info)."""
     lines = ["tablectl top  %s  %s" % (info.get("game") or "-", info.get("now") or "")]
     state = info.get("state") or "-"
-    lines.append("state %s  round %s  wagers %s" % (
+    lines.append("state %s  round %s%s" % (
         state, info.get("round") if info.get("round") is not None else "-",
-        "recognized" if info.get("accepting") else "not recognized"))
+        "" if info.get("accepting") is None else "  wagers %s" % (
+            "recognized" if info["accepting"] else "not recognized")))
     lo = info.get("lockout")
     if lo:
         lines.append("LOCKED OUT: %s" % lo.get("reason"))
@@ -47,7 +48,7 @@ def render(info):
         lines.append("  none known")
     lines.append("lock-outs (last 5)")
     for x in info.get("lockouts") or []:
-        lines.append("  %s  %-8s %-9s %s%s" % (
+        lines.append("  %s  %-12s %-9s %s%s" % (
             x.get("when"), x.get("device") or "-", "cleared" if x.get("cleared") else "IN FORCE",
             x.get("reason"), " (by %s)" % x["by"] if x.get("by") else ""))
     if not info.get("lockouts"):
@@ -89,6 +90,7 @@ class JournalFollower:
         self.offset_ns = 0           # table time + this = local wall clock (clock records)
         self.last_round = 0
         self.last_ts = None
+        self._fault_device = None
 
     def local(self, ts_ns):
         if not isinstance(ts_ns, int):
@@ -130,6 +132,10 @@ class JournalFollower:
         return self
 
     def _row(self, ts, source, entry, kind, round_no, data):
+        if not (entry == "record" and kind in ("lock_out", "integrity_lock")) and \
+                not (entry == "event" and kind == "fault"):
+            if entry == "event":
+                self._fault_device = None      # a lock-out names the fault of its own step
         if round_no is not None:
             self.round = round_no
         if entry == "genesis":
@@ -156,16 +162,18 @@ class JournalFollower:
         elif entry == "record" and kind in ("lock_out", "integrity_lock"):
             if self.lockout is None:
                 self.lockout = {"reason": data.get("reason"), "ts": ts}
-                self.lockouts.append({"when": self.local(ts), "device": data.get("device")
-                                      or ("journal" if kind == "integrity_lock" else None),
+                device = data.get("device") or ("journal" if kind == "integrity_lock" else
+                                                self._fault_device)
+                self.lockouts.append({"when": self.local(ts), "device": device,
                                       "reason": data.get("reason"), "cleared": False})
         elif entry == "event" and kind == "fault":
-            dev = str(data.get("device") or source)
+            # the driver's name (the event's source) is the device a technician knows
+            dev = str(source if source not in (None, "console", "controller", "test")
+                      else data.get("device"))
             self.devices.setdefault(dev, {"state": "ok", "fault": "", "rejected": 0}).update(
-                state="FAULT", fault="%s at %s" % (data.get("reason"), self.local(ts)))
-            if self.lockouts and not self.lockouts[-1]["cleared"] and \
-                    not self.lockouts[-1]["device"]:
-                self.lockouts[-1]["device"] = dev
+                state="FAULT", fault="last fault: %s at %s" % (data.get("reason"),
+                                                                   self.local(ts)))
+            self._fault_device = data.get("device") or dev
         elif entry == "event" and kind == "frame_rejected":
             dev = str(data.get("device") or source)
             self.devices.setdefault(dev, {"state": "ok", "fault": "", "rejected": 0})
