@@ -291,9 +291,8 @@ class Commands:
                                           node.minimum, role))
             cmd = r.command
             if cmd.func is None:
-                raise ConsoleError("usage: %s; %s needs one of: %s (type %s ?)" % (
-                    cmd.usage, " ".join(n.name for n in r.path),
-                    ", ".join(n.name for n in self.visible(role, cmd.children)) or "-",
+                raise ConsoleError("usage: %s (type %s ? for what each does)" % (
+                    self.usage(role, cmd, "".join(n.name + " " for n in r.path[:-1])),
                     " ".join(n.name for n in r.path)))
             if r.args and not cmd.args:
                 raise ConsoleError("%s takes no argument %r" % (
@@ -382,7 +381,11 @@ class Commands:
     def c_meters(self, role, args):
         model = self.ctl.model
         today, total, day = self.meters_book.read()
-        lines = ["money meters per wager (a gaming day begins 06:00 local time):"]
+        from controller.policies.devices import ReaderInspection
+        reader = self.ctl.policy(ReaderInspection)
+        start = reader.day_start_ns if reader is not None else 6 * 3600 * 10 ** 9
+        lines = ["money meters per wager (a gaming day begins %02d:%02d local time):"
+                 % (start // (3600 * 10 ** 9), start // (60 * 10 ** 9) % 60)]
         since = "since installation" if self.meters_book.journal_path else \
             "since this controller started (no journal file)"
         for title, book in (("gaming day %s" % self.day_text(day), today), (since, total)):
