@@ -76,7 +76,7 @@ def test_the_dealer_panel_cannot_clear_a_journal_integrity_lock_out(integrity, t
     ctl = integrity
     assert ctl.model.state == LOCKED_OUT and ctl.model.lockout["device"] == "journal"
     ctl.submit(panel_approval(ctl))
-    wait(lambda: ctl.refusals)
+    wait(lambda: ctl.journal.records("refused"))         # journaled after the refusal list
     assert ctl.model.state == LOCKED_OUT
     event, reason = ctl.refusals[-1]
     assert "cleared only at console, by a technician or above" in reason
@@ -84,7 +84,7 @@ def test_the_dealer_panel_cannot_clear_a_journal_integrity_lock_out(integrity, t
     # nor does a clear that claims a passed self-test without the service having run it
     ctl.submit(Event("clear", {"role": "administrator", "selftest": True}, "console",
                      ctl.clock()))
-    wait(lambda: len(ctl.refusals) == 2)
+    wait(lambda: len(ctl.journal.records("refused")) == 2)
     assert ctl.model.state == LOCKED_OUT and "only through the console" in ctl.refusals[-1][1]
 
 
