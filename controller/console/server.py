@@ -38,11 +38,18 @@ BAUD = {9600: termios.B9600, 19200: termios.B19200, 38400: termios.B38400,
 class ConsoleHandle:
     """A running console: `path` to attach a terminal to, `stop()` to end it."""
 
-    def __init__(self, session, fd, path, own_fds):
+    def __init__(self, session, fd, path, own_fds, reopen=None, retry_s=1.0):
+        """`reopen()` -> (fd, own_fds) opens the line again (a serial adapter): with it, a
+        line that is absent, or goes (EOF, EIO), is tried again every `retry_s` seconds,
+        and the console waits for it instead of stopping."""
         self.session = session
         self.fd = fd
         self.path = path
         self._own = list(own_fds)
+        self._reopen = reopen
+        self.retry_s = retry_s
+        self._next_try = 0.0
+        self.absent = fd is None
         self._wake_r, self._wake_w = os.pipe()
         self._stopping = False
         self._out = bytearray()
@@ -98,12 +105,16 @@ class ConsoleHandle:
     # ---- the thread --------------------------------------------------------------------
 
     def _run(self):
-        self._queue(self.session.start())
+        if self.fd is not None:
+            self._queue(self.session.start())
         tick_s = 0.05
         while not self._stopping:
-            wants = [self.fd] if self._out else []
+            if self.fd is None:
+                self._try_open()
+            lines = [] if self.fd is None else [self.fd]
+            wants = lines if self._out else []
             try:
-                readable, writable, _ = select.select([self.fd, self._wake_r], wants, [], tick_s)
+                readable, writable, _ = select.select(lines + [self._wake_r], wants, [], tick_s)
             except (OSError, ValueError):
                 break
             if self._wake_r in readable:
@@ -119,10 +130,12 @@ class ConsoleHandle:
                 except queue.Empty:
                     break
                 self._step(self.session.announce, text)
-            if self.fd in readable:
+            if self.fd is not None and self.fd in readable:
                 data = self._read()
                 if data is None:
                     self._hangup()
+                    if self._reopen is not None:
+                        self._drop_line()
                 elif data:
                     self._step(self.session.feed, data)
             if writable:
@@ -153,6 +166,36 @@ class ConsoleHandle:
             return None
         return data
 
+    def _try_open(self):
+        """The absent line, tried again every retry_s (monotonic, real time: a port)."""
+        import time
+        now = time.monotonic()
+        if self._reopen is None or now < self._next_try:
+            return
+        self._next_try = now + self.retry_s
+        try:
+            fd, own = self._reopen()
+        except ConsoleError:
+            return
+        self.fd, self.absent = fd, False
+        self._own += list(own)
+        log.info("console line %s: present", self.path)
+        self._queue(self.session.start())
+
+    def _drop_line(self):
+        """A serial line that went away: closed, and waited for again."""
+        import time
+        fd, self.fd, self.absent = self.fd, None, True
+        self._out.clear()
+        if fd in self._own:
+            self._own.remove(fd)
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+        self._next_try = time.monotonic() + self.retry_s
+        log.warning("console line %s: gone; waiting for it", self.path)
+
     def _hangup(self):
         """The terminal went away: end its session and drop what it had not read, so the
         next one starts at the log-in prompt (queued for it)."""
@@ -176,6 +219,8 @@ class ConsoleHandle:
         self._flush()
 
     def _flush(self):
+        if self.fd is None:
+            return
         while self._out:
             try:
                 n = os.write(self.fd, self._out[:4096])
@@ -202,7 +247,10 @@ def _open_pty():
 
 
 def _open_tty(path, baud):
-    fd = os.open(path, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    except OSError as e:
+        raise ConsoleError("console line %s cannot be opened: %s" % (path, e.strerror))
     try:
         ttymod.setraw(fd)
         attrs = termios.tcgetattr(fd)
@@ -248,8 +296,20 @@ def start_console(controller, devices, *, clock, pin_store_path, journal=None, n
         note("console_locked", failures=guard.failures, seconds=guard.lock_ns // 10 ** 9,
              reason=guard.problem)
     session = Session(commands, store.verify, guard, clock, note, idle_s=idle_s)
-    fd, path, own = _open_tty(tty, baud) if tty else _open_pty()
-    handle = ConsoleHandle(session, fd, path, own)
+    reopen = None
+    if tty:
+        def reopen():
+            return _open_tty(tty, baud)[::2]
+        try:
+            fd, path, own = _open_tty(tty, baud)
+        except ConsoleError as e:
+            # a missing console adapter never stops the controller: the console waits for it
+            log.warning("%s; the console waits for it", e)
+            note("console_line_absent", line=tty, reason=str(e))
+            fd, path, own = None, tty, []
+    else:
+        fd, path, own = _open_pty()
+    handle = ConsoleHandle(session, fd, path, own, reopen=reopen)
     note("console_started", line=path)
     handle.watch(controller, commands)
     return path, handle.start()

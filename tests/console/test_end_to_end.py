@@ -183,3 +183,49 @@ def test_start_console_serves_a_pty_and_stop_leaves_nothing_behind(tmp_path):
         "role": "technician", "reason": "console stopped", "session": 1}
     assert ctl.journal.records("console_started")[0].data["line"] == path
     assert fds() == before
+
+
+def test_a_missing_console_adapter_never_stops_the_console_and_an_unplugged_one_is_awaited(
+        tmp_path):
+    """The console's serial adapter absent at start: the console starts and waits; when it
+    appears (a pty's slave stands in for /dev/tablectl/console) the log-in prompt is served;
+    unplugged (its far end closes: EIO), the session ends and the console waits again."""
+    before = fds()
+    ctl, _, clock = make("flop-poker")
+    store = PinStore(str(tmp_path / "pins.json"), **FAST)
+    store.set("technician", PINS["technician"])
+    line = str(tmp_path / "console")                 # like /dev/tablectl/console: not there
+    path, console = start_console(ctl, {}, clock=time.monotonic_ns, pin_store_path=store.path,
+                                  pin_params=FAST, tty=line)
+    try:
+        assert console.absent and path == line
+        assert ctl.journal.records("console_line_absent")[0].data["line"] == line
+        master, slave = os.openpty()                  # the adapter is plugged in
+        os.symlink(os.ttyname(slave), line)
+        os.close(slave)
+        screen = b""
+
+        def until(marker, timeout=8):
+            nonlocal screen
+            end = time.monotonic() + timeout
+            while marker not in screen:
+                assert time.monotonic() < end, screen
+                if select.select([master], [], [], 0.1)[0]:
+                    try:
+                        screen += os.read(master, 4096)
+                    except OSError:                   # EIO: the console has not opened it yet
+                        time.sleep(0.05)
+            out, screen = screen, b""
+            return out
+
+        assert b"role: " in until(b"role: ")
+        assert not console.absent
+        os.write(master, b"technician\r" + PINS["technician"].encode() + b"\r")
+        until(b"tablectl[technician]> ")
+        os.close(master)                              # unplugged
+        wait(lambda: console.absent, 8)
+        assert ctl.journal.records("console_logout")[-1].data["reason"] == "hangup"
+        assert console.thread.is_alive()
+    finally:
+        console.stop()
+    assert fds() == before
