@@ -63,6 +63,11 @@ class ConsoleHandle:
         self.thread.start()
         return self
 
+    def set_link(self, provider):
+        """The floor link's state for `show link` and `status`: `provider()` returns
+        {"up": bool, "since_ns": table ns, "waiting": rows not yet sent}, or None."""
+        self.session.commands.link = provider
+
     def watch(self, controller, commands):
         """Announce `controller`'s lock-outs and clears on this console (see the docstring)."""
         def watcher(what, entry):            # the loop's thread: queue, wake, return

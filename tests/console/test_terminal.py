@@ -114,7 +114,7 @@ def test_show_link_is_not_configured_until_the_uplink_gives_its_state(bench):
     assert "floor link  not configured" in b.command("show link")
     since = b.ctl.clock() - 90 * 10 ** 9
     state = {"up": False, "since_ns": since, "waiting": 17}
-    b.console.session.commands.link = lambda: state
+    b.console.set_link(lambda: state)                  # what the floor uplink will call
     out = b.command("show link")
     assert re.search(r"floor link  DOWN since %s, 17 rows waiting" % ISO, out), out
     state.update(up=True, waiting=0)
