@@ -113,11 +113,13 @@ def flat(value, prefix=""):
             out.extend(flat(value[k], "%s%s" % (prefix + "." if prefix else "", k)))
         return out
     if isinstance(value, (list, tuple)):
-        return [(prefix, "[" + ", ".join(_atom(v) for v in value) + "]")]
+        return [(prefix, _atom(value))]
     return [(prefix, _atom(value))]
 
 
 def _atom(v):
+    if isinstance(v, (dict, list, tuple)) and not v:
+        return "none"                      # a person reads "none", not {} or []
     if isinstance(v, dict):
         return "{" + ", ".join("%s=%s" % (k, _atom(x)) for k, x in v.items()) + "}"
     if isinstance(v, (list, tuple)):
