@@ -615,15 +615,18 @@ class Commands:
                 raise ConsoleError("usage: events [N] | events search TEXT")
             if not 1 <= n <= EVENTS_MAX:
                 raise ConsoleError("N is 1 to %d" % EVENTS_MAX)
-        return "\n".join(view.render(e) for e in view.entries(self.journal, last=n)) or \
-            "the journal is empty"
+        return "\n".join(view.render(e, self.when) for e in view.entries(self.journal, last=n)) \
+            or "the journal is empty"
+
+    def when(self, ts_ns):
+        return view.local_time(self.ctl, ts_ns)
 
     def c_search(self, role, args):
         text = " ".join(args)
         if not text:
             raise ConsoleError("usage: events search TEXT")
         found, shown = 0, deque(maxlen=EVENTS_DEFAULT)      # a journal of months: streamed
-        for line in (view.render(e) for e in view.entries(self.journal)
+        for line in (view.render(e, self.when) for e in view.entries(self.journal)
                      if not _own_search(e)):
             if text.lower() in line.lower():
                 found += 1

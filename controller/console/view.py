@@ -131,14 +131,15 @@ def _atom(v):
     return str(v)
 
 
-def render(entry):
-    """One line for an entry, already redacted."""
+def render(entry, when=None):
+    """One line for an entry, already redacted; `when(ts_ns)` gives its time as a person
+    reads it (the console: casino local time), else the table clock's seconds."""
     data = redact(entry.data if isinstance(entry.data, dict) else {"value": entry.data})
     detail = " ".join("%s=%s" % (k, _atom(v)) for k, v in data.items())
     tag = entry.kind if entry.type == "event" else "%s:%s" % (entry.type, entry.kind)
     src = " (%s)" % entry.source if entry.source else ""
-    return scrub("#%-6s %12s  %s%s  %s" % (entry.seq, seconds(entry.ts_ns), tag, src,
-                                          detail)).rstrip()
+    stamp = seconds(entry.ts_ns) if when is None or entry.ts_ns is None else when(entry.ts_ns)
+    return scrub("#%-6s %12s  %s%s  %s" % (entry.seq, stamp, tag, src, detail)).rstrip()
 
 
 

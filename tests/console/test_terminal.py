@@ -212,6 +212,8 @@ def test_device_text_holding_terminal_controls_prints_harmlessly(bench):
     for line in ("status", "lockouts", "events 5", "show events 5"):
         out = b.command(line)
         assert "jam^[[2J^[]0;x? now" in out, (line, out)
+    out = b.command("events 30")
+    assert re.search(r"^#\d+\s+%s  fault \(shoe\)" % ISO, out, re.M), out  # local time
     seen = shown + out
     assert "\x07" not in seen and "\x1b[2J" not in seen and "\x1b]0" not in seen
 
