@@ -64,6 +64,9 @@ class Runner(Runtime):
                          console=section.get("console") or {}, environ=environ,
                          say=writer(self.err, "tablectl run: "))
 
+    def console_config(self):
+        return dict(self.cfg, controller=self.section)     # `show config` shows both
+
     def start_console(self):
         super().start_console()
         self.err.write("console: %s\n" % self.console_path)

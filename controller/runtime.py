@@ -218,8 +218,13 @@ class Runtime:
         self.console_path, self.console = start_console(
             self.ctl, self.drivers, clock=self.ctl.clock,
             pin_store_path=console.get("pins") or default_pin_store(),
-            tty=console.get("tty"), manifest_path=console.get("manifest"))
+            tty=console.get("tty"), manifest_path=console.get("manifest"),
+            config=self.console_config())
         self.on_shutdown("console", self.console.stop)
+
+    def console_config(self):
+        """What the console's `show config` shows: the game's and the devices' sections."""
+        return dict(self.cfg, controller={"devices": getattr(self.devices, "config", {})})
 
     def start_parts(self):
         while self.parts:

@@ -92,6 +92,7 @@ class SimulatedDevices:
                 raise ConfigError("--fault %s:%s: %s has no progressive meter display"
                                   % (device, kind, game))
         self.sim = None
+        self.config = {}
 
     def open(self, clock, on_rejected):
         from drivers.devices import build_devices
@@ -104,6 +105,7 @@ class SimulatedDevices:
             dev_cfg["dice_reader"]["dice"] = 3
         dev_cfg["progressive_system"]["debounce_ms"] = 1
         dev_cfg["buttons"]["debounce_ms"] = 1
+        self.config = dev_cfg                # the console's `show config`: these devices too
         return self.sim.factory, build_devices(dev_cfg, self.sim.factory, clock=clock,
                                                on_rejected=on_rejected,
                                                link_options=self.link_options)
