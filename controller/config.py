@@ -286,6 +286,36 @@ def _check_progressive(game, prog):
                                   % (rate, 100 * num // den, minimums["section"]))
 
 
+def check_journal_path(path):
+    """Refuse, before the journal is touched, a journal path SQLite could not use, each with
+    its own message: a folder, a folder that does not exist, a read-only file system, a
+    folder or file this user may not write. (SQLite also writes PATH-wal and PATH-shm beside
+    it, so the folder must be writable even when the file exists.)"""
+    import os
+    if not isinstance(path, str) or not path:
+        raise ConfigError("journal: give the path of the journal file")
+    if os.path.isdir(path):
+        raise ConfigError("journal %s is a folder, not a journal file" % path)
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.exists(folder):
+        raise ConfigError("journal %s: the folder %s does not exist" % (path, folder))
+    if not os.path.isdir(folder):
+        raise ConfigError("journal %s: %s is not a folder" % (path, folder))
+    try:
+        read_only = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        read_only = False
+    if read_only:
+        raise ConfigError("journal %s: %s is on a read-only file system (mounted ro?)"
+                          % (path, folder))
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ConfigError("journal %s: the folder %s is not writable by this user"
+                          % (path, folder))
+    if os.path.exists(path) and not os.access(path, os.R_OK | os.W_OK):
+        raise ConfigError("journal %s: the file is not readable and writable by this user"
+                          % path)
+
+
 def load(path, model_cls_for):
     """Read and validate one table's TOML file; `model_cls_for(game)` names the game's model."""
     try:

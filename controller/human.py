@@ -116,6 +116,16 @@ def collapsed(lines):
             for line in order]
 
 
+def hand_note(names):
+    """The one line that explains `bet#2` names, when any of `names` has one (None if not):
+    a wager followed by #N is that wager on the seat's Nth hand, after a split."""
+    marked = sorted({n for n in names if isinstance(n, str) and "#" in n})
+    if not marked:
+        return None
+    return ("%s: WAGER#N is the wager on the seat's Nth hand, after a split"
+            % ", ".join(marked[:3] + (["..."] if len(marked) > 3 else [])))
+
+
 def rounds_range(first, last):
     """"rounds 1..12", "round 3", or "no rounds"."""
     if not last or last < first:
