@@ -282,7 +282,11 @@ def cmd_sim(args, out, err=None):
     if args.journal:
         configuration.check_journal_path(args.journal)
     from controller.journal.keys import read_key
-    key = read_key(args.key) if args.key else None
+    try:
+        key = read_key(args.key) if args.key else None
+    except JournalError as e:            # a key others may read: the journal's trust, exit 1
+        err.write("tablectl sim: %s\n" % " ".join(str(e).split()))
+        return 1
     progress = Progress(err)
 
     def on_console(simulation):
