@@ -1,13 +1,20 @@
 """Bash completion and the man page, generated from the argument parser itself.
 
 `tablectl completion` prints a bash completion script and `tablectl manpage` a man page in
-roff (man(7)); deploy/install.sh installs both. Both walk the argparse parser (its
+roff (man(7)); their output is shipped as deploy/tablectl.bash-completion and
+deploy/tablectl.1 (regenerate: `tablectl completion > deploy/tablectl.bash-completion`,
+`tablectl manpage > deploy/tablectl.1`), which deploy/install.sh installs. Both walk the argparse parser (its
 subcommands, options and choices), so they cannot fall out of step with the command line
 and need no third-party tool.
 """
 
 import argparse
-import datetime
+import os
+
+# The shipped copies install.sh installs (a test keeps them equal to what the parser gives)
+DEPLOY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "deploy")
+COMPLETION_FILE = os.path.join(DEPLOY, "tablectl.bash-completion")
+MAN_FILE = os.path.join(DEPLOY, "tablectl.1")
 
 
 def _subparsers(parser):
@@ -99,11 +106,11 @@ def _roff(text):
                      for line in text.splitlines())
 
 
-def manpage(parser, version="", today=None):
-    """tablectl(1) in roff: NAME, SYNOPSIS, DESCRIPTION, one subsection per command with
-    its options, EXIT STATUS."""
-    today = today or datetime.date.today().isoformat()
-    lines = ['.TH TABLECTL 1 "%s" "tablectl %s" "User Commands"' % (today, version),
+def manpage(parser, version=""):
+    """tablectl(1) in roff: NAME, SYNOPSIS, one subsection per command with its options,
+    EXIT STATUS, FILES. No date in it: the same parser gives the same page (the shipped
+    deploy/tablectl.1 is compared with it by a test)."""
+    lines = ['.TH TABLECTL 1 "" "tablectl %s" "User Commands"' % version,
              ".SH NAME", "tablectl \\- " + _roff(parser.description or "table controller"),
              ".SH SYNOPSIS", ".B tablectl", "[\\-\\-version] [\\-\\-help]",
              ".I COMMAND", "[options]", ".SH COMMANDS"]

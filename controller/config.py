@@ -196,7 +196,7 @@ def check_controller(section):
                 raise ConfigError("controller.devices.%s.%s: unknown key for a %s; the keys "
                                   "are %s" % (name, key, kind, ", ".join(sorted(allowed))))
         if kind in SERIAL:
-            check_url("controller.devices.%s.url" % name, entry["url"])
+            check_url("controller.devices.%s.url" % name, entry["url"], out.get("hal"))
     out["devices"] = copy.deepcopy(devices)
     console = _table("controller.console", section.get("console", {}))
     for key, value in console.items():
@@ -237,11 +237,24 @@ def device_keys(kind, cls, serial):
     return keys - _INTERNAL
 
 
-def check_url(key, url):
+def check_url(key, url, hal=None):
     """A device url pyserial can open: a port path, or one of its schemes (URL_SCHEMES).
-    Whether the port exists is the driver's business: an adapter may be plugged in later."""
+    Whether the port exists is the driver's business: an adapter may be plugged in later.
+    `sim://DEVICE` (a simulated device, hal_sim/protocol_sim.py) only with hal = "sim": a
+    bench configuration; pyserial is then told where that scheme's handler lives."""
     if "://" in url:
         scheme = url.split("://", 1)[0]
+        if scheme == "sim":
+            if hal != "sim":
+                raise ConfigError("%s = %r: a simulated device needs hal = \"sim\" in "
+                                  "[controller] (a bench configuration)" % (key, url))
+            use_simulated_devices()
+            try:
+                from hal_sim.protocol_sim import parse
+                parse(url)
+            except ValueError as e:
+                raise ConfigError("%s: %s" % (key, e))
+            return
         if scheme not in URL_SCHEMES:
             raise ConfigError("%s = %r: unknown scheme %r; a port path such as "
                               "/dev/tablectl/shoe or one of %s"
@@ -250,6 +263,14 @@ def check_url(key, url):
         raise ConfigError("%s = %r: a port is an absolute path such as /dev/tablectl/shoe, "
                           "or a pyserial url (%s)"
                           % (key, url, ", ".join(s + "://" for s in URL_SCHEMES)))
+
+
+def use_simulated_devices():
+    """Let pyserial open sim:// urls (hal_sim/protocol_sim.py): by name, when a bench
+    configuration asks for it, so nothing of hal_sim is imported on a real table."""
+    import serial
+    if "hal_sim" not in serial.protocol_handler_packages:
+        serial.protocol_handler_packages.append("hal_sim")
 
 
 def _kind(value):
