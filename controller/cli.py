@@ -90,18 +90,15 @@ def cmd_par(args, out):
     if not args.all and args.game not in registry.GAMES:
         raise UsageError("unknown game %r; one of: %s" % (args.game, ", ".join(registry.GAMES)))
     games = list(registry.GAMES) if args.all else [args.game]
-    progress = Progress(sys.stderr) if args.all else None
     docs = []
-    for i, game in enumerate(games, 1):
-        if progress is not None:
+    with Progress(sys.stderr, tty=None if args.all else False) as progress:
+        for i, game in enumerate(games, 1):
             progress.update("par --all: %d/%d %s" % (i, len(games), game), force=True)
-        sheets = registry.sheets(game)
-        if args.json:
-            docs.append({"game": game, "wagers": [s.to_json() for s in sheets]})
-        else:
-            _print_sheet(game, sheets, out)
-    if progress is not None:
-        progress.done()
+            sheets = registry.sheets(game)
+            if args.json:
+                docs.append({"game": game, "wagers": [s.to_json() for s in sheets]})
+            else:
+                _print_sheet(game, sheets, out)
     if args.json:
         doc = {"games": docs} if args.all else docs[0]
         json.dump(doc, out, indent=1)
@@ -294,7 +291,11 @@ def main(argv=None):
         return EXIT_USAGE
     name = verb(args)
     try:
-        return args.func(args, sys.stdout)
+        try:
+            return args.func(args, sys.stdout)
+        finally:
+            from controller.human import end_progress_lines
+            end_progress_lines()
     except TablectlError as e:
         message = one_line(e)
         if not message.startswith(name + ":"):

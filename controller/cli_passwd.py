@@ -33,6 +33,9 @@ def _ask(prompt, text):
                              "in a terminal")
         except EOFError:
             raise NoTerminal("no PIN was typed (no terminal input)")
+        except KeyboardInterrupt:
+            sys.stderr.write("\n")         # off the prompt's line: the message is one line
+            raise
 
 
 def _ask_yes(text, stream=None):

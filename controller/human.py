@@ -135,6 +135,16 @@ def rounds_range(first, last):
 
 # ---- progress ------------------------------------------------------------------------------
 
+_OPEN = []          # progress lines not ended yet: an error message first ends them
+
+
+def end_progress_lines():
+    """End any progress line still open, so a message that follows is a line of its own
+    (controller/cli.py main calls it before printing an error)."""
+    for progress in list(_OPEN):
+        progress.done()
+
+
 class Progress:
     """Progress of a long command (sim, journal verify, par --all), written to `stream`.
 
@@ -167,6 +177,8 @@ class Progress:
         self.last = now
         pad = max(0, self.width - len(text))
         self.width = len(text)
+        if self not in _OPEN:
+            _OPEN.append(self)
         self.stream.write("\r" + text + " " * pad)
         self.stream.flush()
 
@@ -178,9 +190,17 @@ class Progress:
         self.stream.write(text + "\n")
         self.stream.flush()
 
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.done()            # an error or Ctrl-C then prints on a line of its own
+
     def done(self):
         """End the progress line (terminal only)."""
+        if self in _OPEN:
+            _OPEN.remove(self)
         if self.tty and self.width:
+            self.width = 0
             self.stream.write("\n")
             self.stream.flush()
-            self.width = 0

@@ -136,9 +136,11 @@ class Runner:
             try:
                 driver.start(self.ctl.submit)
             except (OSError, ValueError) as e:      # serial.SerialException is an OSError
+                import os
                 url = (devices.get(name) or {}).get("url")
+                why = os.strerror(e.errno) if getattr(e, "errno", None) else str(e)
                 raise ConfigError("controller.devices.%s: cannot open %s: %s"
-                                  % (name, url or "its lines", " ".join(str(e).split())))
+                                  % (name, url or "its lines", " ".join(why.split())))
             self.started.append(driver)
         self.ctl.outputs = make_outputs(self.drivers)
         self.ctl.sync_outputs()

@@ -89,10 +89,9 @@ def verify_path(path, key_file=None, anchor=None):
 def cmd_verify(args, out):
     from controller.human import Progress
     progress = Progress(sys.stderr)
-    if progress.tty:
+    try:
         progress.update("journal verify %s: checking the chain, then replaying..." % args.path,
                         force=True)
-    try:
         ok, message, _ = verify_path(args.path, args.key, args.head)
     except JournalError as e:
         progress.done()
