@@ -89,3 +89,18 @@ def test_a_simulated_device_on_a_real_table_is_refused(tmp_path):
     with pytest.raises(ConfigError, match="no simulated device"):
         configuration.validate({"game": "poker", "controller": {
             "hal": "sim", "devices": {"shoe": {"url": "sim://toaster"}}}}, cls)
+
+
+@pytest.mark.parametrize("doc", ["docs/deploy.md", "docs/devices.md"])
+def test_the_device_settings_the_docs_show_are_valid_toml_configuration(doc):
+    import re
+    import tomllib
+    with open(os.path.join(ROOT, doc)) as f:
+        blocks = re.findall(r"```toml\n(.*?)```", f.read(), re.S)
+    devices = [b for b in blocks if "[controller" in b]
+    assert devices, "%s shows no [controller] settings as TOML" % doc
+    for block in devices:
+        parsed = tomllib.loads(block)
+        section = parsed["controller"]
+        section.setdefault("hal", "real")
+        configuration.validate({"game": "poker", "controller": section}, model_class("poker"))
