@@ -49,6 +49,11 @@ CONSOLE_KEYS = ("tty", "pins", "manifest")
 # limit, meter or wager comes near this.
 MAX_CENTS = 10 ** 11
 
+# the simulated serial devices a bench configuration may name as sim://NAME (hal_sim.devices
+# SIMULATORS; a test keeps them equal; named here so that the firmware never loads hal_sim)
+SIMULATED_DEVICES = ("card_reader", "dealer_panel", "dice_reader", "meter_display", "shoe",
+                     "shuffler")
+
 # serial_for_url's schemes (pyserial) a device url may use; a url without a scheme is a port
 URL_SCHEMES = ("loop", "socket", "rfc2217", "spy", "alt", "hwgrep", "cp2110")
 
@@ -248,12 +253,11 @@ def check_url(key, url, hal=None):
             if hal != "sim":
                 raise ConfigError("%s = %r: a simulated device needs hal = \"sim\" in "
                                   "[controller] (a bench configuration)" % (key, url))
+            name = url.split("://", 1)[1].split("?", 1)[0].strip("/")
+            if name not in SIMULATED_DEVICES:
+                raise ConfigError("%s = %r: no simulated device of that name; one of %s"
+                                  % (key, url, ", ".join(SIMULATED_DEVICES)))
             use_simulated_devices()
-            try:
-                from hal_sim.protocol_sim import parse
-                parse(url)
-            except ValueError as e:
-                raise ConfigError("%s: %s" % (key, e))
             return
         if scheme not in URL_SCHEMES:
             raise ConfigError("%s = %r: unknown scheme %r; a port path such as "

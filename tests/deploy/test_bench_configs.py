@@ -104,3 +104,11 @@ def test_the_device_settings_the_docs_show_are_valid_toml_configuration(doc):
         section = parsed["controller"]
         section.setdefault("hal", "real")
         configuration.validate({"game": "poker", "controller": section}, model_class("poker"))
+
+
+def test_the_configuration_knows_the_simulated_devices_without_importing_them():
+    from hal_sim.devices import SIMULATORS
+    assert sorted(configuration.SIMULATED_DEVICES) == sorted(SIMULATORS)
+    with open(configuration.__file__) as f:
+        text = f.read()
+    assert "import hal_sim" not in text and "from hal_sim" not in text
