@@ -260,6 +260,8 @@ def build_parser():
     man.add_argument("--root", metavar="DIR", help="install root (default: where controller/ "
                      "is installed)")
     man.set_defaults(func=cmd_manifest)
+    from controller.trace.cli import add_parser as add_trace_parser
+    add_trace_parser(sub)
     from controller.cli_docs import add_parser as add_docs_parser
     add_docs_parser(sub)
     return ap
