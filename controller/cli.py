@@ -62,6 +62,15 @@ def _print_sheet(game, sheets, out):
         if j.get("strategy_dependent"):
             out.write("  strategy-dependent: %s\n" % j["reason"])
             continue
+        if j.get("strategy") is not None:
+            out.write("  house edge %s under %s strategy (per unit of the %s)\n"
+                      % (_pct(j["house_edge"]), j["strategy"], j["wagers"][0]))
+            for key in ("note", "method", "precision"):
+                out.write("  %s: %s\n" % (key, j[key]))
+            if j.get("double_attack_on"):
+                out.write("  Double Attack Wager placed against %s up\n"
+                          % ", ".join(j["double_attack_on"]))
+            continue
         if j.get("banked") is False:
             out.write("  no house edge: %s\n" % j["reason"])
             continue
@@ -85,6 +94,17 @@ def cmd_par(args, out):
     from controller.par import registry
     if args.all and args.game is not None:
         raise UsageError("give a game or --all, not both")
+    config = None
+    if getattr(args, "config", None):
+        from controller import config as configuration
+        from controller.games import model_class
+        config = configuration.load(args.config, model_class)     # ConfigError: one line
+        if args.game is None and not args.all:
+            args.game = config["game"]
+        if args.all or args.game != config["game"]:
+            raise UsageError("%s configures a %s table, not %s"
+                             % (args.config, config["game"], "every game" if args.all
+                                else args.game))
     if not args.all and args.game is None:
         raise UsageError("name a game (%s) or give --all" % ", ".join(registry.GAMES))
     if not args.all and args.game not in registry.GAMES:
@@ -94,7 +114,7 @@ def cmd_par(args, out):
     with Progress(sys.stderr, tty=None if args.all else False) as progress:
         for i, game in enumerate(games, 1):
             progress.update("par --all: %d/%d %s" % (i, len(games), game), force=True)
-            sheets = registry.sheets(game)
+            sheets = registry.sheets(game, config) if config else registry.sheets(game)
             if args.json:
                 docs.append({"game": game, "wagers": [s.to_json() for s in sheets]})
             else:
@@ -231,6 +251,9 @@ def build_parser():
     par.add_argument("game", nargs="?", help="game name, e.g. raise-it-up-stud")
     par.add_argument("--all", action="store_true", help="every game (no game named)")
     par.add_argument("--json", action="store_true", help="machine-readable output")
+    par.add_argument("--config", metavar="TABLE.toml",
+                     help="price the table as this configuration sets it up (its game, "
+                          "options and paytables)")
     par.set_defaults(func=cmd_par)
     play = sub.add_parser("play", help="play one stacked-shoe scenario (JSON) and print "
                           "the outcome; exit 2 for an invalid scenario")
@@ -260,6 +283,8 @@ def build_parser():
     man.add_argument("--root", metavar="DIR", help="install root (default: where controller/ "
                      "is installed)")
     man.set_defaults(func=cmd_manifest)
+    from controller.top import add_parser as add_top_parser
+    add_top_parser(sub)
     from controller.trace.cli import add_parser as add_trace_parser
     add_trace_parser(sub)
     from controller.cli_docs import add_parser as add_docs_parser

@@ -130,7 +130,9 @@ class Simulation:
             from controller.console import start_console
             self.pins_path = pins or os.environ.get("TABLECTL_PINS") or CONSOLE_PINS
             self.console_path, self.console = start_console(
-                self.ctl, self.drivers, clock=self.ctl.clock, pin_store_path=self.pins_path)
+                self.ctl, self.drivers, clock=self.ctl.clock, pin_store_path=self.pins_path,
+                config=dict(getattr(model, "config", None) or {},     # `show config`: the
+                            controller={"devices": dev_cfg}))         # simulated devices too
             if on_console is not None:      # before a resume that may wait for the console
                 on_console(self)
             self.autoplay = Autoplay(self.ctl, self.sim, self.drivers, seed, self.faults,
