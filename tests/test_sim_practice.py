@@ -66,8 +66,11 @@ def test_manual_clear_waits_for_the_technician_at_the_console(tmp_path):
                 assert "dealing_shoe: jam" in line and "clear it at the console" in line
                 time.sleep(0.3)                      # the simulated floorperson does not clear
                 assert proc.poll() is None
-                cleared = term.command("clear", prompt=b"tablectl[technician]> ")
-                assert "lock-out cleared by technician" in cleared, cleared
+                term.send(b"clear\r")
+                # the clear's own answer, and the console's announcement of it to the session
+                cleared = term.expect(b"by technician", timeout=10)
+                assert "lock-out cleared" in cleared, cleared
+                term.expect(b"tablectl[technician]> ")
         finally:
             term.close()
         out, rest = proc.communicate(timeout=60)
