@@ -244,7 +244,10 @@ class Terminal:
         end = time.monotonic() + timeout
         while text.encode() not in self.seen:
             left = end - time.monotonic()
-            assert left > 0, self.seen
+            if left <= 0:
+                self.proc.kill()                 # nothing left behind
+                self.proc.wait()
+                pytest.fail("no %r on the terminal: %r" % (text, self.seen))
             ready, _, _ = select.select([self.master], [], [], left)
             if ready:
                 try:
@@ -294,13 +297,15 @@ def test_ctrl_c_at_the_pin_prompt(tmp_path):
 
 
 def wait_blocked(pid, where, timeout=60):
-    """Until process `pid` sleeps in a kernel function naming `where` (/proc/PID/wchan)."""
+    """Until process `pid` sleeps in a kernel function naming `where` (/proc/PID/wchan);
+    else the process is killed (nothing left behind) and the test fails."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with open("/proc/%d/wchan" % pid) as f:
             if where in f.read():
                 return
         time.sleep(0.05)
+    os.kill(pid, signal.SIGKILL)
     pytest.fail("process %d never waited in %s" % (pid, where))
 
 
