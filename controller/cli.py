@@ -1,4 +1,10 @@
-"""`tablectl`: the command line of the table controller."""
+"""`tablectl`: the command line of the table controller.
+
+Every error a person sees is one line that starts with the verb (`tablectl play: FILE: ...`)
+and exits 2 when the input or the usage was wrong; no traceback reaches a person (`main`
+turns an unforeseen exception into one line too, exit 1, and $TABLECTL_DEBUG=1 shows the
+traceback for a developer). Ctrl-C ends a command with "interrupted", exit 2: it was not done.
+"""
 
 import argparse
 import json
@@ -6,6 +12,41 @@ import os
 import sys
 
 from controller.errors import TablectlError
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(TablectlError):
+    """Arguments that do not make a command (`par GAME --all`, `--rounds 0`)."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with its errors as one line naming the verb, exit 2 (argparse prints the
+    usage first, which breaks "one line" and buries the message)."""
+
+    def error(self, message):
+        sys.stderr.write("%s: %s (see %s --help)\n" % (self.prog, message, self.prog))
+        sys.exit(EXIT_USAGE)
+
+
+def positive_int(text):
+    """--rounds and the like: a whole number of at least 1."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a whole number" % text)
+    if n < 1:
+        raise argparse.ArgumentTypeError("must be at least 1, not %d" % n)
+    return n
+
+
+def version():
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+    try:
+        return dist_version("tablectl")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
 
 
 def _pct(fraction):
@@ -49,43 +90,40 @@ def _print_sheet(game, sheets, out):
 
 
 def cmd_par(args, out):
+    from controller.human import Progress
     from controller.par import registry
+    if args.all and args.game is not None:
+        raise UsageError("give a game or --all, not both")
     config = None
     if getattr(args, "config", None):
         from controller import config as configuration
         from controller.games import model_class
-        try:
-            config = configuration.load(args.config, model_class)
-        except TablectlError as e:
-            sys.stderr.write("tablectl par: %s\n" % str(e).replace("\n", " "))
-            return 2
+        config = configuration.load(args.config, model_class)     # ConfigError: one line
         if args.game is None and not args.all:
             args.game = config["game"]
         if args.all or args.game != config["game"]:
-            sys.stderr.write("tablectl par: %s configures a %s table, not %s\n"
+            raise UsageError("%s configures a %s table, not %s"
                              % (args.config, config["game"], "every game" if args.all
                                 else args.game))
-            return 2
-    games = list(registry.GAMES) if args.all else [args.game]
     if not args.all and args.game is None:
-        raise SystemExit("tablectl par: name a game (%s) or give --all" % ", ".join(registry.GAMES))
+        raise UsageError("name a game (%s) or give --all" % ", ".join(registry.GAMES))
+    if not args.all and args.game not in registry.GAMES:
+        raise UsageError("unknown game %r; one of: %s" % (args.game, ", ".join(registry.GAMES)))
+    games = list(registry.GAMES) if args.all else [args.game]
     docs = []
-    for game in games:
-        try:
+    with Progress(sys.stderr, tty=None if args.all else False) as progress:
+        for i, game in enumerate(games, 1):
+            progress.update("par --all: %d/%d %s" % (i, len(games), game), force=True)
             sheets = registry.sheets(game, config) if config else registry.sheets(game)
-        except KeyError:
-            sys.stderr.write("tablectl par: unknown game %r; one of: %s\n"
-                             % (game, ", ".join(registry.GAMES)))
-            return 2
-        if args.json:
-            docs.append({"game": game, "wagers": [s.to_json() for s in sheets]})
-        else:
-            _print_sheet(game, sheets, out)
+            if args.json:
+                docs.append({"game": game, "wagers": [s.to_json() for s in sheets]})
+            else:
+                _print_sheet(game, sheets, out)
     if args.json:
         doc = {"games": docs} if args.all else docs[0]
         json.dump(doc, out, indent=1)
         out.write("\n")
-    return 0
+    return EXIT_OK
 
 
 def cmd_play(args, out):
@@ -93,30 +131,60 @@ def cmd_play(args, out):
     try:
         result = scenario.play(scenario.load(args.file))
     except TablectlError as e:
-        sys.stderr.write("%s\n" % str(e).replace("\n", " "))
-        return 2
+        raise TablectlError("%s: %s" % (args.file, e))
     json.dump(result, out, indent=1)
     out.write("\n")
-    return 0
+    return EXIT_OK
 
 
 def cmd_diagram(args, out):
-    import os
-
     from controller.games import GAMES, model_class
     from controller.games.engine import mermaid
+    if args.game is not None and args.game not in GAMES:
+        raise UsageError("unknown game %r; one of: %s" % (args.game, ", ".join(sorted(GAMES))))
     games = sorted(GAMES) if args.game is None else [args.game]
+    if args.out:
+        _check_out_folder(args.out, [g + ".md" for g in games], args.force)
     for game in games:
         text = diagram_markdown(game, mermaid(model_class(game)))
         if args.out:
-            os.makedirs(args.out, exist_ok=True)
             path = os.path.join(args.out, game + ".md")
-            with open(path, "w") as f:
-                f.write(text)
+            try:
+                with open(path, "w") as f:
+                    f.write(text)
+            except OSError as e:
+                raise TablectlError("cannot write %s: %s" % (path, e.strerror))
             out.write("wrote %s\n" % path)
         else:
             out.write(text)
-    return 0
+    return EXIT_OK
+
+
+def _check_out_folder(folder, names, force):
+    """Before anything is written: the folder can be made and written, and no file there is
+    overwritten unless it is a drawing of ours (or --force)."""
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise TablectlError("--out %s: exists and is not a folder" % folder)
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as e:
+        raise TablectlError("--out %s: cannot make the folder: %s" % (folder, e.strerror))
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise TablectlError("--out %s: the folder is not writable" % folder)
+    for name in names:
+        path = os.path.join(folder, name)
+        if os.path.lexists(path) and not force and not _is_our_drawing(path):
+            raise TablectlError("%s exists and is not a drawing by `tablectl diagram`; "
+                                "give --force to overwrite it" % path)
+
+
+def _is_our_drawing(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            head = f.read(400)
+    except (OSError, UnicodeDecodeError):
+        return False
+    return "Drawn by `tablectl diagram" in head
 
 
 def diagram_markdown(game, chart):
@@ -125,13 +193,63 @@ def diagram_markdown(game, chart):
             % (game, chart.strip()))
 
 
+# The dependencies that decide outcomes (the game machines, the poker hands, what the devices
+# say): their files and their versions (the dist-info folder's name) go into the manifest.
+# distribution name -> import package
+OUTCOME_DEPENDENCIES = {"transitions": "transitions", "pokerkit": "pokerkit",
+                        "pyserial": "serial"}
+
+
+def outcome_packages(root):
+    """[(distribution, version, [top-level folders])] of OUTCOME_DEPENDENCIES installed under
+    `root`; ManifestError naming one that is not (an editable install keeps tablectl
+    outside site-packages: give --root the folder that holds all of them)."""
+    import glob
+
+    from controller.errors import ManifestError
+    out = []
+    for dist, package in OUTCOME_DEPENDENCIES.items():
+        infos = sorted(glob.glob(os.path.join(root, "%s-*.dist-info" % dist)))
+        if not os.path.isdir(os.path.join(root, package)) or not infos:
+            raise ManifestError("%s (%s) is not installed under %s: the manifest holds the "
+                                "software and the dependencies that decide outcomes "
+                                "together; give --root the site-packages that holds them"
+                                % (dist, package, root))
+        info = os.path.basename(infos[-1])
+        version = info[len(dist) + 1:-len(".dist-info")]
+        out.append((dist, version, [package, info]))
+    return out
+
+
+def cmd_manifest(args, out):
+    """`tablectl manifest [--check] [--out FILE] [--root DIR]`: the software manifest of
+    controller/console/manifest.py (the file the console's `verify` checks), holding the
+    project's files and those of transitions, pokerkit and pyserial with their versions."""
+    from controller.console import manifest
+    root = args.root or manifest.install_root()
+    if args.check:
+        r = manifest.verify(args.out, root)
+        for what in ("changed", "missing", "unlisted"):
+            for rel in getattr(r, what):
+                out.write("%s: %s\n" % (what, rel))
+        out.write("%s %d files, signature %s\n" % ("PASS" if r.ok else "FAIL", len(r.expected),
+                                                    r.signature))
+        return EXIT_OK if r.ok else EXIT_FAILED
+    deps = outcome_packages(root)
+    packages = manifest.PACKAGES + tuple(f for _, _, folders in deps for f in folders)
+    path, sig = manifest.write(args.out, root, packages)
+    out.write("wrote %s, signature %s\n" % (path, sig))
+    out.write("with %s\n" % ", ".join("%s %s" % (d, v) for d, v, _ in deps))
+    return EXIT_OK
+
+
 def build_parser():
-    ap = argparse.ArgumentParser(prog="tablectl", description="Table controller for "
-                                 "Pennsylvania table games.")
-    sub = ap.add_subparsers(dest="command", required=True)
+    ap = Parser(prog="tablectl", description="Table controller for Pennsylvania table games.")
+    ap.add_argument("--version", action="version", version="tablectl %s" % version())
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND")
     par = sub.add_parser("par", help="exact par sheet (theoretical hold) of a game's wagers")
     par.add_argument("game", nargs="?", help="game name, e.g. raise-it-up-stud")
-    par.add_argument("--all", action="store_true", help="every game")
+    par.add_argument("--all", action="store_true", help="every game (no game named)")
     par.add_argument("--json", action="store_true", help="machine-readable output")
     par.add_argument("--config", metavar="TABLE.toml",
                      help="price the table as this configuration sets it up (its game, "
@@ -139,11 +257,14 @@ def build_parser():
     par.set_defaults(func=cmd_par)
     play = sub.add_parser("play", help="play one stacked-shoe scenario (JSON) and print "
                           "the outcome; exit 2 for an invalid scenario")
-    play.add_argument("file")
+    play.add_argument("file", metavar="FILE.json")
     play.set_defaults(func=cmd_play)
     dia = sub.add_parser("diagram", help="draw each game's state machine (Mermaid)")
     dia.add_argument("game", nargs="?")
-    dia.add_argument("--out", help="folder to write GAME.md files into (docs/machines)")
+    dia.add_argument("--out", metavar="DIR", help="folder to write GAME.md files into "
+                     "(docs/machines)")
+    dia.add_argument("--force", action="store_true", help="overwrite files in --out that are "
+                     "not drawings of ours")
     dia.set_defaults(func=cmd_diagram)
     from controller.sim import add_parser as add_sim_parser
     add_sim_parser(sub)
@@ -151,27 +272,81 @@ def build_parser():
     add_run_parser(sub)
     from controller.journal.cli import add_parser as add_journal_parser
     add_journal_parser(sub)
-    from controller.console.auth import add_parser as add_passwd_parser
+    from controller.cli_passwd import add_parser as add_passwd_parser
     add_passwd_parser(sub)
+    man = sub.add_parser("manifest", help="write the software manifest (SHA-256 of every "
+                         "installed file), or --check it")
+    man.add_argument("--check", action="store_true", help="verify instead of writing; exit 1 "
+                     "naming every changed, missing or unlisted file")
+    man.add_argument("--out", metavar="FILE", help="the manifest (default $TABLECTL_MANIFEST "
+                     "or ROOT/tablectl.manifest)")
+    man.add_argument("--root", metavar="DIR", help="install root (default: where controller/ "
+                     "is installed)")
+    man.set_defaults(func=cmd_manifest)
     from controller.top import add_parser as add_top_parser
     add_top_parser(sub)
     from controller.trace.cli import add_parser as add_trace_parser
     add_trace_parser(sub)
+    from controller.cli_docs import add_parser as add_docs_parser
+    add_docs_parser(sub)
     return ap
 
 
+def verb(args):
+    """"tablectl journal show", "tablectl play": what every error line starts with."""
+    words = ["tablectl"]
+    for attr in ("command", "journal_command"):
+        word = getattr(args, attr, None)
+        if word:
+            words.append(word)
+    return " ".join(words)
+
+
+def one_line(text):
+    return " ".join(str(text).split()) or "error"
+
+
 def main(argv=None):
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
     try:
-        return args.func(args, sys.stdout)
+        args = parser.parse_args(argv)
+    except KeyboardInterrupt:
+        sys.stderr.write("tablectl: interrupted\n")
+        return EXIT_USAGE
+    if getattr(args, "func", None) is None:          # bare `tablectl`: what it can do
+        parser.print_help(sys.stdout)
+        return EXIT_USAGE
+    name = verb(args)
+    try:
+        try:
+            return args.func(args, sys.stdout)
+        finally:
+            from controller.human import end_progress_lines
+            end_progress_lines()
     except TablectlError as e:
-        sys.stderr.write("tablectl: %s\n" % e)
-        return 2
+        message = one_line(e)
+        if not message.startswith(name + ":"):
+            message = "%s: %s" % (name, message)
+        sys.stderr.write(message + "\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        sys.stderr.write("%s: interrupted\n" % name)
+        return EXIT_USAGE
     except BrokenPipeError:
         # the reader went away (`tablectl journal show ... | head`): not an error of ours;
         # stdout is pointed at /dev/null so the interpreter's last flush raises nothing more
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+        return EXIT_OK
+    except OSError as e:
+        where = " %s" % e.filename if getattr(e, "filename", None) else ""
+        sys.stderr.write("%s:%s %s\n" % (name, where, one_line(e.strerror or e)))
+        return EXIT_USAGE
+    except Exception as e:                  # noqa: BLE001 - no traceback reaches a person
+        if os.environ.get("TABLECTL_DEBUG"):
+            raise
+        sys.stderr.write("%s: internal error: %s: %s (TABLECTL_DEBUG=1 shows where)\n"
+                         % (name, type(e).__name__, one_line(e)))
+        return EXIT_FAILED
 
 
 if __name__ == "__main__":

@@ -23,12 +23,16 @@ section is valid and the templates stay equal to the defaults):
     journal_key  the journal's key file (controller/journal/keys.py): the journal is keyed
                  with it (an HMAC-SHA256 chain); read, and its mode checked, at boot
     [controller.devices.NAME]   one table per device, as drivers.devices.build_devices takes
-                                it ({"type"?, "url" | pins..., options...})
+                                it: type (default NAME), url for a serial device, its pins
+                                for a GPIO device, its options; every key is checked against
+                                what the driver takes (device_keys), so a misspelt key is
+                                named here, before the journal is touched
     [controller.console]        tty (a serial device; default: a new pty), pins (the PIN
                                 file), manifest (what `verify` checks)
 """
 
 import copy
+import inspect
 import tomllib
 
 from controller.errors import ConfigError
@@ -40,12 +44,28 @@ CONTROLLER_KEYS = ("hal", "devices", "console", "journal_key")
 CONTROLLER_HALS = ("real", "sim")
 CONSOLE_KEYS = ("tty", "pins", "manifest")
 
+# The largest amount of money any configuration or scenario may name: $1,000,000,000.00. A
+# meter of 2**63 would overflow SQLite's integers and every sum made from it; no table
+# limit, meter or wager comes near this.
+MAX_CENTS = 10 ** 11
 
-def _int(key, value, minimum=None):
+# the simulated serial devices a bench configuration may name as sim://NAME (hal_sim.devices
+# SIMULATORS; a test keeps them equal; named here so that the firmware never loads hal_sim)
+SIMULATED_DEVICES = ("card_reader", "dealer_panel", "dice_reader", "meter_display", "shoe",
+                     "shuffler")
+
+# serial_for_url's schemes (pyserial) a device url may use; a url without a scheme is a port
+URL_SCHEMES = ("loop", "socket", "rfc2217", "spy", "alt", "hwgrep", "cp2110")
+
+
+def _int(key, value, minimum=None, maximum=MAX_CENTS):
     if not isinstance(value, int) or isinstance(value, bool):
         raise ConfigError("%s must be a whole number of cents, not %r" % (key, value))
     if minimum is not None and value < minimum:
         raise ConfigError("%s must be at least %d, not %d" % (key, minimum, value))
+    if value > maximum:
+        raise ConfigError("%s must be at most %d cents ($%s), not %d"
+                          % (key, maximum, format(maximum // 100, ","), value))
     return value
 
 
@@ -69,6 +89,8 @@ def merge(base, overrides):
 def validate(doc, model_cls):
     """A complete, checked configuration for `model_cls`'s game, or ConfigError."""
     _table("configuration", doc)
+    if "game" in doc and not isinstance(doc["game"], str):
+        raise ConfigError("game must be a game's name, not %s" % _kind(doc["game"]))
     for key in doc:
         if key not in COMMON_KEYS:
             raise ConfigError("unknown configuration key %r; the keys are %s"
@@ -131,6 +153,9 @@ def validate(doc, model_cls):
         kind, check = spec
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise ConfigError("options.%s must be %s, not %r" % (key, kind.__name__, value))
+        if kind is int and abs(value) > MAX_CENTS:
+            raise ConfigError("options.%s = %d is out of range (at most %d)"
+                              % (key, value, MAX_CENTS))
         if check is not None:
             problem = check(value)
             if problem:
@@ -164,12 +189,19 @@ def check_controller(section):
     for name, entry in devices.items():
         _table("controller.devices.%s" % name, entry)
         kind = entry.get("type", name)
-        if kind not in TYPES:
+        if not isinstance(kind, str) or kind not in TYPES:
             raise ConfigError("controller.devices.%s: unknown device type %r; one of %s"
                               % (name, kind, ", ".join(sorted(TYPES))))
         if kind in SERIAL and (not isinstance(entry.get("url"), str) or not entry["url"]):
             raise ConfigError("controller.devices.%s.url: a serial device needs a url "
                               "(e.g. \"/dev/tablectl/%s\")" % (name, kind))
+        allowed = device_keys(kind, TYPES[kind], kind in SERIAL)
+        for key in entry:
+            if key not in allowed:
+                raise ConfigError("controller.devices.%s.%s: unknown key for a %s; the keys "
+                                  "are %s" % (name, key, kind, ", ".join(sorted(allowed))))
+        if kind in SERIAL:
+            check_url("controller.devices.%s.url" % name, entry["url"], out.get("hal"))
     out["devices"] = copy.deepcopy(devices)
     console = _table("controller.console", section.get("console", {}))
     for key, value in console.items():
@@ -180,6 +212,77 @@ def check_controller(section):
             raise ConfigError("controller.console.%s must be a path, not %r" % (key, value))
     out["console"] = dict(console)
     return out
+
+
+# what the drivers take that is not the configuration's to give
+_INTERNAL = {"self", "name", "factory", "port", "identity", "clock", "on_rejected", "on_message",
+             "on_fault", "on_signal", "role", "codec", "boot_id", "own_port", "expect"}
+
+
+def device_keys(kind, cls, serial):
+    """The keys a [controller.devices.NAME] table may hold for a device of `kind`: "type",
+    and what its driver's constructor takes by name (for a serial device also its link's
+    settings and "baudrate"; for a GPIO device with pins as keywords, its pin names)."""
+    keys = {"type"}
+    for klass in cls.__mro__:
+        init = klass.__dict__.get("__init__")
+        if init is None or klass is object:
+            continue
+        for p in inspect.signature(init).parameters.values():
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+                keys.add(p.name)
+    if serial:
+        from drivers.link import Link
+        keys |= {p for p in inspect.signature(Link.__init__).parameters}
+        keys |= {"url", "baudrate"}
+    else:
+        from drivers.devices import buttons, tower_light
+        keys |= {"buttons": set(buttons.BUTTONS),
+                 "tower_light": set(tower_light.SAFE)}.get(kind, set())
+    return keys - _INTERNAL
+
+
+def check_url(key, url, hal=None):
+    """A device url pyserial can open: a port path, or one of its schemes (URL_SCHEMES).
+    Whether the port exists is the driver's business: an adapter may be plugged in later.
+    `sim://DEVICE` (a simulated device, hal_sim/protocol_sim.py) only with hal = "sim": a
+    bench configuration; pyserial is then told where that scheme's handler lives."""
+    if "://" in url:
+        scheme = url.split("://", 1)[0]
+        if scheme == "sim":
+            if hal != "sim":
+                raise ConfigError("%s = %r: a simulated device needs hal = \"sim\" in "
+                                  "[controller] (a bench configuration)" % (key, url))
+            name = url.split("://", 1)[1].split("?", 1)[0].strip("/")
+            if name not in SIMULATED_DEVICES:
+                raise ConfigError("%s = %r: no simulated device of that name; one of %s"
+                                  % (key, url, ", ".join(SIMULATED_DEVICES)))
+            use_simulated_devices()
+            return
+        if scheme not in URL_SCHEMES:
+            raise ConfigError("%s = %r: unknown scheme %r; a port path such as "
+                              "/dev/tablectl/shoe or one of %s"
+                              % (key, url, scheme, ", ".join(s + "://" for s in URL_SCHEMES)))
+    elif not url.startswith("/"):
+        raise ConfigError("%s = %r: a port is an absolute path such as /dev/tablectl/shoe, "
+                          "or a pyserial url (%s)"
+                          % (key, url, ", ".join(s + "://" for s in URL_SCHEMES)))
+
+
+def use_simulated_devices():
+    """Let pyserial open sim:// urls (hal_sim/protocol_sim.py): by name, when a bench
+    configuration asks for it, so nothing of hal_sim is imported on a real table."""
+    import serial
+    if "hal_sim" not in serial.protocol_handler_packages:
+        serial.protocol_handler_packages.append("hal_sim")
+
+
+def _kind(value):
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "a list"
+    return repr(value)
 
 
 def _check_progressive(game, prog):
@@ -208,15 +311,62 @@ def _check_progressive(game, prog):
                                   % (rate, 100 * num // den, minimums["section"]))
 
 
+def check_journal_path(path):
+    """Refuse, before the journal is touched, a journal path SQLite could not use, each with
+    its own message: a folder, a folder that does not exist, a read-only file system, a
+    folder or file this user may not write. (SQLite also writes PATH-wal and PATH-shm beside
+    it, so the folder must be writable even when the file exists.)"""
+    import os
+    if not isinstance(path, str) or not path:
+        raise ConfigError("journal: give the path of the journal file")
+    if os.path.isdir(path):
+        raise ConfigError("journal %s is a folder, not a journal file" % path)
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.exists(folder):
+        raise ConfigError("journal %s: the folder %s does not exist" % (path, folder))
+    if not os.path.isdir(folder):
+        raise ConfigError("journal %s: %s is not a folder" % (path, folder))
+    try:
+        read_only = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        read_only = False
+    if read_only:
+        raise ConfigError("journal %s: %s is on a read-only file system (mounted ro?)"
+                          % (path, folder))
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ConfigError("journal %s: the folder %s is not writable by this user"
+                          % (path, folder))
+    if os.path.exists(path) and not os.access(path, os.R_OK | os.W_OK):
+        raise ConfigError("journal %s: the file is not readable and writable by this user"
+                          % path)
+
+
 def load(path, model_cls_for):
     """Read and validate one table's TOML file; `model_cls_for(game)` names the game's model."""
     try:
         with open(path, "rb") as f:
-            doc = tomllib.load(f)
+            raw = f.read()
+    except IsADirectoryError:
+        raise ConfigError("cannot read table configuration %s: it is a folder" % path)
     except OSError as e:
         raise ConfigError("cannot read table configuration %s: %s" % (path, e.strerror))
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ConfigError("%s is not UTF-8 text (byte %d)" % (path, e.start))
+    try:
+        doc = tomllib.loads(text)       # a key given twice is a TOMLDecodeError too
     except tomllib.TOMLDecodeError as e:
         raise ConfigError("%s is not valid TOML: %s" % (path, e))
     if "game" not in doc:
         raise ConfigError("%s: the key 'game' is missing" % path)
-    return validate(doc, model_cls_for(doc["game"]))
+    if not isinstance(doc["game"], str):
+        raise ConfigError("%s: game must be a game's name, not %s" % (path, _kind(doc["game"])))
+    try:
+        cls = model_cls_for(doc["game"])
+    except KeyError as e:
+        raise ConfigError("%s: %s" % (path, e.args[0] if e.args else e))
+    try:
+        return validate(doc, cls)
+    except ConfigError as e:
+        raise ConfigError("%s: %s" % (path, e))

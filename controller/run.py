@@ -80,6 +80,7 @@ def cmd_run(args, out, err=None, environ=None):
                             format="%(levelname)s %(name)s: %(message)s")
     try:
         cfg, section, backend = load_config(args.config, environ)
+        configuration.check_journal_path(args.journal)     # before the journal is touched
     except ConfigError as e:
         err.write("tablectl run: %s\n" % str(e).replace("\n", " "))
         return EXIT_CONFIG
@@ -102,8 +103,8 @@ def cmd_run(args, out, err=None, environ=None):
             runner.say(str(e).replace("\n", " "))
             code = EXIT_FAILED
         except Exception as e:          # noqa: BLE001 - the shutdown path still runs
-            log.exception("start failed")
-            runner.say("start failed: %s" % e)
+            log.debug("start failed", exc_info=True)     # one line for a person, not a trace
+            runner.say("start failed: %s: %s" % (type(e).__name__, " ".join(str(e).split())))
             code = EXIT_FAILED
         if code == EXIT_OK and not stop.is_set():
             runner.say("running %s (HAL %s, %d devices)"

@@ -28,8 +28,10 @@ does nothing; an interrupt during the path is held until every step ran.
 """
 
 import logging
+import os
 import sys
 
+from controller.errors import ConfigError
 from controller.games import model_class
 from controller.games.engine import LOCKED_OUT, Table
 from controller.outputs import Outputs
@@ -194,7 +196,13 @@ class Runtime:
         self.factory, self.drivers = self.devices.open(self.ctl.clock, self.ctl.frame_rejected)
         self.selftests.drivers = self.drivers
         for name, driver in self.drivers.items():
-            driver.start(self.ctl.submit)
+            try:
+                driver.start(self.ctl.submit)
+            except (OSError, ValueError) as e:      # serial.SerialException is an OSError
+                url = getattr(driver, "url", None)
+                why = os.strerror(e.errno) if getattr(e, "errno", None) else str(e)
+                raise ConfigError("controller.devices.%s: cannot open %s: %s"
+                                  % (name, url or "its lines", " ".join(why.split())))
             self.on_shutdown("driver %s" % getattr(driver, "name", name), driver.stop)
         self.ctl.outputs = make_outputs(self.drivers)
         # before the drivers stop: a serial output (the meter display) needs its link

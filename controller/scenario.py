@@ -34,14 +34,68 @@ class ScenarioError(TablectlError):
     """A scenario that is malformed, contradicts itself or asks what the rules forbid."""
 
 
-def load(path):
+# Deeper than any scenario needs (seats > seat > wager > ...); deeper is refused before
+# anything walks it, so no recursion in the runner or the game can be exhausted.
+MAX_DEPTH = 32
+
+
+def _unique_keys(pairs):
+    """object_pairs_hook: a key given twice is an error (json keeps the last one silently,
+    so a scenario could say two things and be read as one)."""
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise ScenarioError("the key %r is given twice in one object" % key)
+        out[key] = value
+    return out
+
+
+def _no_constant(name):
+    raise ScenarioError("%s is not a JSON number" % name)
+
+
+def _depth_ok(doc, limit=MAX_DEPTH):
+    stack = [(doc, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > limit:
+            return False
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+    return True
+
+
+def parse(text):
+    """A scenario document from JSON text: strict JSON (no NaN or Infinity), no key given
+    twice, nested at most MAX_DEPTH deep. ScenarioError (one line) for anything else."""
     try:
-        with open(path) as f:
-            return json.load(f)
-    except OSError as e:
-        raise ScenarioError("cannot read scenario %s: %s" % (path, e.strerror))
+        doc = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
     except json.JSONDecodeError as e:
-        raise ScenarioError("%s is not valid JSON: %s" % (path, e))
+        raise ScenarioError("not valid JSON: %s" % e)
+    except RecursionError:
+        raise ScenarioError("not a scenario: JSON nested more than %d deep" % MAX_DEPTH)
+    if not _depth_ok(doc):
+        raise ScenarioError("not a scenario: JSON nested more than %d deep" % MAX_DEPTH)
+    return doc
+
+
+def load(path):
+    """The scenario in the file at `path`; ScenarioError (one line, without the path: the
+    caller names the file) when it cannot be read or is not a strict JSON scenario."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except IsADirectoryError:
+        raise ScenarioError("cannot read scenario: it is a folder")
+    except OSError as e:
+        raise ScenarioError("cannot read scenario: %s" % e.strerror)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ScenarioError("not UTF-8 text (byte %d)" % e.start)
+    return parse(text)
 
 
 def _check_shape(doc):
@@ -57,6 +111,12 @@ def _check_shape(doc):
     cards = doc.get("cards", [])
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         raise ScenarioError("cards must be a list of card codes such as \"As\"")
+    if not isinstance(doc["game"], str):
+        raise ScenarioError("game must be a game's name, not %s"
+                            % ("a table" if isinstance(doc["game"], dict) else
+                               repr(doc["game"])))
+    if "config" in doc and not isinstance(doc["config"], dict):
+        raise ScenarioError("config must be an object of configuration keys")
     deck = doc.get("deck", {})
     if not isinstance(deck, dict) or any(k not in DECK_KEYS for k in deck) or not all(
             isinstance(v, list) and all(isinstance(c, str) for c in v) for v in deck.values()):
@@ -64,6 +124,12 @@ def _check_shape(doc):
                             "a deck that is not whole lacks or holds once more")
     if not isinstance(doc["seats"], dict):
         raise ScenarioError("seats must map a seat number to its wagers")
+    for seat, wagers in doc["seats"].items():
+        for wager, amount in (wagers.items() if isinstance(wagers, dict) else ()):
+            if isinstance(amount, int) and not isinstance(amount, bool) and \
+                    abs(amount) > configuration.MAX_CENTS:
+                raise ScenarioError("seats.%s.%s = %d: at most %d cents"
+                                    % (seat, wager, amount, configuration.MAX_CENTS))
     actions = doc.get("actions", [])
     if not isinstance(actions, list):
         raise ScenarioError("actions must be a list")

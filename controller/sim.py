@@ -8,71 +8,114 @@ named in it (`stuck`) and the command exits 1.
 """
 
 import json
+import os
 import signal
 import sys
 
-from controller.errors import ConfigError, JournalError
+from controller import config as configuration
+from controller.cli import UsageError, positive_int
+from controller.errors import JournalError
 from controller.games import ALL_GAMES
 
 PLAYABLE = ALL_GAMES
+# The console's PIN file under simulation: $TABLECTL_PINS, else this (tablectl passwd writes it).
+CONSOLE_PINS = os.path.join(os.path.expanduser("~"), ".tablectl", "console-pins.json")
 
 
 def __getattr__(name):
     """`controller.sim.Simulation` and friends, for callers of the former module (lazily:
     importing this module imports no hal_sim)."""
-    if name in ("Simulation", "SimulatedDevices", "game_config", "parse_fault", "SINGLE_DECK",
-                "CONSOLE_PINS"):
+    if name in ("Simulation", "SimulatedDevices", "game_config", "parse_fault", "SINGLE_DECK"):
         import hal_sim.simulation
         return getattr(hal_sim.simulation, name)
     raise AttributeError("module %r has no attribute %r" % (__name__, name))
 
 
-def _progress(stream):
-    def show(n, rounds, status, simulation):
+def _progress(progress, rounds):
+    """The per-round callback: a progress line on a terminal; on a pipe or into a log, a
+    milestone line each tenth of the rounds asked for (none when playing until Ctrl-C)."""
+    step = max(1, rounds // 10) if rounds else None
+
+    def show(n, total, status, simulation):
         s = simulation.autoplay.stats
-        stream.write("\rround %d%s  %s  completed %d  void %d  lock-outs %d   "
-                     % (n, "" if rounds is None else "/%d" % rounds, status,
-                        s["rounds_completed"], s["rounds_void"], len(simulation.ctl.lockouts)))
-        stream.flush()
+        text = ("round %d%s  %s  completed %d  void %d  lock-outs %d"
+                % (n, "" if total is None else "/%d" % total, status, s["rounds_completed"],
+                   s["rounds_void"], len(simulation.ctl.lockouts)))
+        if progress.tty:
+            progress.update(text, force=total is not None and n == total)
+        elif step and (n % step == 0 or n == total):
+            progress.milestone("tablectl sim: " + text)
     return show
 
 
+def _warn_about_pins(simulation, err):
+    """Every log-in is refused without a PIN: say so at start, and how to set one."""
+    from controller.console.auth import PinStore
+    from controller.errors import PinStoreError
+    path = simulation.pins_path
+    try:
+        pins = PinStore(path).load()
+    except PinStoreError as e:
+        err.write("tablectl sim: warning: %s: every console log-in will be refused\n" % e)
+        return
+    if not pins:
+        err.write("tablectl sim: warning: no console PINs are set in %s: every log-in will be "
+                  "refused; set one with `tablectl passwd technician --file %s` (or give "
+                  "--pins FILE)\n" % (path, path))
+
+
 def cmd_sim(args, out, err=None):
+    from controller.human import Progress
+    from hal_sim.simulation import Simulation, parse_fault
     err = err or sys.stderr
     if args.game not in PLAYABLE:
-        err.write("tablectl sim: game %r cannot be simulated; one of %s\n"
-                  % (args.game, ", ".join(PLAYABLE)))
-        return 2
-    from hal_sim.simulation import Simulation, parse_fault
-    try:
-        faults = [parse_fault(f) for f in args.fault or ()]
-    except ConfigError as e:
-        err.write("tablectl sim: %s\n" % e)
-        return 2
+        raise UsageError("game %r cannot be simulated; one of %s"
+                         % (args.game, ", ".join(PLAYABLE)))
+    faults = [parse_fault(f) for f in args.fault or ()]
     if args.key and not args.journal:
-        err.write("tablectl sim: --key is the key of a journal: give --journal PATH too\n")
-        return 2
+        raise UsageError("--key is the key of a journal: give --journal PATH too")
+    if args.journal:
+        configuration.check_journal_path(args.journal)
     from controller.journal.keys import read_key
-    old = signal.getsignal(signal.SIGINT)
     try:
         key = read_key(args.key) if args.key else None
-        simulation = Simulation(args.game, args.seed, faults, _progress(err) if err.isatty() or
-                                not args.json else None, journal=args.journal, key=key)
-    except ConfigError as e:
-        err.write("tablectl sim: %s\n" % e)
-        return 2
-    except JournalError as e:
-        err.write("tablectl sim: %s\n" % e)
+    except JournalError as e:            # a key others may read: the journal's trust, exit 1
+        err.write("tablectl sim: %s\n" % " ".join(str(e).split()))
         return 1
-    err.write("console: %s\n" % simulation.console_path)
-    err.flush()
+    progress = Progress(err)
+
+    def on_console(simulation):
+        err.write("console: %s\n" % simulation.console_path)
+        err.flush()
+        _warn_about_pins(simulation, err)
+
+    def on_locked(lockout):
+        progress.milestone("tablectl sim: locked out (%s): clear it at the console %s; play "
+                           "waits" % ((lockout or {}).get("reason") or "no reason given",
+                                      simulation_path[0]))
+    simulation_path = ["(see console: above)"]
+
+    old = signal.getsignal(signal.SIGINT)
     try:
-        signal.signal(signal.SIGINT, signal.default_int_handler)   # Ctrl-C ends the loop
-        simulation.run(args.rounds)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            simulation = Simulation(args.game, args.seed, faults,
+                                    _progress(progress, args.rounds), journal=args.journal,
+                                    key=key, pins=args.pins, manual_clear=args.manual_clear,
+                                    on_locked=on_locked, on_console=on_console)
+        except KeyboardInterrupt:
+            raise UsageError("interrupted while starting; nothing was played")
+        except JournalError as e:
+            err.write("tablectl sim: %s\n" % " ".join(str(e).split()))
+            return 1
+        simulation_path[0] = simulation.console_path
+        try:
+            simulation.run(args.rounds)      # Ctrl-C ends the loop; the summary follows
+        finally:
+            progress.done()
+            simulation.close()
     finally:
-        simulation.close()
         signal.signal(signal.SIGINT, old)
-        err.write("\n")
     summary = simulation.summary()
     if args.json:
         json.dump(summary, out, indent=1, sort_keys=True)
@@ -83,32 +126,65 @@ def cmd_sim(args, out, err=None):
 
 
 def _print_summary(s, out):
-    out.write("%s, seed %s: %d rounds completed, %d void in %.2f s\n"
-              % (s["game"], s["seed"], s["rounds_completed"], s["rounds_void"], s["elapsed_s"]))
-    out.write("lock-outs: %d (%d cleared)\n" % (len(s["lockouts"]),
-                                                sum(lo["cleared"] for lo in s["lockouts"])))
+    """The summary for a person: dollars, one line per kind of lock-out with its count,
+    nothing printed as a Python value."""
+    from controller.human import collapsed, dollars, hand_note
+    rounds = s["rounds_completed"] + s["rounds_void"]
+    played = ("no rounds" if not rounds else "%d rounds completed, %d void"
+              % (s["rounds_completed"], s["rounds_void"]))
+    out.write("%s, seed %s: %s%s%s\n"
+              % (s["game"], s["seed"], played,
+                 "" if "elapsed_s" not in s else " in %.2f s" % s["elapsed_s"],
+                 " (stopped by Ctrl-C)" if s.get("stopped_by") == "interrupt" else ""))
     if s.get("stuck"):
         out.write("stuck at round %(round)d (table %(state)s): %(why)s\n" % s["stuck"])
-    for lo in s["lockouts"]:
-        out.write("  %s [%s]%s\n" % (lo["reason"], lo["section"], "" if lo["cleared"]
-                                     else "  NOT CLEARED"))
+    los = s["lockouts"]
+    out.write("lock-outs: %s\n" % ("none" if not los else "%d (%d cleared)"
+                                    % (len(los), sum(1 for lo in los if lo["cleared"]))))
+    lines = []
+    for lo in los:
+        lines.append("  %s%s%s" % (lo["reason"] or "no reason given",
+                                   " [%s]" % lo["section"] if lo["section"] else "",
+                                   "" if lo["cleared"] else "  NOT CLEARED"))
+    for line in collapsed(lines):
+        out.write(line + "\n")
     w = s["wagers_after_no_more_bets"]
     out.write("wagers after no more bets: %d attempted, %d recognized\n"
               % (w["attempted"], w["recognized"]))
     out.write("stub counts: %(performed)d (%(mismatches)d mismatches)\n" % s["stub_counts"])
     out.write("decks removed: %d\n" % s["decks_removed"])
-    out.write("frames rejected: %s\n" % (json.dumps(s["frames_rejected"]) or "none"))
-    for wager, r in s["return_to_player"].items():
-        out.write("  %-20s wagered %10d  net %10d  RTP %s\n"
-                  % (wager, r["wagered"], r["net"],
-                     "-" if r["rtp"] is None else "%.4f" % r["rtp"]))
+    frames = s["frames_rejected"]
+    if not frames:
+        out.write("frames rejected: none\n")
+    else:
+        out.write("frames rejected: %d\n" % sum(sum(r.values()) for r in frames.values()))
+        for device, reasons in sorted(frames.items()):
+            out.write("  %s: %s\n" % (device, ", ".join("%s %d" % (why, n) for why, n
+                                                         in sorted(reasons.items()))))
+    faults = s.get("faults_injected") or {}
+    out.write("faults injected: %s\n" % (", ".join("%s %d" % (f, n) for f, n
+                                                  in sorted(faults.items())) or "none"))
+    returns = s["return_to_player"]
+    if not returns:
+        out.write("return to player: no wagers\n")
+        return
+    out.write("return to player:\n")
+    width = max(len(w) for w in returns)
+    for wager, r in returns.items():
+        out.write("  %-*s wagered %14s  net %14s  RTP %s\n"
+                  % (width, wager, dollars(r["wagered"]), dollars(r["net"], sign=True),
+                     "-" if r["rtp"] is None else "%.2f%%" % (100 * r["rtp"])))
+    note = hand_note(returns)
+    if note:
+        out.write("  (%s)\n" % note)
 
 
 def add_parser(sub):
     sim = sub.add_parser("sim", help="autoplay rounds on simulated devices through the real "
                          "drivers and controller; ends with a summary")
     sim.add_argument("--game", required=True, help="one of: " + ", ".join(PLAYABLE))
-    sim.add_argument("--rounds", type=int, help="rounds to play (default: until Ctrl-C)")
+    sim.add_argument("--rounds", type=positive_int, metavar="N",
+                     help="rounds to play, at least 1 (default: until Ctrl-C)")
     sim.add_argument("--seed", type=int, default=0, help="simulation randomness (deck, play)")
     sim.add_argument("--fault", action="append", metavar="DEVICE:KIND[:RATE]",
                      help="inject a fault each round at RATE (default 1.0); repeatable")
@@ -117,5 +193,11 @@ def add_parser(sub):
                      "it when it exists, after the boot checks")
     sim.add_argument("--key", metavar="FILE", help="the journal's key file (mode 0600): a new "
                      "journal is keyed with it, an existing keyed one is resumed with it")
+    sim.add_argument("--pins", metavar="FILE", help="the console's PIN file (default "
+                     "$TABLECTL_PINS or %s; `tablectl passwd ROLE --file FILE` sets one)"
+                     % CONSOLE_PINS.replace(os.path.expanduser("~"), "~"))
+    sim.add_argument("--manual-clear", action="store_true", help="the simulated floorperson "
+                     "repairs a device but leaves its lock-out for you to clear at the console "
+                     "(practice); play waits until it is cleared")
     sim.set_defaults(func=cmd_sim)
     return sim

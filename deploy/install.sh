@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Install tablectl on Raspberry Pi OS: a venv under /opt/tablectl, the GPIO library this Pi
 # needs, the tablectl user in the dialout and gpio groups, the systemd unit, the udev rules,
-# a table configuration and the journal's key. See docs/deploy.md.
+# a table configuration and the journal's key, the software manifest, bash completion and the
+# man page; it refuses to finish (enable and start the service) until the console's role PINs
+# are set. See docs/deploy.md.
 #
 #   sudo deploy/install.sh --game blackjack         install (or upgrade: safe to re-run)
 #   deploy/install.sh --dry-run --game blackjack    print every action, change nothing
@@ -18,7 +20,8 @@
 # Idempotent: every step either checks first (user, groups, venv, apt packages) or converges
 # (install(1) of our own files). The table configuration and the udev rules are the site's
 # once edited, so they are installed only when absent; the journal key is made only when
-# absent (a new key could not verify the journal kept with the old one).
+# absent (a new key could not verify the journal kept with the old one). The manifest is
+# written anew each time (it is what this installation's software is).
 set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -29,6 +32,10 @@ ETC=/etc/tablectl
 UNIT=/etc/systemd/system/tablectl.service
 RULES=/etc/udev/rules.d/99-tablectl.rules
 KEY=$ETC/journal.key
+PINS=$ETC/console-pins.json
+REQUIRED_ROLES=(technician administrator)       # who clears lock-outs and administers the table
+COMPLETION=/usr/share/bash-completion/completions/tablectl
+MANPAGE=/usr/local/share/man/man1/tablectl.1
 USER_NAME=tablectl
 GROUPS_NEEDED=(dialout gpio)
 
@@ -40,7 +47,12 @@ MODEL=${TABLECTL_PI_MODEL:-}
 die() { printf 'install.sh: %s\n' "$*" >&2; exit 2; }
 say() { printf '%s\n' "$*"; }
 
-games() { local f; for f in "$SRC"/deploy/tables/*.toml; do f=${f##*/}; printf '%s ' "${f%.toml}"; done; }
+games() {
+    local f
+    for f in "$SRC"/deploy/tables/*.toml; do
+        f=${f##*/}; [[ $f == *-bench.toml ]] || printf '%s ' "${f%.toml}"
+    done
+}
 
 usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; }
 
@@ -125,6 +137,9 @@ TEMPLATE=
 if [[ -n $GAME ]]; then
     [[ $GAME =~ ^[a-z0-9-]+$ ]] || die "'$GAME' is not a game name; the games are: $(games)"
     TEMPLATE=$SRC/deploy/tables/$GAME.toml
+    if [[ $GAME == *-bench ]]; then
+        die "'$GAME' is a bench configuration (simulated devices), not a table's; the games are: $(games)"
+    fi
     if [[ ! -f $TEMPLATE ]]; then
         die "no table configuration for '$GAME'; the games are: $(games)"
     fi
@@ -153,6 +168,7 @@ say "user: $USER_NAME, groups: ${GROUPS_NEEDED[*]}"
 say "unit: $ROOT$UNIT"
 say "udev rules: $ROOT$RULES"
 say "journal key: $ROOT$KEY"
+say "console PINs: $ROOT$PINS (needed: ${REQUIRED_ROLES[*]})"
 ((DRY_RUN)) && say "dry run: nothing below is done"
 
 # ---- 1. system packages ---------------------------------------------------------------
@@ -238,7 +254,49 @@ else
     run install -D -m 0644 "$SRC/deploy/99-tablectl.rules" "$ROOT$RULES"
 fi
 
-# ---- 6. tell systemd and udev ---------------------------------------------------------
+# ---- 6. the software manifest, completion, man page ------------------------------------
+
+# The manifest: SHA-256 of every installed file of tablectl and of the dependencies that
+# decide outcomes (transitions, pokerkit, pyserial, with their versions), where the console's
+# `verify` looks for it (controller/console/manifest.py). Written after the last pip step.
+run "$ROOT$VENV/bin/python" -m controller.cli manifest
+run install -D -m 0644 "$SRC/deploy/tablectl.bash-completion" "$ROOT$COMPLETION"
+run install -D -m 0644 "$SRC/deploy/tablectl.1" "$ROOT$MANPAGE"
+
+# ---- 7. the console's role PINs: no finish without them --------------------------------
+
+# The roles in REQUIRED_ROLES without a PIN in the PIN file (all of them if it is not
+# readable JSON: `tablectl passwd` says what is wrong and offers to replace it).
+missing_pins() {
+    python3 - "$1" "${REQUIRED_ROLES[@]}" <<'EOF'
+import json, sys
+try:
+    with open(sys.argv[1]) as f:
+        pins = json.load(f).get("pins") or {}
+except (OSError, ValueError, AttributeError):
+    pins = {}
+print(" ".join(r for r in sys.argv[2:] if not isinstance(pins.get(r), dict)))
+EOF
+}
+read -r -a NO_PIN <<<"$(missing_pins "$ROOT$PINS")"
+for role in "${NO_PIN[@]}"; do
+    if ((DRY_RUN)); then
+        show '[dry-run]' "$ROOT$VENV/bin/tablectl" passwd "$role" --file "$ROOT$PINS"
+    elif [[ -t 0 ]]; then
+        run "$ROOT$VENV/bin/tablectl" passwd "$role" --file "$ROOT$PINS"
+    fi
+done
+if ((!DRY_RUN)); then
+    read -r -a NO_PIN <<<"$(missing_pins "$ROOT$PINS")"
+    if ((${#NO_PIN[@]})); then
+        die "no console PIN for: ${NO_PIN[*]}; set each in a terminal with $VENV/bin/tablectl passwd ROLE --file $PINS, then run install.sh again (the service is not enabled until then)"
+    fi
+    say "console PINs set for: ${REQUIRED_ROLES[*]}"
+fi
+sysrun chown "root:$USER_NAME" "$ROOT$PINS"           # the controller reads them: 0640
+run chmod 0640 "$ROOT$PINS"
+
+# ---- 8. tell systemd and udev ---------------------------------------------------------
 
 sysrun systemctl daemon-reload
 sysrun udevadm control --reload

@@ -65,10 +65,16 @@ class Autoplay:
 
     `faults`: [(device, kind, rate)]; each round draws each fault with its rate and
     injects it at the fault's moment. `stats` feeds the summary (hal_sim/simulation.py).
+    `manual_clear`: the simulated floorperson repairs the simulated device but does not clear
+    the lock-out; play waits until someone clears it at the console (`tablectl sim
+    --manual-clear`, for a technician to practise), calling `on_locked(lockout)` once each.
     """
 
-    def __init__(self, ctl, sim, drivers, seed=0, faults=()):
+    def __init__(self, ctl, sim, drivers, seed=0, faults=(), manual_clear=False,
+                 on_locked=None):
         self.ctl, self.sim, self.drivers = ctl, sim, drivers
+        self.manual_clear = manual_clear
+        self.on_locked = on_locked
         self.model = ctl.model
         self.game = self.model.GAME
         self.deck_rng = random.Random("deck:%s" % seed)
@@ -414,6 +420,9 @@ class Autoplay:
         if sim is not None:
             sim.malfunction = None
             sim.inject("none")
+        if self.manual_clear:
+            self.wait_for_console_clear(lockout)
+            return
         self.stats["floor_clears"] += 1
         self.panel("approval", role="floor", badge="FP-%d" % self.stats["floor_clears"])
         # the clear service tests the device on its own thread (controller/clearing.py), then
@@ -425,6 +434,17 @@ class Autoplay:
                 WAIT_S) or self.model.state == LOCKED_OUT:
             # a failed self-test (a fault still in the line): wait, then try again
             time.sleep(0.01)
+
+    def wait_for_console_clear(self, lockout):
+        """Run the controller's loop (the console submits to it) until the lock-out is
+        cleared; no timeout: a practising technician takes the time they take."""
+        if self.on_locked is not None:
+            self.on_locked(lockout)
+        while self.model.state == LOCKED_OUT:
+            self.ctl.run_once()
+            time.sleep(0.01)
+        self.stats.setdefault("console_clears", 0)
+        self.stats["console_clears"] += 1
 
     # ---- results --------------------------------------------------------------------
 

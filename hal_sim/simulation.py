@@ -27,6 +27,7 @@ from controller.games import ALL_GAMES, model_class
 from controller.games.engine import LOCKED_OUT, SHUFFLED
 from controller.progressive import progressives
 from controller.runtime import Runtime
+from controller.sim import CONSOLE_PINS    # the console's PIN file under simulation
 from hal_sim.autoplay import Autoplay, Stuck
 
 log = logging.getLogger(__name__)
@@ -35,8 +36,6 @@ log = logging.getLogger(__name__)
 PLAYABLE = ALL_GAMES
 SINGLE_DECK = ("flop-poker", "raise-it-up-stud")
 
-# The console's PIN file under simulation: $TABLECTL_PINS, else this (tablectl passwd writes it).
-CONSOLE_PINS = os.path.join(os.path.expanduser("~"), ".tablectl", "console-pins.json")
 # What the controller keeps in memory without --journal: its latest entries (about 150
 # blackjack rounds), not all of them.
 MEMORY_JOURNAL = 5000
@@ -126,10 +125,15 @@ class Simulation:
     """The whole simulated table; `run(rounds)` then `close()` (always)."""
 
     def __init__(self, game, seed=0, faults=(), progress=None, journal=None, key=None,
-                 keep=MEMORY_JOURNAL, parts=(), link_options=None):
+                 keep=MEMORY_JOURNAL, parts=(), link_options=None, pins=None,
+                 manual_clear=False, on_locked=None, on_console=None):
         """`parts`: more parts of the table (a floor link), started after the console, before
         play; see Runtime.register_part. `link_options`: the drivers' Link options (e.g.
-        heartbeat_timeout_ms), for a bench that measures something other than the link."""
+        heartbeat_timeout_ms), for a bench that measures something other than the link.
+        `pins`: the console's PIN file (else $TABLECTL_PINS, else CONSOLE_PINS);
+        `on_console(simulation)` is called once the console is up, before a resume that may
+        wait for it; `manual_clear` and `on_locked` go to the autoplay (sim --manual-clear)."""
+        self.pins_path = pins or os.environ.get("TABLECTL_PINS") or CONSOLE_PINS
         self.game, self.seed, self.progress = game, seed, progress
         self.faults = list(faults)
         cls = model_class(game)
@@ -138,7 +142,7 @@ class Simulation:
         self.journal = journal
         # the boot checks pass before any device starts (a failed one: nothing starts)
         self.runtime = Runtime(cfg, self.devices, journal=journal, key=key, keep=keep,
-                               console={"pins": os.environ.get("TABLECTL_PINS", CONSOLE_PINS)},
+                               console={"pins": self.pins_path},
                                loop=False, refuse_locked_boot=True)
         self.elapsed = 0.0
         self.stopped_by = None
@@ -148,7 +152,10 @@ class Simulation:
             self.runtime.register_part(part)
         try:
             self.runtime.start()
-            self.autoplay = Autoplay(self.ctl, self.sim, self.drivers, seed, self.faults)
+            if on_console is not None:
+                on_console(self)
+            self.autoplay = Autoplay(self.ctl, self.sim, self.drivers, seed, self.faults,
+                                     manual_clear=manual_clear, on_locked=on_locked)
             if journal is not None:
                 # the autoplay's seeded source replaced the one the boot journals: journal
                 # each draw of this one (the real table's stays `secrets`, captured at boot)
@@ -175,7 +182,7 @@ class Simulation:
         process is shuffled again."""
         ctl, ap = self.ctl, self.autoplay
         ctl.run_until_idle()
-        for _ in range(20):
+        for _ in range(1 if ap.manual_clear else 20):    # manual: waits for the console
             if ctl.model.state != LOCKED_OUT:
                 break
             ap.floorperson()

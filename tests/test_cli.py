@@ -5,6 +5,8 @@ import shutil
 import subprocess
 import sys
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -58,3 +60,122 @@ def test_output_cut_short_by_its_reader_is_no_traceback():
                        cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert r.stdout.count("\n") == 1
     assert "Traceback" not in r.stderr and "BrokenPipe" not in r.stderr, r.stderr
+
+
+# ---- the command line (issue 15) -----------------------------------------------------------
+
+def test_version_and_bare_tablectl_prints_its_help():
+    from controller.cli import version
+    p = run("--version")
+    assert p.returncode == 0 and p.stdout == "tablectl %s\n" % version()
+    assert version() == "0.1.0"                     # setup.cfg's, as installed
+    p = run()
+    assert p.returncode == 2 and p.stdout.startswith("usage: tablectl")
+    for verb in ("par", "play", "diagram", "sim", "run", "journal", "passwd", "manifest"):
+        assert "\n    %s " % verb in p.stdout
+
+
+@pytest.mark.parametrize("argv, verb, words", [
+    (["par"], "tablectl par", "name a game"),
+    (["par", "flop-poker", "--all"], "tablectl par", "give a game or --all, not both"),
+    (["par", "baccarat"], "tablectl par", "unknown game 'baccarat'"),
+    (["sim", "--game", "poker", "--rounds", "0"], "tablectl sim", "must be at least 1, not 0"),
+    (["sim", "--game", "poker", "--rounds", "-3"], "tablectl sim", "must be at least 1"),
+    (["sim"], "tablectl sim", "--game"),
+    (["frobnicate"], "tablectl", "invalid choice: 'frobnicate'"),
+    (["journal"], "tablectl journal", "required"),
+    (["play"], "tablectl play", "FILE.json"),
+    (["diagram", "baccarat"], "tablectl diagram", "unknown game 'baccarat'"),
+])
+def test_usage_errors_are_one_line_starting_with_the_verb_exit_2(argv, verb, words):
+    p = run(*argv)
+    assert p.returncode == 2 and p.stdout == "" and "Traceback" not in p.stderr
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(verb + ": ") and words in lines[0], p.stderr
+
+
+def test_manifest_verb_writes_the_software_and_the_outcome_dependencies(tmp_path):
+    """`tablectl manifest` over an installed layout (site-packages holding tablectl and its
+    dependencies): the project's files, and transitions, pokerkit and pyserial with their
+    versions; `--check` then passes, and fails naming a changed file."""
+    import glob
+    import importlib.metadata as md
+
+    import serial
+    site = os.path.dirname(os.path.dirname(serial.__file__))
+    root = tmp_path / "site-packages"
+    root.mkdir()
+    for pkg in ("controller", "drivers", "hal_sim"):
+        shutil.copytree(os.path.join(ROOT, pkg), root / pkg,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    for dist, pkg in (("transitions", "transitions"), ("pokerkit", "pokerkit"),
+                      ("pyserial", "serial")):
+        os.symlink(os.path.join(site, pkg), root / pkg)
+        info = glob.glob(os.path.join(site, "%s-*.dist-info" % dist))[0]
+        os.symlink(info, root / os.path.basename(info))
+    out = tmp_path / "tablectl.manifest"
+    p = run("manifest", "--root", str(root), "--out", str(out))
+    assert p.returncode == 0, p.stderr
+    text = out.read_text()
+    for dist, pkg in (("transitions", "transitions"), ("pokerkit", "pokerkit"),
+                      ("pyserial", "serial")):
+        version = md.version(dist)
+        assert "%s %s" % (dist, version) in p.stdout
+        assert "  %s-%s.dist-info/METADATA\n" % (dist, version) in text
+        assert "  %s/__init__.py\n" % pkg in text
+    assert "  controller/cli.py\n" in text
+    p = run("manifest", "--check", "--root", str(root), "--out", str(out))
+    assert p.returncode == 0 and p.stdout.startswith("PASS"), p.stdout + p.stderr
+    (root / "controller" / "cli.py").write_text("# changed\n")
+    p = run("manifest", "--check", "--root", str(root), "--out", str(out))
+    assert p.returncode == 1 and "changed: controller/cli.py" in p.stdout
+
+
+def test_manifest_refuses_a_root_without_the_dependencies(tmp_path):
+    p = run("manifest", "--root", str(tmp_path), "--out", str(tmp_path / "m"))
+    assert p.returncode == 2 and p.stderr.startswith("tablectl manifest: transitions")
+    assert not (tmp_path / "m").exists()
+
+
+def test_the_shipped_completion_and_man_page_are_the_parsers():
+    from controller.cli import build_parser, version
+    from controller.cli_docs import COMPLETION_FILE, MAN_FILE, bash_completion, manpage
+    with open(COMPLETION_FILE) as f:
+        assert f.read() == bash_completion(build_parser()), \
+            "tablectl completion > deploy/tablectl.bash-completion"
+    with open(MAN_FILE) as f:
+        assert f.read() == manpage(build_parser(), version()), \
+            "tablectl manpage > deploy/tablectl.1"
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+def test_bash_completion_offers_verbs_subverbs_and_options():
+    from controller.cli_docs import COMPLETION_FILE
+
+    def offered(*words):
+        cword = len(words)
+        script = ('source %s; COMP_WORDS=(tablectl %s); COMP_CWORD=%d; _tablectl; '
+                  'printf "%%s\\n" "${COMPREPLY[@]}"'
+                  % (COMPLETION_FILE, " ".join("'%s'" % w for w in words), cword))
+        p = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=30)
+        assert p.returncode == 0, p.stderr
+        return p.stdout.split()
+
+    assert {"par", "play", "sim", "run", "journal", "passwd", "manifest"} <= set(offered(""))
+    assert offered("jo") == ["journal"]
+    assert set(offered("journal", "")) >= {"verify", "show", "head"}
+    assert set(offered("journal", "show", "--")) >= {"--round", "--since", "--until", "--json"}
+    assert offered("sim", "--man") == ["--manual-clear"]
+    assert set(offered("passwd", "")) >= {"technician", "administrator"}
+
+
+@pytest.mark.skipif(shutil.which("man") is None, reason="needs man(1)")
+def test_the_man_page_renders_and_names_every_verb():
+    from controller.cli_docs import MAN_FILE
+    p = subprocess.run(["man", "-l", MAN_FILE], capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, MANPAGER="cat", PAGER="cat", MANWIDTH="100"))
+    assert p.returncode == 0, p.stderr
+    for verb in ("par", "play", "sim", "run", "journal verify", "journal show", "passwd",
+                 "manifest"):
+        assert "\n   %s\n" % verb in p.stdout, verb
+    assert "EXIT STATUS" in p.stdout and "--manual-clear" in p.stdout

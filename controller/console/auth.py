@@ -12,12 +12,11 @@ and read again at every log-in, so a changed PIN takes effect without a restart.
 console for `lock_s` seconds, during which no PIN is even asked for.
 """
 
-import getpass
+import getpass  # noqa: F401 - `tablectl passwd` (controller/cli_passwd.py) reads PINs through it
 import hashlib
 import hmac
 import json
 import os
-import sys
 
 from controller.errors import PinStoreError
 
@@ -243,26 +242,4 @@ class LoginGuard:
             self._save()
 
 
-# ---- `tablectl passwd ROLE` ----------------------------------------------------------------
-
-def cmd_passwd(args, out, prompt=None):
-    """Read the new PIN twice without echo and store its hash; exit 1 if they differ."""
-    prompt = prompt or getpass.getpass
-    store = PinStore(args.file or default_pin_store())
-    first = prompt("New PIN for %s: " % args.role)
-    second = prompt("Repeat the PIN: ")
-    if first != second:
-        sys.stderr.write("tablectl passwd: the two PINs differ; nothing changed\n")
-        return 1
-    store.set(args.role, first)
-    out.write("PIN set for %s in %s\n" % (args.role, store.path))
-    return 0
-
-
-def add_parser(sub):
-    p = sub.add_parser("passwd", help="set a role's console PIN (asked twice, not echoed)")
-    p.add_argument("role", choices=ROLES)
-    p.add_argument("--file", help="the PIN file (default $TABLECTL_PINS or %s)"
-                   % DEFAULT_PIN_STORE)
-    p.set_defaults(func=cmd_passwd)
-    return p
+# `tablectl passwd ROLE` is controller/cli_passwd.py (the command line's, not the console's).

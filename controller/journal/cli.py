@@ -14,7 +14,46 @@ import sys
 from controller.errors import JournalError
 
 
+# SQLite's integers: a row or round number past this is not in any journal
+MAX_NUMBER = 2 ** 63 - 1
+
+
+def number(text):
+    """--round N: a whole number from 1 to what SQLite can hold."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a round number" % text)
+    if not 1 <= n <= MAX_NUMBER:
+        raise argparse.ArgumentTypeError("round numbers run from 1 to %d, not %s"
+                                         % (MAX_NUMBER, text))
+    return n
+
+
+def when(text):
+    """--since/--until: ISO 8601 local time (controller/human.py parse_when) -> wall ns."""
+    from controller.human import parse_when
+    try:
+        return parse_when(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e))
+
+
+class JournalPathError(JournalError):
+    """No journal file at the path given: bad input (exit 2), not a journal that fails."""
+
+
+def _exists(path):
+    """A journal to read must be there: SQLite would create an empty one instead."""
+    import os
+    if os.path.isdir(path):
+        raise JournalPathError("journal %s is a folder, not a journal file" % path)
+    if not os.path.exists(path):
+        raise JournalPathError("no journal at %s" % path)
+
+
 def _open(path, key_file=None):
+    _exists(path)
     from controller.games import model_class
     from controller.journal.keys import read_key
     from controller.journal.store import Store, load
@@ -48,11 +87,21 @@ def verify_path(path, key_file=None, anchor=None):
 
 
 def cmd_verify(args, out):
+    from controller.human import Progress
+    progress = Progress(sys.stderr)
     try:
+        progress.update("journal verify %s: checking the chain, then replaying..." % args.path,
+                        force=True)
         ok, message, _ = verify_path(args.path, args.key, args.head)
     except JournalError as e:
-        sys.stderr.write("tablectl journal verify: %s\n" % e)
-        return 1
+        progress.done()
+        sys.stderr.write("tablectl journal verify: %s\n" % " ".join(str(e).split()))
+        return 2 if isinstance(e, JournalPathError) else 1
+    except KeyboardInterrupt:
+        progress.done()
+        sys.stderr.write("tablectl journal verify: interrupted; the journal was not verified\n")
+        return 2
+    progress.done()
     out.write(message + "\n")
     return 0 if ok else 1
 
@@ -75,8 +124,9 @@ def show_round(path, round_no, key_file=None):
     finally:
         store.close()
     if doc is None:
-        raise JournalError("journal %s has no round %d (rounds 1..%d)"
-                           % (path, round_no, replay.last_round))
+        from controller.human import rounds_range
+        raise JournalError("journal %s has no round %d (%s)"
+                           % (path, round_no, rounds_range(1, replay.last_round)))
     if problem is not None:
         doc["warning"] = "the journal does not verify: first bad row %d: %s" % (
             problem.seq, problem.reason)
@@ -84,25 +134,62 @@ def show_round(path, round_no, key_file=None):
 
 
 def cmd_show(args, out):
-    from controller.journal.show import render
+    from controller.journal.show import render, show_rows
+    if args.since is not None and args.until is not None and args.since > args.until:
+        sys.stderr.write("tablectl journal show: --since is after --until\n")
+        return 2
     try:
+        if args.round is None:
+            return show_rows(args.path, out, key_file=args.key, since=args.since,
+                             until=args.until, as_json=args.json)
         doc = show_round(args.path, args.round, args.key)
     except JournalError as e:
-        sys.stderr.write("tablectl journal show: %s\n" % e)
-        return 1
+        sys.stderr.write("tablectl journal show: %s\n" % " ".join(str(e).split()))
+        return 2 if isinstance(e, JournalPathError) else 1
+    except KeyboardInterrupt:
+        sys.stderr.write("tablectl journal show: interrupted\n")
+        return 2
     if args.json:
         json.dump(doc, out, indent=1)
         out.write("\n")
     else:
         if doc.get("warning"):
             out.write("WARNING: %s\n" % doc["warning"])
-        render(doc, out)
+        render(doc, out, times=_times(args.path, doc), since=args.since, until=args.until)
     return 0
+
+
+def _times(path, doc):
+    """The casino's local wall clock for the round's rows (human.WallClock), from the clock
+    record in force at the round's first row."""
+    from controller.human import WallClock
+    from controller.journal.store import Store
+    clock = WallClock()
+    if not doc.get("rows"):
+        return clock
+    store = Store(path)
+    try:
+        clock.add(clock_record_before(store, doc["rows"][0]["seq"]))
+    finally:
+        store.close()
+    return clock
+
+
+def clock_record_before(store, seq):
+    """The data of the last `clock` record at or before row `seq` (None if none or not
+    JSON): the mapping of table time to the wall clock in force there."""
+    row = store.db.execute("SELECT data FROM journal WHERE entry = 'record' AND kind = 'clock' "
+                           "AND seq <= ? ORDER BY seq DESC LIMIT 1", (seq,)).fetchone()
+    try:
+        return None if row is None else json.loads(row[0])
+    except ValueError:
+        return None
 
 
 def cmd_head(args, out):
     from controller.journal.store import Store
     try:
+        _exists(args.path)
         store = Store(args.path)
         try:
             seq, digest = store.last()
@@ -111,8 +198,8 @@ def cmd_head(args, out):
         if seq == 0:
             raise JournalError("journal %s has no rows yet" % args.path)
     except JournalError as e:
-        sys.stderr.write("tablectl journal head: %s\n" % e)
-        return 1
+        sys.stderr.write("tablectl journal head: %s\n" % " ".join(str(e).split()))
+        return 2 if isinstance(e, JournalPathError) else 1
     out.write("%d:%s\n" % (seq, digest))
     return 0
 
@@ -137,10 +224,14 @@ def add_parser(sub):
     v.add_argument("--head", type=anchor, metavar="SEQ:HASH", help="an anchor written down "
                    "before (`tablectl journal head`): row SEQ must still have hash HASH")
     v.set_defaults(func=cmd_verify)
-    s = jsub.add_parser("show", help="reconstruct a round hand by hand (581.7(q)); cards not "
+    s = jsub.add_parser("show", help="reconstruct a round hand by hand (581.7(q)), or list "
+                        "the rows between two times, each with its local time; cards not "
                         "yet revealed in a round in progress are hidden")
     s.add_argument("path")
-    s.add_argument("--round", type=int, required=True, metavar="N")
+    s.add_argument("--round", type=number, metavar="N", help="the round to reconstruct")
+    s.add_argument("--since", type=when, metavar="TIME", help="rows at or after this local "
+                   "time (ISO 8601, e.g. 2026-12-01T14:30 or with its offset)")
+    s.add_argument("--until", type=when, metavar="TIME", help="rows before this local time")
     s.add_argument("--json", action="store_true", help="machine-readable output")
     s.add_argument("--key", metavar="FILE", help=key_help)
     s.set_defaults(func=cmd_show)

@@ -14,6 +14,8 @@ which card is face down.
 """
 
 import copy
+import json
+import sys
 
 from controller.errors import InvalidCard
 from controller.rules.cards import parse
@@ -119,18 +121,29 @@ def _void_reason(record):
     return next((d.get("reason") for what, d in record if what == "void"), None)
 
 
-def render(doc, out):
-    """The reconstruction as text, hand by hand."""
+def render(doc, out, times=None, since=None, until=None):
+    """The reconstruction as text, hand by hand: amounts in dollars, each journal row with
+    the casino's local time (`times`: a human.WallClock; table time where none maps it),
+    the rows limited to [since, until) wall ns when given."""
+    from controller.human import WallClock, dollars, hand_note
+    times = times or WallClock()
     out.write("%s round %d: %s%s\n" % (doc["game"], doc["round"], doc["status"],
                                        " (%s)" % doc["void_reason"] if doc["void_reason"]
                                        else ""))
+    if doc["rows"]:
+        out.write("  from %s to %s\n" % (times.iso(doc["rows"][0]["ts_ns"]),
+                                         times.iso(doc["rows"][-1]["ts_ns"])))
     if doc["status"] == "in progress":
         out.write("  (round in progress: cards not yet revealed are shown as %s)\n" % HIDDEN)
     out.write("\nwagers:\n")
+    names = set()
     for seat in sorted(doc["wagers"], key=_seat_order):
         placed = doc["wagers"][seat]
-        out.write("  seat %s: %s\n" % (seat, ", ".join("%s %d" % (w, a)
+        names.update(placed)
+        out.write("  seat %s: %s\n" % (seat, ", ".join("%s %s" % (w, dollars(a))
                                                        for w, a in sorted(placed.items()))))
+    if not doc["wagers"]:
+        out.write("  none\n")
     out.write("\nthe round as it happened (581.7(q)):\n")
     for what, detail in doc["record"]:
         out.write("  %-22s %s\n" % (what, _detail(detail)))
@@ -138,27 +151,110 @@ def render(doc, out):
         out.write("\nsettlement:\n")
         for seat in sorted(doc["results"], key=_seat_order):
             res = doc["results"][seat]
+            names.update(res)
             out.write("  seat %s: %s\n" % (seat, ", ".join(
-                "%s %s %+d" % (w, r[0], r[1]) for w, r in sorted(res.items()))))
+                "%s %s %s" % (w, r[0], dollars(r[1], sign=True)) for w, r in sorted(res.items()))))
+    note = hand_note(names)
+    if note:
+        out.write("  (%s)\n" % note)
     out.write("\njournal rows:\n")
     for r in doc["rows"]:
-        out.write("  %6d %-7s %-14s %-16s %s\n" % (r["seq"], r["entry"], r["source"], r["kind"],
-                                                   _detail(r["data"])))
+        wall = times.wall_ns(r["ts_ns"])
+        if since is not None and (wall is None or wall < since):
+            continue
+        if until is not None and (wall is None or wall >= until):
+            continue
+        out.write("  %6d  %s  %-7s %-14s %-16s %s\n"
+                  % (r["seq"], times.iso(r["ts_ns"]), r["entry"], r["source"], r["kind"],
+                     _detail(r["data"])))
 
 
 def _seat_order(seat):
     return (0, int(seat)) if str(seat).isdigit() else (1, str(seat))
 
 
+# detail keys whose integer value is money (cents): printed as dollars
+MONEY_KEYS = ("amount", "net", "paid", "pays", "payout", "meter", "reset", "won", "total",
+              "handle", "contribution", "wagered", "collected", "returned")
+
+
 def _detail(d):
+    from controller.human import dollars
     if isinstance(d, dict):
-        return " ".join("%s=%s" % (k, _value(v)) for k, v in d.items())
+        return " ".join("%s=%s" % (k, dollars(v) if k in MONEY_KEYS and type(v) is int
+                                   else _value(v)) for k, v in d.items())
     return _value(d)
 
 
 def _value(v):
-    if isinstance(v, list):
-        return "[%s]" % ",".join(_value(x) for x in v)
-    if isinstance(v, dict):
-        return "{%s}" % ",".join("%s:%s" % (k, _value(x)) for k, x in v.items())
+    """A detail value as a person reads it: JSON for what is nested (never Python's repr:
+    no None, True or quotes of a dict), "-" for nothing."""
+    if v is None:
+        return "-"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, (list, dict)):
+        return json.dumps(v, separators=(",", ":"), sort_keys=False)
     return str(v)
+
+
+# ---- rows between two times -------------------------------------------------------------
+
+def show_rows(path, out, key_file=None, since=None, until=None, as_json=False):
+    """`journal show PATH [--since T] [--until T]`: every row in the window, each with the
+    casino's local time (in JSON the rows as stored: table time, cents). The rows of a round
+    still in progress have their card codes hidden, as everywhere. Streams: memory does not
+    grow with the journal. Exit 0; 1 when the journal does not verify (the rows before the
+    first bad one are shown, then the warning)."""
+    from controller.human import WallClock
+    from controller.journal.cli import _open, clock_record_before
+    from controller.journal.live import check
+    from controller.journal.store import load
+    store, model_cls = _open(path, key_file)
+    try:
+        replay, problem = check(store, model_cls)
+        model = None if replay is None else replay.ctl.model
+        open_round = None
+        if model is not None and not round_over(model) and model.round_no:
+            open_round = model.round_no
+        stop = None if problem is None else problem.seq
+        clock = WallClock()
+        first_clock = store.db.execute("SELECT seq FROM journal WHERE entry = 'record' AND "
+                                       "kind = 'clock' ORDER BY seq LIMIT 1").fetchone()
+        if first_clock is not None:     # the rows before a boot's clock record are its own
+            clock.add(clock_record_before(store, first_clock[0]))
+        shown = 0
+        for raw in store.rows(1, stop):
+            try:
+                row = load(raw)
+            except ValueError:
+                break
+            if row["entry"] == "record" and row["kind"] == "clock":
+                clock.add(row["data"])
+            wall = clock.wall_ns(row["ts_ns"])
+            if since is not None and (wall is None or wall < since):
+                continue
+            if until is not None and (wall is None or wall >= until):
+                continue
+            if open_round is not None and row.get("round_no") == open_round:
+                row = dict(row, data=hide_cards(row["data"]))
+            shown += 1
+            if as_json:
+                out.write(json.dumps({k: row[k] for k in ("seq", "ts_ns", "source", "entry",
+                                                          "kind", "round_no", "data")}) + "\n")
+                continue
+            detail = ("the table's whole state (--json shows it)" if row["kind"] == "snapshot"
+                      else _detail(row["data"]))
+            out.write("%6d  %s  round %-4s %-7s %-14s %-16s %s\n"
+                      % (row["seq"], clock.iso(row["ts_ns"]), row.get("round_no"),
+                         row["entry"], row["source"], row["kind"], detail))
+        if not as_json and not shown:
+            out.write("no rows%s\n" % ("" if since is None and until is None
+                                       else " in that time"))
+    finally:
+        store.close()
+    if problem is not None:
+        sys.stderr.write("tablectl journal show: the journal does not verify: first bad row "
+                         "%d: %s\n" % (problem.seq, problem.reason))
+        return 1
+    return 0

@@ -70,6 +70,14 @@ def test_dry_run_prints_every_action(model, package):
     assert "-o tablectl -g tablectl /var/lib/tablectl" in out
     assert "[dry-run] new_journal_key /etc/tablectl/journal.key" in out
     assert "[dry-run] chown tablectl:tablectl /etc/tablectl/journal.key" in out
+    # the manifest, the completion and the man page; a PIN asked for each required role
+    assert "[dry-run] /opt/tablectl/venv/bin/python -m controller.cli manifest" in out
+    assert "deploy/tablectl.bash-completion /usr/share/bash-completion/completions/tablectl" \
+        in out
+    assert "deploy/tablectl.1 /usr/local/share/man/man1/tablectl.1" in out
+    for role in ("technician", "administrator"):
+        assert ("[dry-run] /opt/tablectl/venv/bin/tablectl passwd %s --file "
+                "/etc/tablectl/console-pins.json" % role) in out
     actions = [line for line in out.splitlines() if line.startswith(("+", "[skipped"))]
     assert actions == []                                # nothing done, only "[dry-run]"
     assert out.rstrip().endswith("dry run: nothing was changed")
@@ -141,8 +149,65 @@ exec "$REAL_PYTHON3" "$@"
 """
 
 
+def pins_for(root, *roles):
+    """A PIN file under `root` with a PIN for each role (a cheap scrypt: a test)."""
+    from controller.console.auth import PinStore
+    store = PinStore(str(root / "etc" / "tablectl" / "console-pins.json"), n=2 ** 4)
+    for role in roles:
+        store.set(role, "2468")
+
+
+def stand_in_python(tmp_path):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "python3").write_text(FAKE_PYTHON3)
+    (bin_dir / "python3").chmod(0o755)
+    log = tmp_path / "pip.log"
+    return log, {"PATH": "%s:%s" % (bin_dir, os.environ["PATH"]), "PIP_LOG": str(log),
+                 "REAL_PYTHON3": shutil.which("python3")}
+
+
+def test_install_refuses_to_finish_without_the_role_pins(tmp_path):
+    root = fake_pi(tmp_path, PI4)
+    _, env = stand_in_python(tmp_path)
+    r = install("--root", str(root), "--game", "poker", env=env)    # no terminal: no prompt
+    assert r.returncode == 2
+    assert "no console PIN for: technician administrator" in r.stderr
+    assert "systemctl enable" not in r.stdout                # the service is not enabled
+    assert (root / "etc/tablectl/table.toml").exists()       # what was done stays done
+    pins_for(root, "technician")
+    r = install("--root", str(root), env=env)
+    assert r.returncode == 2 and "no console PIN for: administrator;" in r.stderr
+    pins_for(root, "administrator")
+    r = install("--root", str(root), env=env)
+    assert r.returncode == 0, r.stderr
+    assert "console PINs set for: technician administrator" in r.stdout
+    assert oct((root / "etc/tablectl/console-pins.json").stat().st_mode & 0o777) == "0o640"
+
+
+def test_root_install_places_the_manifest_completion_and_man_page(tmp_path):
+    root = fake_pi(tmp_path, PI4)
+    log, env = stand_in_python(tmp_path)
+    pins_for(root, "technician", "administrator")
+    r = install("--root", str(root), "--game", "poker", env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "-m controller.cli manifest" in log.read_text()     # the venv's own tablectl
+    assert (root / "usr/share/bash-completion/completions/tablectl").read_bytes() == \
+        (REPO / "deploy/tablectl.bash-completion").read_bytes()
+    assert (root / "usr/local/share/man/man1/tablectl.1").read_bytes() == \
+        (REPO / "deploy/tablectl.1").read_bytes()
+
+
+def test_a_bench_configuration_is_not_a_table_to_install():
+    r = install("--dry-run", "--game", "poker-bench", "--model", PI4)
+    assert r.returncode == 2 and "bench configuration" in r.stderr
+    r = install("--dry-run", "--game", "roulette", "--model", PI4)
+    assert "-bench" not in r.stderr
+
+
 def test_root_install_is_idempotent_and_keeps_the_sites_files(tmp_path):
     root = fake_pi(tmp_path, PI5)
+    pins_for(root, "technician", "administrator")
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     (bin_dir / "python3").write_text(FAKE_PYTHON3)

@@ -173,8 +173,9 @@ class Series:
     # ---- at the end ------------------------------------------------------------------------
 
     def finish(self):
-        """A last restart that plays no round, then the checks over the whole journal."""
-        assert self.run(None, rounds=0) == 0, self.tail()
+        """A last restart that resumes and plays one round to its end (`sim --rounds` is at
+        least 1), then the checks over the whole journal."""
+        assert self.run(None, rounds=1) == 0, self.tail()
         # [rule: the chain verifies; every snapshot and the meters equal the replay of the
         # journal from its genesis]
         ok, message, replay = verify_path(self.path)
