@@ -88,8 +88,7 @@ class SerialDevice:
     def to_safe(self):
         """A serial device has no outputs of ours to make safe; stop asking it for work."""
         if self.link is not None:
-            with self.link._lock:
-                self.link._queue.clear()
+            self.link.discard_queued()
 
     @property
     def state(self):
