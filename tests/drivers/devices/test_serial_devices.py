@@ -201,7 +201,7 @@ def test_the_dealers_setting_keyed_on_the_panel_settles_six_card_fortune(bench):
 
 
 def test_a_malformed_panel_entry_is_rejected_naming_the_field(bench):
-    b = bench(DealerPanel, SimDealerPanel)
+    b = bench(DealerPanel, SimDealerPanel, reject_interval_ms=0)     # every one reported
     bad = [("shake", {"dice": [3, 4]}, "shake: unknown field 'dice' (it takes no fields)"),
            ("shuffle", {"cut": 12}, "shuffle: unknown field 'cut' (it takes no fields)"),
            ("decision", {"seat": 2}, "decision: field 'action' is missing"),
@@ -220,8 +220,8 @@ def test_a_malformed_panel_entry_is_rejected_naming_the_field(bench):
     assert [e.kind for e in b.sink.events] == ["decision"]      # none of the bad applied
     assert b.driver.status()["rejected"] == {"bad_event": len(bad)}
     assert len(b.journal) == len(bad)
-    for (device, reason, text), (_, _, why) in zip(b.journal, bad):
-        assert (device, reason) == ("dealer_panel", "bad_event")
+    for (device, reason, text, count), (_, _, why) in zip(b.journal, bad):
+        assert (device, reason, count) == ("dealer_panel", "bad_event", 1)
         assert why in text, text
 
 
