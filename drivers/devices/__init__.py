@@ -17,6 +17,7 @@ from drivers.devices.progressive_system import ProgressiveSystem
 from drivers.devices.shuffler import Shuffler
 from drivers.devices.tower_light import TowerLight
 from drivers.errors import DeviceError
+from drivers.link import check_url
 
 SERIAL = {"card_reader": CardReader, "shuffler": Shuffler, "shoe": DealingShoe,
           "dealing_shoe": DealingShoe, "dice_reader": DiceReader, "dealer_panel": DealerPanel,
@@ -45,8 +46,14 @@ def build_devices(config, factory=None, *, clock=time.monotonic_ns, on_rejected=
             url = entry.pop("url", None)
             if not url:
                 raise DeviceError("device %r: a serial device needs a url" % name)
-            devices[name] = cls(name, url, clock=clock, on_rejected=on_rejected,
-                                **dict(link_options or {}, **entry))
+            try:
+                check_url(url)
+                devices[name] = cls(name, url, clock=clock, on_rejected=on_rejected,
+                                    **dict(link_options or {}, **entry))
+            except TypeError as e:           # a keyword the driver does not take
+                raise DeviceError("device %r: unknown setting (%s)" % (name, e)) from None
+            except DeviceError as e:
+                raise DeviceError("device %r: %s" % (name, e)) from None
         else:
             if factory is None:
                 raise DeviceError("device %r: a GPIO device needs a pin factory" % name)
