@@ -219,6 +219,9 @@ class SerialDevice:
             self._fault(clean_text(payload.get("reason", "fault")), ts_ns)
             return
         if kind == "status":
+            if payload.get("state") not in ("ready", "fault", "busy"):
+                raise FieldError("status: field 'state' %r is not ready, fault or busy"
+                                 % (payload.get("state"),))
             self.device_status = {k: v for k, v in payload.items() if k != "kind"}
             return
         if kind == "fault_cleared":
