@@ -386,3 +386,35 @@ def test_a_sink_that_raises_does_not_stop_the_driver(bench):
     b.driver.sink = good
     b.sim.deal("Kh")
     assert b.next("card").data == {"card": "Kh"}
+
+
+# -- a driver survives any frame (issue 11) ---------------------------------------------
+
+def test_a_hostile_shuffler_count_is_a_bad_event_and_the_driver_goes_on(bench):
+    b = bench(Shuffler, SimShuffler, reject_interval_ms=0)
+    b.sim.event("card_count", count=10 ** 12, expected=52)       # valid JSON, out of range
+    b.sim.event("shuffle_completed", cards=True)
+    b.sim.link.port.junk(_hostile_frame(b'{"count":1e999,"kind":"card_count"}'))
+    b.sim.event("shuffle_completed", cards=52)                   # still served
+    assert b.next("shuffle").data == {"by": "shuffler", "count": 52}
+    assert wait_for(lambda: b.driver.status()["rejected"] == {"bad_event": 2,
+                                                               "bad_payload": 1})
+    assert b.driver.link._thread.is_alive() and b.driver.selftest()
+
+
+def test_device_text_reaches_no_terminal_raw_and_a_surrogate_no_journal(bench):
+    b = bench(CardReader, SimCardReader, reject_interval_ms=0)
+    b.sim.fault("\x1b[2J\x1b]0;pwned\x07jam\x00\x9b")
+    fault = b.next("fault")
+    assert fault.data["reason"] == "jam"
+    b.sim.link.port.junk(_hostile_frame(b'{"kind":"fault","reason":"\\ud800"}'))
+    assert wait_for(lambda: b.driver.status()["rejected"].get("bad_payload") == 1)
+    assert len(b.sink.of("fault")) == 1
+    assert all(isinstance(j[2], str) and j[2].isascii() for j in b.journal)
+
+
+def _hostile_frame(body, seq=None):
+    """A CRC-valid EVENT frame with any payload bytes, at the sim's next sequence number."""
+    from drivers.codec import crc16_ccitt_false
+    inner = bytes((len(body), 200 if seq is None else seq, 0x10)) + body
+    return b"\x7e" + inner + crc16_ccitt_false(inner).to_bytes(2, "big")
