@@ -20,6 +20,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     (["lockout.py", "--presses", "20"], "ratio vs queue round trip: "),
     (["sim_rounds.py", "--rounds", "2", "--game", "props-and-hops", "--game", "poker"],
      "poker "),
+    (["fuzz_link.py", "--frames", "3000"], "ratio vs json.loads of the same payloads: "),
 ])
 def test_the_bench_runs_to_its_summary(args, last):
     r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", args[0])] + args[1:],

@@ -20,6 +20,7 @@ import threading
 import time
 from collections import Counter
 
+from controller.errors import TablectlError
 from controller.games.events import Event
 from drivers.devices.fields import FieldError, clean_payload, clean_text
 from drivers.errors import DeviceError
@@ -198,7 +199,7 @@ class SerialDevice:
             self._apply(payload, message.ts_ns)
         except Exception as exc:          # noqa: BLE001 - nothing a device sends may raise
             if not isinstance(exc, (FieldError, KeyError, TypeError, ValueError,
-                                    DeviceError)):
+                                    TablectlError)):
                 self.counters["translate_errors"] += 1
                 log.exception("%s: translating %r failed", self.name, message.payload)
             self._on_rejected("bad_event", clean_text("%r: %s" % (message.payload, exc), 200))
