@@ -51,6 +51,12 @@ def load_config(path, environ=None):
         backend = choose_backend(section.get("hal"), environ)
     except HalError as e:
         raise ConfigError(str(e))
+    from drivers.devices import check_devices
+    from drivers.errors import DeviceError
+    try:
+        check_devices(section.get("devices"))     # before the journal is touched
+    except DeviceError as e:
+        raise ConfigError("controller.devices: %s" % e)
     return cfg, section, backend
 
 

@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 PROTOCOL_OPTIONS = ("ack_timeout_ms", "max_retries", "heartbeat_interval_ms",
                     "heartbeat_timeout_ms", "babble_limit", "babble_window_ms", "frame_gap_ms",
                     "hello_retry_ms")
-LINK_OPTIONS = PROTOCOL_OPTIONS + ("reopen_ms",)
+LINK_OPTIONS = PROTOCOL_OPTIONS + ("reopen_ms", "baudrate")
 
 
 def check_url(url):
