@@ -23,7 +23,7 @@ from collections import Counter
 from controller.errors import TablectlError
 from controller.games.events import Event
 from drivers.devices.fields import FieldError, clean_payload, clean_text
-from drivers.errors import DeviceError
+from drivers.errors import DeviceError, HandshakeTimeout
 from drivers.link import LINK_OPTIONS, Link
 
 log = logging.getLogger(__name__)
@@ -123,10 +123,13 @@ class SerialDevice:
         return self.link is not None and self.link.connected
 
     def wait_connected(self, timeout_s=1.0):
-        """True once the handshake completed (real time, bounded)."""
+        """True once the handshake completed (real time, bounded); False at once when the
+        peer was refused (a HELLO that failed the check; an unanswered HELLO is retried)."""
         end = time.monotonic() + timeout_s
         while not self.connected:
-            if time.monotonic() >= end or (self.link and self.link.handshake_error):
+            error = self.link.handshake_error if self.link else None
+            if time.monotonic() >= end or (error is not None
+                                           and not isinstance(error, HandshakeTimeout)):
                 return False
             time.sleep(0.001)
         return True
