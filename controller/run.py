@@ -194,6 +194,9 @@ class Runner:
         if self.console is not None:
             self._step("console", self.console.stop)
             self.console = None
+        for driver in self.started:             # rejections still batched reach the journal
+            if hasattr(driver, "stop_reporting"):
+                self._step("driver %s rejections" % driver.name, driver.stop_reporting)
         if self.ctl is not None:
             self._step("controller loop", self.ctl.stop)
         if self.ctl is not None:

@@ -186,6 +186,7 @@ class Simulation:
                 pass
         self.started = []
         self.sim.stop()
+        self.ctl.run_until_idle()       # what the drivers reported as they stopped is journaled
         if self.journal is not None:
             self.ctl.close()
 
