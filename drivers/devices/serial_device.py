@@ -109,13 +109,14 @@ class SerialDevice:
 
     @property
     def state(self):
-        """stopped, absent (no port), connecting, ready or fault (latched until clear_fault)."""
+        """stopped, absent (no port), fault (latched until clear_fault), connecting or
+        ready."""
         if not self._running:
             return "stopped"
+        if self.link is not None and self.link.absent:
+            return "absent"                # its port fault is latched too; this says more
         if self.last_fault is not None:
             return "fault"
-        if self.link is not None and self.link.absent:
-            return "absent"
         return "ready" if self.connected else "connecting"
 
     @property

@@ -149,7 +149,7 @@ def test_heartbeats_both_ways_and_silence(table):
     time.sleep(2.6)                                        # longer than the 2 s watchdog
     beats = [f for f in peer.frames("in", HEARTBEAT) if f.at > start]
     assert len(beats) >= 2 and all(f.seq == 0 and f.raw[1] == 0 for f in beats)
-    assert all(b.at - a.at >= 0.45 for a, b in zip(beats, beats[1:]))
+    assert len(beats) <= 2.6 / 0.5 + 2              # only to fill silences (reads jitter)
     assert not sink                                        # our heartbeats kept it alive
     peer.heartbeats = False                                # now the page end is silent
     until(lambda: any(e.kind == "fault" and e.data["reason"] == "silent" for e in sink),
