@@ -227,3 +227,26 @@ def test_discard_queued_drops_what_was_not_sent(ends):
     link.send({"cmd": "display", "text": "a"})
     link.send({"cmd": "display", "text": "b"})
     assert link.discard_queued() == 2 and link.idle
+
+
+def test_junk_runs_count_towards_babbling(ends):
+    """Issue 18.7: nine junk runs (each ended by a stray start byte) within a second."""
+    link, peer = ends
+    connect(link, peer)
+    out = []
+    for t in range(9):
+        out += link.receive(b"noise\x7e\x00", t * MS) + link.poll(t * MS)
+    assert [r.reason for r in kinds(out, Reject)].count(JUNK) >= 9
+    assert [f.kind for f in kinds(out, Fault)] == ["babbling"]
+
+
+def test_a_refused_hello_from_a_connected_peer_ends_the_session(ends):
+    """Every HELLO is checked, whatever its boot: one naming another protocol version from
+    a connected peer leaves the link unconnected until a HELLO passes."""
+    link, peer = ends
+    connect(link, peer)
+    out = link.receive(peer.frame(MsgType.HELLO, 0, dict(SHOE_HELLO, proto=3)), 0)
+    assert not link.connected and not peer.heard(out)
+    assert "v3" in kinds(out, Fault)[0].reason
+    out = link.receive(peer.frame(MsgType.HELLO, 0, SHOE_HELLO), 0)
+    assert link.connected
