@@ -177,6 +177,10 @@ class Simulation:
             self.console.stop()
             self.console = None
         if self.started:
+            for driver in self.started:        # rejections still batched reach the journal
+                if hasattr(driver, "stop_reporting"):
+                    driver.stop_reporting()
+            self.ctl.run_until_idle()
             for what, why in self.ctl.outputs.safe_all():    # a table left safe, as on a Pi
                 log.warning("%s: safe value not applied at shutdown: %s", what, why)
         for driver in reversed(self.started):
@@ -186,7 +190,6 @@ class Simulation:
                 pass
         self.started = []
         self.sim.stop()
-        self.ctl.run_until_idle()       # what the drivers reported as they stopped is journaled
         if self.journal is not None:
             self.ctl.close()
 
