@@ -232,9 +232,9 @@ def device_keys(kind, cls, serial):
             if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
                 keys.add(p.name)
     if serial:
-        from drivers.link import Link
+        from drivers.link import LINK_OPTIONS, Link
         keys |= {p for p in inspect.signature(Link.__init__).parameters}
-        keys |= {"url", "baudrate"}
+        keys |= set(LINK_OPTIONS) | {"url", "baudrate"}
     else:
         from drivers.devices import buttons, tower_light
         keys |= {"buttons": set(buttons.BUTTONS),

@@ -50,6 +50,8 @@ def load_config(path, environ=None):
         backend = choose_backend(section.get("hal"), environ)
     except HalError as e:
         raise ConfigError(str(e))
+    # the device settings and urls were checked by the configuration's loader (keys against
+    # what each driver takes, urls against pyserial's schemes): before the journal is touched
     return cfg, section, backend
 
 

@@ -240,14 +240,24 @@ class Runtime:
             self._start_part(name, part)
 
     def start_loop(self):
+        if self.loop:
+            from controller.watchdog import Heartbeat
+            self.heartbeat = Heartbeat(environ=self.environ)
+            self.ctl.policies.append(self.heartbeat)  # READY=1 on the loop's first iteration
+            self.on_shutdown("controller loop", self.ctl.stop)
+            self.ctl.start()
+        # pushed after the loop, so run before it stops: the rejections a driver still holds
+        # in its batch (docs/protocols.md) reach the journal
+        self.on_shutdown("the drivers' batched rejections", self._flush_rejections)
+        if self.loop:
+            self.on_shutdown("heartbeat STOPPING=1", self.heartbeat.stopping)
+
+    def _flush_rejections(self):
+        for driver in self.drivers.values():
+            if hasattr(driver, "stop_reporting"):
+                driver.stop_reporting()
         if not self.loop:
-            return
-        from controller.watchdog import Heartbeat
-        self.heartbeat = Heartbeat(environ=self.environ)
-        self.ctl.policies.append(self.heartbeat)      # READY=1 on the loop's first iteration
-        self.on_shutdown("controller loop", self.ctl.stop)
-        self.ctl.start()
-        self.on_shutdown("heartbeat STOPPING=1", self.heartbeat.stopping)
+            self.ctl.run_until_idle()         # no loop thread: the caller's loop, run it here
 
     @property
     def loop_alive(self):

@@ -128,11 +128,13 @@ class TableController:
         else:
             self.queue.put(event)
 
-    def frame_rejected(self, device, reason, frame):
+    def frame_rejected(self, device, reason, frame, count=1):
         """A driver threw input away (a malformed frame, junk, a bad entry): journaled like
-        every input, on the loop's thread, and never applied. Safe from driver threads."""
-        self.submit(Event(FRAME_REJECTED, {"device": device, "reason": reason, "frame": frame},
-                          device, self.clock()))
+        every input, on the loop's thread, and never applied. Safe from driver threads.
+        `count`: how many rejections of this reason the report stands for (the driver
+        batches them, drivers/devices/serial_device.py); `frame` is the last one's bytes."""
+        self.submit(Event(FRAME_REJECTED, {"device": device, "reason": reason, "frame": frame,
+                                           "count": count}, device, self.clock()))
 
     def idle(self):
         """Nothing queued in either lane."""

@@ -1,4 +1,4 @@
-"""The project's documented serial codec (tablectl-serial v1), see docs/protocols.md.
+"""The project's documented serial codec (tablectl-serial v2), see docs/protocols.md.
 
 Vendor protocols are not public, so every serial driver has a codec and this
 is the one the project documents and the simulator speaks. Framing follows the
@@ -11,10 +11,18 @@ The CRC is CRC-16/CCITT-FALSE over LEN..PAYLOAD. The payload is a UTF-8 JSON
 object with '~' escaped, so 0x7E never occurs inside it. The decoder takes
 bytes in any chunking and never raises: it returns the frames it accepts and
 a Rejected record (counted by reason) for everything it throws away.
+
+"Valid JSON" is strict here (docs/protocols.md section 2): a payload that Python's
+json module would take but another end might read differently -- NaN, Infinity,
+1e999, a lone surrogate, a duplicate key, an integer beyond 2^53, deep nesting --
+is `bad_payload`, so nothing a device sends can reach a driver as a value that
+raises later (an OverflowError in int(), a UnicodeEncodeError in the journal).
 """
 
 import binascii
 import json
+import math
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -22,7 +30,7 @@ from enum import IntEnum
 from drivers.errors import FrameError
 
 PROTOCOL_NAME = "tablectl-serial"
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2      # docs/protocols.md section 13 says what each version changed
 
 SOF = 0x7E
 HEADER_LEN = 4           # SOF, LEN, SEQ, TYPE
@@ -30,6 +38,9 @@ CRC_LEN = 2
 MAX_PAYLOAD = 200        # bounds how long a false start byte can stall the decoder
 MAX_FRAME = HEADER_LEN + MAX_PAYLOAD + CRC_LEN
 HELLO_SEQ = 0            # seq 0 belongs to HELLO; data frames count 1..255, 1..
+MAX_DEPTH = 4            # nesting of arrays/objects, the payload object itself being 1
+MAX_INT = 2 ** 53 - 1    # integers every JSON reader holds exactly (RFC 8259 section 6)
+NAME_RE = re.compile(r"[a-z][a-z0-9_]{0,31}\Z")   # what `kind` and `cmd` look like
 
 
 class MsgType(IntEnum):
@@ -54,8 +65,9 @@ UNKNOWN_TYPE = "unknown_type"        # good CRC, TYPE not in MsgType
 BAD_PAYLOAD = "bad_payload"          # good CRC, payload not the JSON object the type needs
 DUPLICATE = "duplicate"              # the sequence number just accepted, again
 OUT_OF_SEQUENCE = "out_of_sequence"  # any other unexpected sequence number
-REASONS = (JUNK, BAD_LENGTH, BAD_CRC, TRUNCATED, UNKNOWN_TYPE, BAD_PAYLOAD, DUPLICATE,
-           OUT_OF_SEQUENCE)
+WRONG_DIRECTION = "wrong_direction"  # an EVENT sent to a device, a COMMAND to the controller
+REASONS = (JUNK, BAD_LENGTH, BAD_CRC, TRUNCATED, UNKNOWN_TYPE, BAD_PAYLOAD, WRONG_DIRECTION,
+           DUPLICATE, OUT_OF_SEQUENCE)
 
 
 def crc16_ccitt_false(data, crc=0xFFFF):
@@ -72,11 +84,90 @@ def next_seq(seq):
     return seq % 255 + 1
 
 
+class _NotStrict(ValueError):
+    """A payload json.loads would take but the protocol does not."""
+
+
+def _no_constant(name):
+    raise _NotStrict("%s is not JSON" % name)
+
+
+def _finite(text):
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NotStrict("number %s out of range" % text)
+    return value
+
+
+def _bounded_int(text):
+    if len(text) > 17:                    # cheaper than int() on 4,000 digits
+        raise _NotStrict("integer %s out of range" % text[:20])
+    value = int(text)
+    if abs(value) > MAX_INT:
+        raise _NotStrict("integer %s out of range" % text)
+    return value
+
+
+def _no_duplicates(pairs):
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        raise _NotStrict("duplicate key")
+    return obj
+
+
+def _check_value(value, depth):
+    """Bounded nesting, and no string (key or value) holding a lone surrogate."""
+    if isinstance(value, str):
+        if any("\ud800" <= ch <= "\udfff" for ch in value):
+            raise _NotStrict("lone surrogate")
+    elif isinstance(value, (dict, list)):
+        if depth > MAX_DEPTH:
+            raise _NotStrict("nested deeper than %d" % MAX_DEPTH)
+        items = value.items() if isinstance(value, dict) else ((None, v) for v in value)
+        for key, item in items:
+            if key is not None:
+                _check_value(key, depth)
+            _check_value(item, depth + 1)
+
+
+def strict_json(body):
+    """The JSON object in `body` (bytes), or None unless it is strict UTF-8 JSON: no NaN or
+    Infinity, every number finite, integers within +-(2^53 - 1), no lone surrogates, no
+    duplicate keys, nesting at most MAX_DEPTH. Never raises."""
+    try:
+        value = json.loads(body.decode("utf-8"), parse_constant=_no_constant,
+                           parse_float=_finite, parse_int=_bounded_int,
+                           object_pairs_hook=_no_duplicates)
+        if not isinstance(value, dict):
+            return None
+        _check_value(value, 1)
+    except (UnicodeDecodeError, ValueError, RecursionError, TypeError):
+        return None
+    return value
+
+
+def payload_problem(msg_type, payload):
+    """Why `payload` (a dict) cannot be the payload of `msg_type`, or None."""
+    key = REQUIRED_KEY[msg_type]
+    if key is None:
+        return "%s carries no payload" % msg_type.name if payload else None
+    if key not in payload:
+        return "%s payload needs %r" % (msg_type.name, key)
+    value = payload[key]
+    if key == "proto":
+        if type(value) is not int or not 1 <= value <= 255:
+            return "proto must be an integer 1..255"
+    elif not isinstance(value, str) or not NAME_RE.match(value):
+        return "%s must be a name of lowercase letters, digits and _ (1..32)" % key
+    return None
+
+
 def encode_payload(payload):
     """Compact, key-sorted UTF-8 JSON with '~' escaped; an empty dict is no bytes."""
     if not payload:
         return b""
-    text = json.dumps(payload, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+    text = json.dumps(payload, separators=(",", ":"), sort_keys=True, ensure_ascii=False,
+                      allow_nan=False)
     return text.replace("~", "\\u007e").encode("utf-8")
 
 
@@ -104,13 +195,16 @@ class Codec:
     The decoder keeps the inbound sequence state: a HELLO (seq 0) starts a
     session, after which each sequenced frame must carry the next number.
     `sequenced=False` skips that check, for a protocol analyser on the line.
+    `receives` (EVENT for the controller, COMMAND for a device) rejects the
+    other data type as `wrong_direction`; None takes both.
     """
 
     name = PROTOCOL_NAME
     version = PROTOCOL_VERSION
 
-    def __init__(self, sequenced=True):
+    def __init__(self, sequenced=True, receives=None):
         self.sequenced = sequenced
+        self.receives = None if receives is None else MsgType(receives)  # the data type it takes
         self.counts = Counter()      # rejected frames by reason
         self.accepted = 0
         self._buf = bytearray()
@@ -135,13 +229,17 @@ class Codec:
             raise FrameError("HELLO must carry seq 0, not %d" % seq)
         if msg_type in (MsgType.EVENT, MsgType.COMMAND) and seq == HELLO_SEQ:
             raise FrameError("seq 0 is reserved for HELLO")
-        key = REQUIRED_KEY[msg_type]
         payload = dict(payload or {})
-        if key is None and payload:
-            raise FrameError("%s carries no payload" % msg_type.name)
-        if key is not None and key not in payload:
-            raise FrameError("%s payload needs %r: %r" % (msg_type.name, key, payload))
-        body = encode_payload(payload)
+        problem = payload_problem(msg_type, payload)
+        if problem:
+            raise FrameError("%s: %r" % (problem, payload))
+        try:
+            body = encode_payload(payload)
+        except (TypeError, ValueError) as exc:      # a set, a NaN, a lone surrogate ...
+            raise FrameError("payload %r is not strict JSON: %s" % (payload, exc)) from None
+        if body and strict_json(body) is None:
+            raise FrameError("payload %r is not strict JSON (docs/protocols.md section 2)"
+                             % (payload,))
         if len(body) > MAX_PAYLOAD:
             raise FrameError("payload of %d bytes exceeds %d: %r"
                              % (len(body), MAX_PAYLOAD, payload))
@@ -161,8 +259,9 @@ class Codec:
 
     @property
     def pending(self):
-        """Bytes held back waiting for the rest of a frame."""
-        return len(self._buf)
+        """Bytes held back: the rest of a frame awaited, or a junk run not yet reported
+        (reported when a start byte follows, at 206 bytes, or by expire())."""
+        return len(self._buf) + len(self._junk)
 
     def reset(self):
         """Forget buffered bytes and the inbound session (counts are kept)."""
@@ -170,6 +269,10 @@ class Codec:
         self._junk.clear()
         self._suspect = None
         self._quiet_end = self._pos
+        self._expected = self._last = None
+
+    def forget_session(self):
+        """No inbound session (a refused HELLO started none): data is out of sequence."""
         self._expected = self._last = None
 
     def feed(self, data):
@@ -276,6 +379,13 @@ class Codec:
         if payload is None:
             self._reject(out, BAD_PAYLOAD, raw, seq, msg_type)
             return
+        if self.receives is not None and msg_type in (MsgType.EVENT, MsgType.COMMAND) \
+                and msg_type is not self.receives:
+            self._reject(out, WRONG_DIRECTION, raw, seq, msg_type)
+            return
+        if self.sequenced and msg_type is MsgType.HEARTBEAT and seq != HELLO_SEQ:
+            self._reject(out, OUT_OF_SEQUENCE, raw, seq, msg_type)
+            return
         if self.sequenced and msg_type in SEQUENCED:
             reason = self._sequence(msg_type, seq)
             if reason:
@@ -291,11 +401,8 @@ class Codec:
             return {} if key is None else None
         if key is None:
             return None
-        try:
-            payload = json.loads(body.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError, RecursionError):
-            return None
-        if not isinstance(payload, dict) or key not in payload:
+        payload = strict_json(body)
+        if payload is None or payload_problem(msg_type, payload):
             return None
         return payload
 

@@ -150,7 +150,7 @@ class Autoplay:
         self.place_wagers()
         round_no = self.model.round_no
         self.no_more_bets()
-        guard = presses = rewagers = 0
+        guard = presses = rewagers = replays = 0
         while True:
             guard += 1
             if guard > 2000:
@@ -177,6 +177,15 @@ class Autoplay:
                                 % (round_no, self.ctl.refusals[-3:]))
                 self.no_more_bets()          # a press refused (e.g. a reshuffle) is pressed again
             elif self.model.pending is None:
+                # entries keyed on a line that went silent are lost: the watchdog locks the
+                # table out (then the floorperson), or the round is keyed again once
+                if self.pump(lambda: self.model.state == LOCKED_OUT, WAIT_S):
+                    continue
+                if state == SHUFFLED and replays < 3:
+                    replays += 1
+                    self.place_wagers()
+                    self.no_more_bets()
+                    continue
                 raise Stuck("round %d waits in %s for nothing the dealer can give"
                             % (round_no, state))
             else:
@@ -416,7 +425,8 @@ class Autoplay:
         """Repair the device, let its self-test run (controller side), clear the lock-out."""
         lockout = self.model.lockout or {}
         device = lockout.get("device")
-        sim = self.sim.serial.get(device)
+        sim = self.sim.serial.get(device) or next(      # a fault names the kind: dealing_shoe
+            (s for s in self.sim.serial.values() if s.device == device), None)
         if sim is not None:
             sim.malfunction = None
             sim.inject("none")

@@ -21,6 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     (["sim_rounds.py", "--rounds", "2", "--repeat", "1", "--game", "props-and-hops",
       "--game", "poker"], "poker "),
     (["soak.py", "--game", "props-and-hops", "--at", "3,6"], "RSS ratio round 6 / round 3: "),
+    (["fuzz_link.py", "--frames", "3000"], "ratio vs json.loads of the same payloads: "),
 ])
 def test_the_bench_runs_to_its_summary(args, last):
     r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", args[0])] + args[1:],

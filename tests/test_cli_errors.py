@@ -114,19 +114,6 @@ def test_bad_device_settings_are_refused_before_the_journal(tmp_path, changes, w
     assert not journal.exists()
 
 
-def test_a_missing_serial_port_is_one_line_naming_it(tmp_path):
-    # the settings are valid, so the journal's boot line comes first; then the one error
-    # (whether an absent adapter should stop `run` at all is issue 11's "A missing device")
-    config = bench_config(tmp_path, shoe={"url": "/dev/tablectl-no-such-port"})
-    p = tablectl(tmp_path, "run", "--config", config, "--journal", tmp_path / "j.db")
-    assert "Traceback" not in p.stderr and p.returncode == 2, p.stderr
-    lines = p.stderr.strip().splitlines()
-    assert lines[0].endswith("j.db: created") and all(
-        line.startswith("tablectl run: ") for line in lines), p.stderr
-    assert lines[-1] == ("tablectl run: controller.devices.shoe: cannot open "
-                         "/dev/tablectl-no-such-port: No such file or directory")
-
-
 # ---- journal paths -----------------------------------------------------------------------
 
 def needs_unshare():

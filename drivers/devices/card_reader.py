@@ -4,6 +4,7 @@ Double Attack Blackjack may not continue on a failed reader (581.13(i)), so a
 failed self-test is a fault like any other malfunction.
 """
 
+from drivers.devices.fields import flag
 from drivers.devices.serial_device import SerialDevice
 
 
@@ -24,7 +25,7 @@ class CardReader(SerialDevice):
     def translate(self, payload):
         kind = payload["kind"]
         if kind == "hole_card":
-            self.card_inserted = bool(payload["inserted"])
+            self.card_inserted = flag(payload, "inserted")
             self.counters["hole_cards" if self.card_inserted else "hole_cards_removed"] += 1
             return []
         if kind == "reader":

@@ -10,6 +10,7 @@ the failed device's self-test result before applying it (engine.on_clear).
 from controller.errors import InvalidCard
 from controller.rules import cards as cardlib
 from controller.rules.paigow import DEALER
+from drivers.devices.fields import MAX_CARDS, MAX_CENTS, whole
 from drivers.devices.serial_device import SerialDevice
 
 # The panel's short role names; the controller decides which roles may clear.
@@ -37,25 +38,29 @@ class DealerPanel(SerialDevice):
             _seat(data)
             if not isinstance(data["action"], str):
                 raise ValueError("action must be a name")
+            if "amount" in data:
+                whole(data, "amount", 0, MAX_CENTS)
             return [("decision", data)]
         if kind == "wager":
             _need(kind, data, ("seat", "wager", "amount"))
             _seat(data)
-            if type(data["amount"]) is not int or data["amount"] < 0 or "wager" not in data:
-                raise ValueError("a wager needs its name and whole cents >= 0")
+            if type(data["amount"]) is not int or not 0 <= data["amount"] <= MAX_CENTS \
+                    or not isinstance(data["wager"], str):
+                raise ValueError("a wager needs its name and whole cents 0..10^11")
             return [("wager", data)]
         if kind == "no_more_bets":
             return [("no_more_bets", {})]
         if kind == "count":
             _need(kind, data, ("count",))
-            if type(data["count"]) is not int:
-                raise ValueError("a count is a whole number")
+            whole(data, "count", 0, MAX_CARDS)
             if data.get("what") == "decks":
                 return [("open_table", {"decks": data["count"]})]
             return [("decision", dict(data, action="count"))]
         if kind == "irregularity":
             _need(kind, data, ("irregularity",))
             irregularity = data.pop("irregularity")
+            if not isinstance(irregularity, str):
+                raise ValueError("irregularity: field 'irregularity' is not a name")
             return [("irregularity", dict(data, kind=irregularity))]
         if kind == "shuffle":               # the dealer's; the shuffler reports its own
             _fields(kind, data, ())

@@ -28,6 +28,8 @@ class DealingShoe(SerialDevice):
             self.dealt += 1
             return [("card", {"card": card})]
         if kind == "stack":
+            if not isinstance(payload["cards"], list):
+                raise ValueError("a stack is a list of card codes")
             cards = [_card(c) for c in payload["cards"]]
             if not cards:
                 raise ValueError("an empty stack")

@@ -29,5 +29,8 @@ class DiceReader(SerialDevice):
         if kind == "die_out":
             return [("dice", {"no_roll": "die_out"})]
         if kind == "not_flat":
-            return [("dice", {"no_roll": "not_flat", "die": payload.get("die")})]
+            die = payload.get("die")
+            if die is not None and (type(die) is not int or not 1 <= die <= self.dice):
+                raise ValueError("not_flat: die %r is not 1..%d" % (die, self.dice))
+            return [("dice", {"no_roll": "not_flat", "die": die})]
         raise ValueError("unknown dice reader event %r" % kind)

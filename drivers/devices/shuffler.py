@@ -5,6 +5,7 @@ must be covered before another method is used (581.13(k), 583.13(f)); both are
 the controller's policy, on the fault Event this driver raises.
 """
 
+from drivers.devices.fields import MAX_CARDS, text, whole
 from drivers.devices.serial_device import SerialDevice
 
 
@@ -36,22 +37,21 @@ class Shuffler(SerialDevice):
             return []
         if kind == "shuffle_completed":
             self.shuffling = False
-            cards = payload.get("cards")
-            if self.counts:
-                if not isinstance(cards, int) or isinstance(cards, bool):
-                    raise ValueError("a counting shuffler must report cards")
+            if self.counts:                  # a counting shuffler must report its cards
+                cards = whole(payload, "cards", 0, MAX_CARDS)
                 return [("shuffle", {"by": "shuffler", "count": cards})]
             return [("shuffle", {"by": "shuffler"})]
         if kind == "card_count":
-            self.last_count = {"count": int(payload["count"]),
-                               "expected": payload.get("expected")}
+            self.last_count = {"count": whole(payload, "count", 0, MAX_CARDS),
+                               "expected": whole(payload, "expected", 0, MAX_CARDS,
+                                                 optional=True)}
             return []
         if kind == "jam":
             self.shuffling = False
-            return [("fault", {"reason": "jam", "where": payload.get("where")})]
+            return [("fault", {"reason": "jam", "where": text(payload, "where")})]
         if kind == "stopped":
             self.shuffling = False
-            return [("fault", {"reason": "stopped", "detail": payload.get("reason")})]
+            return [("fault", {"reason": "stopped", "detail": text(payload, "reason")})]
         raise ValueError("unknown shuffler event %r" % kind)
 
     def status(self):

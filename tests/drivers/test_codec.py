@@ -354,3 +354,51 @@ def test_random_bytes_never_raise():
     codec.expire()
     assert codec.pending == 0
     assert codec.feed(hello() + event(1))[-1].seq == 1
+
+
+# -- strict JSON (docs/protocols.md section 2, v2) -------------------------------------
+
+def _event_frame(body):
+    inner = bytes((len(body), 1, MsgType.EVENT)) + body
+    return bytes((SOF,)) + inner + crc16_ccitt_false(inner).to_bytes(2, "big")
+
+
+@pytest.mark.parametrize("body", [
+    b'{"kind":"card_count","count":NaN}',
+    b'{"kind":"card_count","count":Infinity}',
+    b'{"kind":"card_count","count":-Infinity}',
+    b'{"kind":"card_count","count":1e999}',
+    b'{"kind":"card_count","count":9007199254740992}',          # 2^53
+    b'{"kind":"card_count","count":' + b"9" * 120 + b"}",
+    b'{"kind":"fault","reason":"\\ud800"}',                     # a lone surrogate, escaped
+    b'{"kind":"fault","reason":"\\udc00x"}',
+    b'{"kind":"fault","reason":"\xed\xa0\x80"}',                 # a surrogate, UTF-8 encoded
+    b'{"kind":"fault","kind":"jam"}',                           # a key twice
+    b'{"kind":"x","a":[[[[1]]]]}',                              # nesting 5
+    b'{"kind":"Card"}', b'{"kind":""}', b'{"kind":7}', b'{"kind":"a b"}',
+    b'{"kind":"x"} {}', b'[{"kind":"x"}]', b'{"kind":"x",}',
+])
+def test_a_payload_that_is_not_strict_json_is_bad_payload(body):
+    codec = Codec()
+    codec.feed(hello())
+    items = codec.feed(_event_frame(body))
+    assert [getattr(i, "reason", "frame") for i in items] == [BAD_PAYLOAD]
+
+
+@pytest.mark.parametrize("body", [
+    b'{"kind":"x","a":[[[1]]]}',                                # nesting 4
+    b'{"kind":"fault","reason":"\\ud83d\\ude00"}',              # a surrogate pair: one char
+    b'{"kind":"card_count","count":9007199254740991}',          # 2^53 - 1
+    b'{ "kind" : "x" , "v" : -1.5e3 }',
+])
+def test_strict_json_still_takes_what_rfc_8259_allows(body):
+    codec = Codec()
+    codec.feed(hello())
+    assert [type(i).__name__ for i in codec.feed(_event_frame(body))] == ["Frame"]
+
+
+def test_the_encoder_refuses_what_the_decoder_would_reject():
+    for payload in ({"kind": "x", "v": float("nan")}, {"kind": "x", "v": "\ud800"},
+                    {"kind": "x", "v": 2 ** 60}, {"kind": "Bad"}):
+        with pytest.raises(FrameError):
+            enc(MsgType.EVENT, 1, payload)

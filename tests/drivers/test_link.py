@@ -24,7 +24,7 @@ from tests.drivers.devices.support import MS, FakeClock
 
 CONTROLLER = {"device": "controller", "id": "table-7"}
 SHUFFLER = {"device": "shuffler", "id": "SH-1"}
-DEVICE_HELLO = dict(SHUFFLER, proto=1, protocol="tablectl-serial", role="device", boot=4242)
+DEVICE_HELLO = dict(SHUFFLER, proto=2, protocol="tablectl-serial", role="device", boot=4242)
 
 
 class Recorder:
@@ -157,7 +157,7 @@ def test_handshake_over_a_pty_with_a_device_link_on_its_thread(pty):
     try:
         peer = controller.connect(timeout_ms=1000)
         assert (peer["device"], peer["id"], peer["proto"], peer["role"]) == (
-            "shuffler", "SH-1", 1, "device")
+            "shuffler", "SH-1", 2, "device")
         pump_until(lambda: device.connected, timeout=1.0)
         assert device.peer["device"] == "controller"
         device.send({"kind": "card", "card": "As"})
@@ -184,18 +184,18 @@ def test_a_passive_device_answers_the_controllers_hello(pty):
 def test_handshake_states_version_and_identity(scripted):
     link, peer, clock, rec = scripted
     ours = handshake(link, peer)
-    assert ours == dict(CONTROLLER, proto=1, protocol="tablectl-serial", role="controller", boot=1)
+    assert ours == dict(CONTROLLER, proto=2, protocol="tablectl-serial", role="controller", boot=1)
     assert link.peer == DEVICE_HELLO and link.connected and not rec.faults
 
 
 def test_version_mismatch_is_an_error_naming_both_versions(scripted):
     link, peer, clock, rec = scripted
     peer.send(MsgType.ACK, 0)                    # the device's whole answer, already on the line
-    peer.send(MsgType.HELLO, 0, dict(DEVICE_HELLO, proto=2))
+    peer.send(MsgType.HELLO, 0, dict(DEVICE_HELLO, proto=3))
     with pytest.raises(VersionMismatch) as err:
         link.connect(timeout_ms=1000)
     text = str(err.value)
-    assert "v1" in text and "v2" in text and "SH-1" in text and "table-7" in text
+    assert "v2" in text and "v3" in text and "SH-1" in text and "table-7" in text
     assert isinstance(err.value, ProtocolError) and isinstance(err.value, TablectlError)
     assert rec.faults == [text] and not link.connected
 
@@ -232,14 +232,15 @@ def test_connect_cannot_hang_on_a_frozen_clock(scripted):
 
 # -- loop:// and spy:// ----------------------------------------------------------
 
-def test_loop_url_link_handshakes_with_itself_and_delivers_once():
+def test_loop_url_link_refuses_its_own_hello():
+    """v2 checks the HELLO's role: an end that hears its own HELLO (loop://, a cable looped
+    back) is refused, naming the role, and never acknowledges it or delivers what follows."""
     rec = Recorder()
     with Link.open("loop://", CONTROLLER, clock=FakeClock(), **rec.kwargs()) as link:
-        assert link.connect(timeout_ms=1000)["id"] == "table-7"
-        link.send({"cmd": "shuffle"})
-        assert link.drain(timeout_ms=1000)
-        assert [(m.payload, m.seq) for m in rec.messages] == [({"cmd": "shuffle"}, 1)]
-        assert not rec.rejected and not rec.faults
+        with pytest.raises(IdentityMismatch, match="role controller.*differs in role"):
+            link.connect(timeout_ms=1000)
+        assert not link.connected and link.stats["acks_sent"] == 0
+        assert rec.faults and not rec.messages
 
 
 def test_spy_url_on_a_pty_needs_no_code_change(tmp_path):
@@ -271,22 +272,21 @@ class DroppingPort:
         return self.port.write(data)
 
 
-def test_loop_retransmits_a_frame_the_line_lost():
+def test_a_link_retransmits_a_frame_the_line_lost(pty):
+    port, master = pty
     clock, rec = FakeClock(), Recorder()
-    port = DroppingPort(serial.serial_for_url("loop://", timeout=0), MsgType.COMMAND)
-    link = Link(port, CONTROLLER, clock=clock, **rec.kwargs())
-    try:
-        link.connect(timeout_ms=1000)
-        link.send({"cmd": "selftest"})
-        link.service()
-        assert port.dropped and not link.idle
-        clock.advance(50)
-        pump_until(lambda: link.idle, link)
-        assert link.stats["retransmits"] == 1
-        assert [m.payload for m in rec.messages] == [{"cmd": "selftest"}]
-    finally:
-        link.close()
-        port.port.close()
+    dropping = DroppingPort(port, MsgType.COMMAND)
+    link = Link(dropping, CONTROLLER, clock=clock)
+    device = Link(FdPort(master), SHUFFLER, role="device", clock=clock, **rec.kwargs())
+    link.begin_handshake()
+    pump_until(lambda: link.connected and device.connected, link, device)
+    link.send({"cmd": "selftest"})
+    link.service()
+    assert dropping.dropped and not link.idle
+    clock.advance(50)
+    pump_until(lambda: link.idle, link, device)
+    assert link.stats["retransmits"] == 1
+    assert [m.payload for m in rec.messages] == [{"cmd": "selftest"}]
 
 
 # -- acknowledgement, retransmit, duplicates ---------------------------------------
@@ -385,10 +385,19 @@ def test_silent_peer_is_declared_malfunctioning_once(scripted):
     assert len(rec.faults) == 1 and rec.faults[0].startswith("silent")
     assert "SH-1" in rec.faults[0] and "2001 ms" in rec.faults[0]
     assert link.fault == rec.faults[0]
+    hellos = [f for f in peer.frames() if f.type is MsgType.HELLO]
+    assert hellos and len({f.raw for f in hellos}) == 1   # the session may be gone: a new one
     link.clear_fault()
-    clock.advance(1)
+    for _ in range(40):                          # nobody answers its five transmissions
+        clock.advance(50)
+        link.service()
+    assert len(rec.faults) == 2 and "no ACK to HELLO" in rec.faults[1]   # reported again
+    clock.advance(2000)                          # it tries again later ...
     link.service()
-    assert len(rec.faults) == 2                  # still silent after the clear: reported again
+    assert peer.next(MsgType.HELLO).seq == 0
+    peer.send(MsgType.ACK, 0)                    # ... and the peer is back
+    pump_until(lambda: link.connected, link)
+    assert len(rec.faults) == 2
 
 
 def bad_crc_frame(n):
@@ -457,10 +466,11 @@ def test_close_stops_and_joins_the_reader_thread():
     link.start()
     names = [t.name for t in threading.enumerate()]
     assert "tablectl-link-table-7" in names
-    link.connect(timeout_ms=1000)
+    link.begin_handshake()
+    port = link.port
     link.close()
     assert "tablectl-link-table-7" not in [t.name for t in threading.enumerate()]
-    assert not link.port.is_open
+    assert not port.is_open
     with pytest.raises(LinkClosed):
         link.send({"cmd": "selftest"})
 

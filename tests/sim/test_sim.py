@@ -173,19 +173,19 @@ def test_junk_on_the_shoe_line_is_counted_journaled_and_play_goes_on(tmp_path):
     summary = s.summary(timings=False)
     assert summary["frames_rejected"]["shoe"]["junk"] == 5 and not summary["lockouts"]
     assert summary["rounds_completed"] == 5
-    # nothing silent: each piece of junk is a journal row naming the device and the reason
+    # nothing silent: every piece of junk is counted in a journal row naming the device and
+    # the reason (the driver batches a burst: the first at once, the rest with their count)
     store = Store(str(path))
     try:
         rows = [dict(r, data=json.loads(r["data"])) for r in store.rows()
                 if r["kind"] == "frame_rejected"]
+        rows = [r for r in rows if r["data"]["reason"] == "junk"]
         assert store.verify() is None
     finally:
         store.close()
-    # a loaded machine may also cost a retransmission whose copy is rejected as a duplicate
-    # (journaled too); the junk is every other row
-    junk = [r for r in rows if r["data"]["reason"] != "duplicate"]
-    assert len(junk) == 5
-    assert {(r["source"], r["data"]["device"], r["data"]["reason"]) for r in junk} == \
+    # (a machine under load may add rows of other reasons, such as a late ACK's duplicate)
+    assert sum(r["data"]["count"] for r in rows) == 5 and rows[0]["data"]["count"] == 1
+    assert {(r["source"], r["data"]["device"], r["data"]["reason"]) for r in rows} == \
         {("shoe", "shoe", "junk")}
     assert all(r["data"]["frame"] for r in rows)
 

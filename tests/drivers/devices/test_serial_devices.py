@@ -201,7 +201,7 @@ def test_the_dealers_setting_keyed_on_the_panel_settles_six_card_fortune(bench):
 
 
 def test_a_malformed_panel_entry_is_rejected_naming_the_field(bench):
-    b = bench(DealerPanel, SimDealerPanel)
+    b = bench(DealerPanel, SimDealerPanel, reject_interval_ms=0)     # every one reported
     bad = [("shake", {"dice": [3, 4]}, "shake: unknown field 'dice' (it takes no fields)"),
            ("shuffle", {"cut": 12}, "shuffle: unknown field 'cut' (it takes no fields)"),
            ("decision", {"seat": 2}, "decision: field 'action' is missing"),
@@ -220,8 +220,8 @@ def test_a_malformed_panel_entry_is_rejected_naming_the_field(bench):
     assert [e.kind for e in b.sink.events] == ["decision"]      # none of the bad applied
     assert b.driver.status()["rejected"] == {"bad_event": len(bad)}
     assert len(b.journal) == len(bad)
-    for (device, reason, text), (_, _, why) in zip(b.journal, bad):
-        assert (device, reason) == ("dealer_panel", "bad_event")
+    for (device, reason, text, count), (_, _, why) in zip(b.journal, bad):
+        assert (device, reason, count) == ("dealer_panel", "bad_event", 1)
         assert why in text, text
 
 
@@ -386,3 +386,35 @@ def test_a_sink_that_raises_does_not_stop_the_driver(bench):
     b.driver.sink = good
     b.sim.deal("Kh")
     assert b.next("card").data == {"card": "Kh"}
+
+
+# -- a driver survives any frame (issue 11) ---------------------------------------------
+
+def test_a_hostile_shuffler_count_is_a_bad_event_and_the_driver_goes_on(bench):
+    b = bench(Shuffler, SimShuffler, reject_interval_ms=0)
+    b.sim.event("card_count", count=10 ** 12, expected=52)       # valid JSON, out of range
+    b.sim.event("shuffle_completed", cards=True)
+    b.sim.link.port.junk(_hostile_frame(b'{"count":1e999,"kind":"card_count"}'))
+    b.sim.event("shuffle_completed", cards=52)                   # still served
+    assert b.next("shuffle").data == {"by": "shuffler", "count": 52}
+    assert wait_for(lambda: b.driver.status()["rejected"] == {"bad_event": 2,
+                                                               "bad_payload": 1})
+    assert b.driver.link._thread.is_alive() and b.driver.selftest()
+
+
+def test_device_text_reaches_no_terminal_raw_and_a_surrogate_no_journal(bench):
+    b = bench(CardReader, SimCardReader, reject_interval_ms=0)
+    b.sim.fault("\x1b[2J\x1b]0;pwned\x07jam\x00\x9b")
+    fault = b.next("fault")
+    assert fault.data["reason"] == "jam"
+    b.sim.link.port.junk(_hostile_frame(b'{"kind":"fault","reason":"\\ud800"}'))
+    assert wait_for(lambda: b.driver.status()["rejected"].get("bad_payload") == 1)
+    assert len(b.sink.of("fault")) == 1
+    assert all(isinstance(j[2], str) and j[2].isascii() for j in b.journal)
+
+
+def _hostile_frame(body, seq=None):
+    """A CRC-valid EVENT frame with any payload bytes, at the sim's next sequence number."""
+    from drivers.codec import crc16_ccitt_false
+    inner = bytes((len(body), 200 if seq is None else seq, 0x10)) + body
+    return b"\x7e" + inner + crc16_ccitt_false(inner).to_bytes(2, "big")
