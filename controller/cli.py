@@ -125,6 +125,8 @@ def build_parser():
     add_journal_parser(sub)
     from controller.console.auth import add_parser as add_passwd_parser
     add_passwd_parser(sub)
+    from controller.floor.cli import add_parser as add_floor_parser
+    add_floor_parser(sub)
     return ap
 
 

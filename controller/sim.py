@@ -138,6 +138,14 @@ class Simulation:
             raise
         self.elapsed = 0.0
         self.stopped_by = None
+        self.pause_s = 0.0              # between rounds (a demo at a person's pace)
+        self.parts = []                 # more registered parts (the floor uplink): start/stop
+
+    def add_part(self, part):
+        """Start `part` (start()/stop()) now; it is stopped first at close."""
+        part.start()
+        self.parts.append(part)
+        return part
 
     def resume(self):
         """Where the journal left the table: a pending close of wagers happens, a lock-out
@@ -164,6 +172,8 @@ class Simulation:
                 n += 1
                 if self.progress:
                     self.progress(n, rounds, status, self)
+                if self.pause_s:
+                    time.sleep(self.pause_s)
         except KeyboardInterrupt:
             self.stopped_by = "interrupt"
         finally:
@@ -173,6 +183,12 @@ class Simulation:
     def close(self):
         """The console, the drivers (they close their slave ports), then the devices:
         nothing left."""
+        for part in reversed(getattr(self, "parts", [])):
+            try:
+                part.stop()
+            except Exception:           # noqa: BLE001 - stop everything else regardless
+                log.exception("stopping %s", part)
+        self.parts = []
         if getattr(self, "console", None) is not None:
             self.console.stop()
             self.console = None
@@ -225,6 +241,9 @@ class Simulation:
         }
         if self.stopped_by:
             out["stopped_by"] = self.stopped_by
+        link = getattr(ctl, "link_status", None)
+        if callable(link):
+            out["floor_link"] = link()
         if timings:
             rounds = out["rounds_completed"] + out["rounds_void"]
             out["elapsed_s"] = round(self.elapsed, 3)
@@ -268,6 +287,17 @@ def cmd_sim(args, out, err=None):
     except JournalError as e:
         err.write("tablectl sim: %s\n" % e)
         return 1
+    if args.floor:
+        try:
+            from controller.floor.uplink import attach, read_password
+            attach(simulation, simulation.ctl, args.journal, args.table_id or "", args.floor,
+                   read_password(args.floor_password_file) if args.floor_password_file
+                   else None)
+        except ConfigError as e:
+            simulation.close()
+            err.write("tablectl sim: %s\n" % e)
+            return 2
+    simulation.pause_s = args.pause or 0.0
     err.write("console: %s\n" % simulation.console_path)
     err.flush()
     try:
@@ -299,6 +329,10 @@ def _print_summary(s, out):
               % (w["attempted"], w["recognized"]))
     out.write("stub counts: %(performed)d (%(mismatches)d mismatches)\n" % s["stub_counts"])
     out.write("decks removed: %d\n" % s["decks_removed"])
+    if "floor_link" in s:
+        fl = s["floor_link"]
+        out.write("floor link: %s, rows waiting %d, acknowledged to row %d\n"
+                  % (fl["state"], fl["rows_waiting"], fl["acked_seq"]))
     out.write("frames rejected: %s\n" % (json.dumps(s["frames_rejected"]) or "none"))
     for wager, r in s["return_to_player"].items():
         out.write("  %-20s wagered %10d  net %10d  RTP %s\n"
@@ -319,5 +353,13 @@ def add_parser(sub):
                      "it when it exists, after the boot checks")
     sim.add_argument("--key", metavar="FILE", help="the journal's key file (mode 0600): a new "
                      "journal is keyed with it, an existing keyed one is resumed with it")
+    sim.add_argument("--pause", type=float, metavar="S", help="seconds between rounds (the "
+                     "floor demo plays at a person's pace)")
+    sim.add_argument("--floor", metavar="NATS_URL", help="forward the journal to the floor's "
+                     "NATS JetStream (docs/floor.md); needs --journal and --table-id")
+    sim.add_argument("--table-id", metavar="ID", help="this table's id on the floor (its "
+                     "NATS user)")
+    sim.add_argument("--floor-password-file", metavar="FILE", help="the table's floor "
+                     "credential (first line)")
     sim.set_defaults(func=cmd_sim)
     return sim

@@ -154,6 +154,9 @@ class Commands:
                    if lo.get("covered") else "once %s passes its self-test"
                    % (lo.get("device") or "every device"))
             rows.append(("to clear", "a floorperson or above runs `clear` " + how))
+        link = getattr(ctl, "link_status", None)      # the floor uplink's, when attached
+        if callable(link):
+            rows.append(("floor link", _link_line(link())))
         s = ctl.stats
         rows.append(("controller", "events %(events)d, applied %(applied)d, refused "
                      "%(refused)d, errors %(errors)d, faults %(faults)d" % s))
@@ -453,6 +456,14 @@ def _own_search(entry):
     """A console record of an `events` command: searches do not find each other."""
     return entry.type == "record" and entry.kind in ("console", "console_refused") and \
         isinstance(entry.data, dict) and entry.data.get("command") == "events"
+
+
+def _link_line(st):
+    """The floor uplink's link_status() on one line (controller/floor/uplink.py)."""
+    import time as _time
+    since = _time.strftime("%Y-%m-%d %H:%M:%S UTC", _time.gmtime(st.get("since") or 0))
+    return "%s since %s, rows waiting %d, acknowledged to row %d" % (
+        st.get("state"), since, st.get("rows_waiting", 0), st.get("acked_seq", 0))
 
 
 def _status(driver):
