@@ -96,7 +96,8 @@ class FloorService:
 
     async def connect(self):
         import nats
-        self.nc = await nats.connect(self.url, user=self.user, password=self.password,
+        from controller.floor.uplink import servers
+        self.nc = await nats.connect(servers(self.url), user=self.user, password=self.password,
                                      max_reconnect_attempts=-1, reconnect_time_wait=0.25,
                                      connect_timeout=2, name="floor",
                                      error_cb=self._on_error)

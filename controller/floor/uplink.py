@@ -81,7 +81,7 @@ class Uplink:
         drain_s = self.drain_s if drain_s is None else drain_s
         end = time.monotonic() + drain_s
         while drain_s and time.monotonic() < end and self.state == "up" and \
-                self.rows_waiting() > self.held:
+                self._sendable():
             self.notify()
             time.sleep(0.05)
         if self._loop is not None:
@@ -89,6 +89,19 @@ class Uplink:
         self._thread.join(10)
         self._thread = None
         self.outbox.close()
+
+    def _sendable(self):
+        """Rows that may go now and have not (read on a connection of the caller's own)."""
+        import sqlite3
+        from controller.journal.store import COLUMNS
+        db = sqlite3.connect("file:%s?mode=ro" % self.journal_path, uri=True, timeout=10)
+        try:
+            rows = [dict(zip(COLUMNS, r)) for r in db.execute(
+                "SELECT %s FROM journal WHERE seq > ? ORDER BY seq" % ", ".join(COLUMNS),
+                (self.acked_seq,))]
+        finally:
+            db.close()
+        return releasable(rows)
 
     def notify(self):
         """A row was appended: look now rather than at the next poll (optional)."""
@@ -111,6 +124,7 @@ class Uplink:
         try:
             loop.run_until_complete(self._main(ready))
         finally:
+            loop.run_until_complete(loop.shutdown_default_executor())
             loop.close()
 
     def _set(self, state, error=None):
@@ -126,7 +140,7 @@ class Uplink:
         while not self._stop.is_set():
             nc = None
             try:
-                nc = await nats.connect(self.url, user=self.user, password=self.password,
+                nc = await nats.connect(servers(self.url), user=self.user, password=self.password,
                                         connect_timeout=1, allow_reconnect=False,
                                         max_reconnect_attempts=0, name=self.table_id,
                                         error_cb=self._on_error, closed_cb=None)
@@ -218,6 +232,11 @@ class Uplink:
             status = {"error": str(e)}
         status.update(table=self.table_id, link=self.link_status(), sent=self.clock())
         await nc.publish(S.status_subject(self.table_id), json.dumps(status).encode())
+
+
+def servers(url):
+    """A URL, or several comma-separated (a cluster's nodes): the client tries each."""
+    return [u.strip() for u in url.split(",") if u.strip()] if isinstance(url, str) else url
 
 
 def status_of(ctl):
