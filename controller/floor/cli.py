@@ -28,11 +28,13 @@ def _password(args):
 
 
 async def serve_floor(url, password, host, port, replicas=1, announce=None, stop=None,
-                      user="floor"):
+                      user="floor", on_service=None):
     """The floor service and its page until `stop` is set (or the process is signalled)."""
     from controller.floor.service import FloorService
     from controller.floor.web import serve
     service = FloorService(url, user=user, password=password, replicas=replicas)
+    if on_service:
+        on_service(service)
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for s in (signal.SIGTERM, signal.SIGINT):

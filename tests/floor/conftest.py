@@ -179,7 +179,8 @@ class ServiceThread:
             self.loop = asyncio.get_running_loop()
             self.stop_event = asyncio.Event()
             self.service = await serve_floor(url, FLOOR_PW, "127.0.0.1", port,
-                                             announce=announce, stop=self.stop_event)
+                                             announce=announce, stop=self.stop_event,
+                                             on_service=self._got)
 
         def target():
             try:
@@ -193,6 +194,9 @@ class ServiceThread:
         ready.wait(20)
         if self.error:
             raise self.error
+
+    def _got(self, service):
+        self.service = service
 
     @property
     def page(self):

@@ -24,7 +24,8 @@ function openLockout(t) {
 function faults(t) {
   var out = [];
   for (var d in t.devices || {}) if (!t.devices[d].ok) out.push(d + ": " + t.devices[d].reason);
-  if (t.live && t.live.lockout && t.live.lockout.device) out.push(t.live.lockout.device + " fault");
+  var dev = t.live && t.live.lockout && t.live.lockout.device;
+  if (dev && !(t.devices && t.devices[dev] && !t.devices[dev].ok)) out.push(dev + " fault");
   return out.join("; ");
 }
 function floorRow(t) {
