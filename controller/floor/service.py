@@ -59,6 +59,8 @@ class FloorService:
         self.listeners = set()          # asyncio.Queue of the page's event streams
         self.latencies = []             # ns from the table's send to the floor's fold
         self.ingested = 0
+        self._dirty = set()             # tables folded but not yet written to the bucket
+        self._unacked = None            # the last message folded, not yet acknowledged
         self.nc = self.js = self.kv = None
         self._stop = None
         self.ready = None
@@ -138,6 +140,8 @@ class FloorService:
                 try:
                     msgs = await sub.fetch(FETCH, timeout=0.2)
                 except asyncio.TimeoutError:
+                    if self._dirty or self._unacked is not None:
+                        await self._ingest([])
                     continue
                 except Exception as e:          # noqa: BLE001 - the server away: retry
                     if "timeout" not in type(e).__name__.lower():
@@ -153,7 +157,10 @@ class FloorService:
                 pass
 
     async def _ingest(self, msgs):
-        touched = set()
+        """Fold a batch, write every table it touched, then acknowledge it (all before it
+        too). A write that fails (the bucket's leader being elected again) leaves the batch
+        unacknowledged and the tables dirty: the next batch writes them and acknowledges
+        both; rows that come again meanwhile are skipped by the fold."""
         now = time.time_ns()
         for msg in msgs:
             table = S.table_of(msg.subject)
@@ -166,21 +173,34 @@ class FloorService:
             if view is None:
                 view = self.views[table] = TableView(table)
             if view.apply(row):
-                touched.add(table)
+                self._dirty.add(table)
                 self.ingested += 1
                 sent = (msg.headers or {}).get("Tablectl-Sent-Ns")
                 if sent and len(self.latencies) < LAT_SAMPLES:
                     self.latencies.append(now - int(sent))
-        for table in sorted(touched):
-            view = self.views[table]
-            doc = dict(view.s)
-            doc["link"] = self.summary(table)["link"]
-            await self.kv.put("table.%s" % table, json.dumps(doc, sort_keys=True).encode())
-            await self.kv.put("anchor.%s" % table, ("%d:%s" % view.head).encode())
         if msgs:
-            await msgs[-1].ack_sync()
-        for table in touched:
+            self._unacked = msgs[-1]
+        written = sorted(self._dirty)
+        try:
+            for table in written:
+                await self._write(table)
+            if self._unacked is not None:
+                await self._unacked.ack_sync()
+                self._unacked = None
+        except Exception as e:                  # noqa: BLE001 - retried with the next batch
+            log.warning("floor: writing the bucket: %s: %s", type(e).__name__, e)
+            await asyncio.sleep(0.2)
+            return
+        self._dirty.clear()
+        for table in written:
             self._changed(table)
+
+    async def _write(self, table):
+        view = self.views[table]
+        doc = dict(view.s)
+        doc["link"] = self.summary(table)["link"]
+        await self.kv.put("table.%s" % table, json.dumps(doc, sort_keys=True).encode())
+        await self.kv.put("anchor.%s" % table, ("%d:%s" % view.head).encode())
 
     async def _on_status(self, msg):
         table = S.table_of(msg.subject)
@@ -209,9 +229,6 @@ class FloorService:
                     self._changed(t)
                     if t in self.views:
                         try:
-                            doc = dict(self.views[t].s)
-                            doc["link"] = self.summary(t)["link"]
-                            await self.kv.put("table.%s" % t,
-                                              json.dumps(doc, sort_keys=True).encode())
+                            await self._write(t)
                         except Exception as e:  # noqa: BLE001 - written at the next batch
                             log.debug("floor: kv: %s", e)

@@ -185,7 +185,7 @@ class ServiceThread:
         def target():
             try:
                 asyncio.run(main())
-            except Exception as e:              # noqa: BLE001 - reported by start()
+            except Exception as e:              # noqa: BLE001 - reported by start(), stop()
                 self.error = e
                 ready.set()
         self.error = None
@@ -203,9 +203,11 @@ class ServiceThread:
         return "http://127.0.0.1:%d" % self.port
 
     def stop(self):
-        if self.loop is not None and self.stop_event is not None:
+        if self.loop is not None and self.stop_event is not None and self.thread.is_alive():
             self.loop.call_soon_threadsafe(self.stop_event.set)
         self.thread.join(15)
+        if self.error:
+            raise self.error
 
 
 def tablectl(*args, **kw):

@@ -1,0 +1,78 @@
+"""The production shape on loopback: a three-node JetStream cluster, the stream and the
+bucket with three replicas and every write synced; the stream's leader is SIGKILLed
+mid-play, and every row is still there once and in order."""
+
+import asyncio
+import time
+
+from controller.floor import subjects as S
+from controller.floor.natsserver import cluster, users_block
+from tests.floor.conftest import FLOOR_PW, TABLES, ServiceThread, _connect, ensure, passwords
+from tests.floor.test_faults import Player, floor_doc, settle
+
+
+class ClusterFloor:
+    def __init__(self, tmp):
+        self.passwords = passwords()
+        self.nodes = cluster(str(tmp), users_block(TABLES, FLOOR_PW, self.passwords))
+
+    @property
+    def url(self):
+        return ",".join(n.url for n in self.nodes)
+
+
+def stream_leader(url):
+    async def go():
+        nc = await _connect(url)
+        try:
+            info = await nc.jetstream(timeout=5).stream_info(S.STREAM)
+            return info.cluster.leader, info.config.num_replicas
+        finally:
+            await nc.close()
+    return asyncio.run(go())
+
+
+def test_three_node_cluster_survives_its_leader_killed_mid_play(tmp_path):
+    fl = ClusterFloor(tmp_path)
+    for n in fl.nodes:
+        n.start(wait=False)
+    players, svc = [], None
+    try:
+        for n in fl.nodes:
+            n.wait_ready()
+        deadline = time.monotonic() + 30
+        while True:                             # the cluster elects its meta leader first
+            try:
+                ensure(fl.url, replicas=3)
+                break
+            except Exception:                   # noqa: BLE001 - not ready yet
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.5)
+        svc = ServiceThread(fl.url)
+        tables = {"T1": str(tmp_path / "T1.journal"), "T2": str(tmp_path / "T2.journal")}
+        players = [Player(fl, "T1", "blackjack", tables["T1"], seed=5),
+                   Player(fl, "T2", "flop-poker", tables["T2"], seed=6)]
+        from tests.floor.conftest import wait_for
+        wait_for(lambda: all(floor_doc(fl, t)["head"]["seq"] > 60 for t in tables),
+                 timeout=30, what="play reaching the floor")
+        leader, replicas = stream_leader(fl.url)
+        assert replicas == 3
+        victim = next(n for n in fl.nodes if n.name == leader)
+        victim.kill()
+        rows = {t: floor_doc(fl, t)["head"]["seq"] for t in tables}
+        wait_for(lambda: all(floor_doc(fl, t)["head"]["seq"] > rows[t] + 50 for t in tables),
+                 timeout=60, what="rows stored after the leader died")
+        new_leader, _ = stream_leader(fl.url)
+        assert new_leader != leader
+        for p in players:
+            p.stop()
+        players = []
+        settle(fl, tables)
+    finally:
+        for p in players:
+            p.stop()
+        if svc is not None:
+            svc.stop()
+        for n in fl.nodes:
+            n.stop()
