@@ -83,6 +83,20 @@ class Runner:
         self.problem = None
         self.closed = False
         self.failures = []
+        self.parts = []                 # more registered parts (the floor uplink)
+
+    def add_part(self, part):
+        part.start()
+        self.parts.append(part)
+        return part
+
+    def start_floor(self):
+        """The floor uplink, when `[controller.floor]` is configured (docs/floor.md)."""
+        floor = self.section.get("floor")
+        if floor:
+            from controller.floor.uplink import attach, read_password
+            attach(self, self.ctl, self.journal_path, floor["table_id"], floor["url"],
+                   read_password(floor["password_file"]))
 
     def say(self, text):
         self.err.write("tablectl run: %s\n" % text)
@@ -157,7 +171,8 @@ class Runner:
 
     def start(self, stop_requested=lambda: False):
         self.boot()
-        for step in (self.start_devices, self.start_console, self.start_loop):
+        for step in (self.start_devices, self.start_console, self.start_loop,
+                     self.start_floor):
             if stop_requested():
                 return False
             step()
@@ -185,6 +200,9 @@ class Runner:
         self.closed = True
         if self.heartbeat is not None:
             self._step("heartbeat STOPPING=1", self.heartbeat.stopping)
+        for part in reversed(self.parts):
+            self._step("part %s" % type(part).__name__, part.stop)
+        self.parts = []
         if self.console is not None:
             self._step("console", self.console.stop)
             self.console = None
