@@ -96,7 +96,7 @@ class Runner:
         if floor:
             from controller.floor.uplink import attach, read_password
             attach(self, self.ctl, self.journal_path, floor["table_id"], floor["url"],
-                   read_password(floor["password_file"]))
+                   read_password(floor["password_file"]), ca_file=floor.get("ca_file"))
 
     def say(self, text):
         self.err.write("tablectl run: %s\n" % text)

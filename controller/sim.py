@@ -292,7 +292,7 @@ def cmd_sim(args, out, err=None):
             from controller.floor.uplink import attach, read_password
             attach(simulation, simulation.ctl, args.journal, args.table_id or "", args.floor,
                    read_password(args.floor_password_file) if args.floor_password_file
-                   else None)
+                   else None, ca_file=args.floor_ca)
         except ConfigError as e:
             simulation.close()
             err.write("tablectl sim: %s\n" % e)
@@ -361,5 +361,7 @@ def add_parser(sub):
                      "NATS user)")
     sim.add_argument("--floor-password-file", metavar="FILE", help="the table's floor "
                      "credential (first line)")
+    sim.add_argument("--floor-ca", metavar="PEM", help="the CA the floor servers' "
+                     "certificates are checked against (tls:// URLs)")
     sim.set_defaults(func=cmd_sim)
     return sim

@@ -28,11 +28,12 @@ def _password(args):
 
 
 async def serve_floor(url, password, host, port, replicas=1, announce=None, stop=None,
-                      user="floor", on_service=None):
+                      user="floor", on_service=None, ca_file=None):
     """The floor service and its page until `stop` is set (or the process is signalled)."""
     from controller.floor.service import FloorService
     from controller.floor.web import serve
-    service = FloorService(url, user=user, password=password, replicas=replicas)
+    service = FloorService(url, user=user, password=password, replicas=replicas,
+                           ca_file=ca_file)
     if on_service:
         on_service(service)
     stop = stop or asyncio.Event()
@@ -74,7 +75,7 @@ def cmd_floor(args, out, err=None):
         out.flush()
     try:
         asyncio.run(serve_floor(args.nats, password, host, port, args.replicas, announce,
-                                user=args.user))
+                                user=args.user, ca_file=args.ca_file))
     except OSError as e:
         err.write("tablectl floor: %s\n" % e)
         return 1
@@ -92,7 +93,9 @@ def _anchor(args, password, out, err):
     from controller.floor import subjects as S
 
     async def get():
-        nc = await nats.connect(args.nats, user=args.user, password=password,
+        from controller.floor.uplink import servers, tls_context
+        nc = await nats.connect(servers(args.nats), user=args.user, password=password,
+                                tls=tls_context(args.nats, args.ca_file),
                                 connect_timeout=2, max_reconnect_attempts=0)
         try:
             kv = await nc.jetstream().key_value(S.KV_BUCKET)
@@ -116,6 +119,8 @@ def add_parser(sub):
     fl.add_argument("--nats", metavar="URL", help="the floor's NATS (nats://HOST:PORT)")
     fl.add_argument("--user", default="floor", help="the floor service's NATS user")
     fl.add_argument("--password-file", metavar="FILE", help="its password (first line)")
+    fl.add_argument("--ca-file", metavar="PEM", help="the CA the servers' certificates are "
+                    "checked against (tls:// URLs)")
     fl.add_argument("--http", default="127.0.0.1:8080", metavar="HOST:PORT",
                     help="where the floor page is served (default 127.0.0.1:8080; port 0: any)")
     fl.add_argument("--replicas", type=int, default=1, help="replicas of the stream and the "

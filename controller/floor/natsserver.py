@@ -57,7 +57,8 @@ def render(conf):
 class NatsServer:
     """One nats-server process. `users` is the authorization's users (users_block)."""
 
-    def __init__(self, workdir, users, port=None, name="n1", cluster=None, extra=None):
+    def __init__(self, workdir, users, port=None, name="n1", cluster=None, extra=None,
+                 tls=None):
         self.workdir = workdir
         self.port = port or free_port()
         self.name = name
@@ -68,14 +69,24 @@ class NatsServer:
         conf = {"server_name": name, "host": "127.0.0.1", "port": self.port,
                 "jetstream": {"store_dir": self.store, "sync_interval": "always"},
                 "authorization": {"users": users}}
+        if tls:
+            # clients (tables, the floor) verify the server against the casino's CA
+            conf["tls"] = {"cert_file": tls["cert"], "key_file": tls["key"],
+                           "ca_file": tls["ca"], "timeout": 2}
         if cluster:
+            cluster = dict(cluster)
+            if tls:
+                # the nodes' routes: both ends present a certificate of the casino's CA
+                cluster["tls"] = {"cert_file": tls["cert"], "key_file": tls["key"],
+                                  "ca_file": tls["ca"], "verify": True, "timeout": 2}
             conf["cluster"] = cluster
         conf.update(extra or {})
+        self.tls = tls
         self.conf = conf
 
     @property
     def url(self):
-        return "nats://127.0.0.1:%d" % self.port
+        return "%s://127.0.0.1:%d" % ("tls" if self.tls else "nats", self.port)
 
     def write_conf(self):
         os.makedirs(self.workdir, exist_ok=True)
@@ -142,7 +153,34 @@ class NatsServer:
         self.stop()
 
 
-def cluster(workdir, users, n=3, name="floor"):
+def make_certs(workdir, names=("127.0.0.1",)):
+    """A CA and one certificate for the nodes (SAN 127.0.0.1 and localhost), made with
+    openssl: {"ca", "cert", "key"} paths. For tests and the demo; a casino uses its own CA."""
+    openssl = shutil.which("openssl")
+    if not openssl:
+        raise NatsError("openssl not found: TLS certificates cannot be made")
+    d = os.path.join(workdir, "tls")
+    os.makedirs(d, exist_ok=True)
+    p = {k: os.path.join(d, f) for k, f in (("ca", "ca.pem"), ("ca_key", "ca-key.pem"),
+                                            ("cert", "node.pem"), ("key", "node-key.pem"),
+                                            ("csr", "node.csr"), ("ext", "node.ext"))}
+    with open(p["ext"], "w") as f:
+        f.write("subjectAltName=%s,DNS:localhost\n" % ",".join("IP:%s" % n for n in names))
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    for cmd in ([openssl, "req", "-x509"] + ec + ["-keyout", p["ca_key"], "-out", p["ca"],
+                                                  "-days", "7", "-subj", "/CN=tablectl floor CA"],
+                [openssl, "req"] + ec + ["-keyout", p["key"], "-out", p["csr"], "-subj",
+                                         "/CN=tablectl floor node"],
+                [openssl, "x509", "-req", "-in", p["csr"], "-CA", p["ca"], "-CAkey",
+                 p["ca_key"], "-CAcreateserial", "-out", p["cert"], "-days", "7", "-extfile",
+                 p["ext"]]):
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise NatsError("openssl: %s" % r.stderr.strip()[-300:])
+    return {"ca": p["ca"], "cert": p["cert"], "key": p["key"]}
+
+
+def cluster(workdir, users, n=3, name="floor", tls=None):
     """n servers on loopback routed to each other (not started)."""
     ports = [free_port() for _ in range(n)]
     cports = [free_port() for _ in range(n)]
@@ -151,5 +189,5 @@ def cluster(workdir, users, n=3, name="floor"):
         routes = ["nats-route://127.0.0.1:%d" % p for j, p in enumerate(cports) if j != i]
         nodes.append(NatsServer(workdir, users, port=ports[i], name="n%d" % (i + 1),
                                 cluster={"name": name, "host": "127.0.0.1",
-                                         "port": cports[i], "routes": routes}))
+                                         "port": cports[i], "routes": routes}, tls=tls))
     return nodes

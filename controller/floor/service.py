@@ -50,8 +50,10 @@ async def ensure_streams(js, replicas=1):
 
 
 class FloorService:
-    def __init__(self, url, user="floor", password=None, replicas=1, clock=time.time):
+    def __init__(self, url, user="floor", password=None, replicas=1, clock=time.time,
+                 ca_file=None):
         self.url, self.user, self.password = url, user, password
+        self.ca_file = ca_file
         self.replicas = replicas
         self.clock = clock
         self.views = {}                 # table id -> TableView
@@ -98,8 +100,9 @@ class FloorService:
 
     async def connect(self):
         import nats
-        from controller.floor.uplink import servers
+        from controller.floor.uplink import servers, tls_context
         self.nc = await nats.connect(servers(self.url), user=self.user, password=self.password,
+                                     tls=tls_context(self.url, self.ca_file),
                                      max_reconnect_attempts=-1, reconnect_time_wait=0.25,
                                      connect_timeout=2, name="floor",
                                      error_cb=self._on_error)

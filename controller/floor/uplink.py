@@ -40,12 +40,13 @@ class Uplink:
     """Forwards the journal at `journal_path` as table `table_id` to the NATS at `url`."""
 
     def __init__(self, journal_path, table_id, url, user=None, password=None, status=None,
-                 clock=time.time):
+                 clock=time.time, ca_file=None):
         self.journal_path = journal_path
         self.table_id = S.check_table_id(table_id)
         self.subject = S.journal_subject(table_id)
         self.url, self.user, self.password = url, user or table_id, password
         self.status = status or (lambda: {})
+        self.ca_file = ca_file
         self.clock = clock
         self.state, self.since = "down", clock()
         self.last_error = None
@@ -141,6 +142,7 @@ class Uplink:
             nc = None
             try:
                 nc = await nats.connect(servers(self.url), user=self.user, password=self.password,
+                                        tls=tls_context(self.url, self.ca_file),
                                         connect_timeout=1, allow_reconnect=False,
                                         max_reconnect_attempts=0, name=self.table_id,
                                         error_cb=self._on_error, closed_cb=None)
@@ -239,6 +241,17 @@ def servers(url):
     return [u.strip() for u in url.split(",") if u.strip()] if isinstance(url, str) else url
 
 
+def tls_context(url, ca_file=None):
+    """For tls:// URLs: the server's certificate verified against `ca_file` (the casino's
+    CA), or the system's CAs; None for nats:// (loopback in tests)."""
+    if not any(u.startswith("tls://") for u in servers(url)):
+        return None
+    import ssl
+    ctx = ssl.create_default_context(cafile=ca_file)
+    ctx.minimum_version = ssl.TLSVersion.TLSv1_2
+    return ctx
+
+
 def status_of(ctl):
     """The live status a table sends (no cards): what its console's `status` shows first."""
     def status():
@@ -266,14 +279,15 @@ def read_password(path):
     return text
 
 
-def attach(host, ctl, journal_path, table_id, url, password, drain_s=5.0):
+def attach(host, ctl, journal_path, table_id, url, password, drain_s=5.0, ca_file=None):
     """The uplink as one more registered part of `host` (a Simulation's add_part; the
     runtime's registry later), its link status where the console and the summary read it."""
     from controller.errors import ConfigError
     if journal_path is None:
         raise ConfigError("the floor link forwards the journal: give --journal PATH too")
     try:
-        uplink = Uplink(journal_path, table_id, url, password=password, status=status_of(ctl))
+        uplink = Uplink(journal_path, table_id, url, password=password, status=status_of(ctl),
+                        ca_file=ca_file)
     except ValueError as e:
         raise ConfigError(str(e))
     uplink.drain_s = drain_s

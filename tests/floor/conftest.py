@@ -30,9 +30,15 @@ def run(coro):
     return asyncio.run(coro)
 
 
+CA_FILES = {}                   # url -> the CA file of a TLS floor (the cluster test's)
+
+
 async def _connect(url, user="floor", password=FLOOR_PW):
     import nats
+
+    from controller.floor.uplink import tls_context
     return await nats.connect(url.split(","), user=user, password=password,
+                              tls=tls_context(url, CA_FILES.get(url)),
                               connect_timeout=2, max_reconnect_attempts=5,
                               reconnect_time_wait=0.2, error_cb=_quiet)
 
@@ -180,7 +186,8 @@ class ServiceThread:
             self.stop_event = asyncio.Event()
             self.service = await serve_floor(url, FLOOR_PW, "127.0.0.1", port,
                                              announce=announce, stop=self.stop_event,
-                                             on_service=self._got)
+                                             on_service=self._got,
+                                             ca_file=CA_FILES.get(url))
 
         def target():
             try:

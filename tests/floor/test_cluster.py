@@ -1,20 +1,29 @@
-"""The production shape on loopback: a three-node JetStream cluster, the stream and the
-bucket with three replicas and every write synced; the stream's leader is SIGKILLed
-mid-play, and every row is still there once and in order."""
+"""The production shape on loopback: a three-node JetStream cluster, TLS for clients and
+routes (a CA made by openssl for the test), the stream and the bucket with three replicas
+and every write synced; the stream's leader is SIGKILLed mid-play, and every row is still
+there once and in order."""
 
 import asyncio
 import time
 
 from controller.floor import subjects as S
-from controller.floor.natsserver import cluster, users_block
-from tests.floor.conftest import FLOOR_PW, TABLES, ServiceThread, _connect, ensure, passwords
+import shutil
+
+import pytest
+
+from controller.floor.natsserver import cluster, make_certs, users_block
+from tests.floor.conftest import (CA_FILES, FLOOR_PW, TABLES, ServiceThread, _connect, ensure,
+                                  passwords)
 from tests.floor.test_faults import Player, floor_doc, settle
 
 
 class ClusterFloor:
     def __init__(self, tmp):
         self.passwords = passwords()
-        self.nodes = cluster(str(tmp), users_block(TABLES, FLOOR_PW, self.passwords))
+        self.tls = make_certs(str(tmp))
+        self.nodes = cluster(str(tmp), users_block(TABLES, FLOOR_PW, self.passwords),
+                             tls=self.tls)
+        CA_FILES[self.url] = self.tls["ca"]
 
     @property
     def url(self):
@@ -32,6 +41,7 @@ def stream_leader(url):
     return asyncio.run(go())
 
 
+@pytest.mark.skipif(not shutil.which("openssl"), reason="openssl makes the test's certificates")
 def test_three_node_cluster_survives_its_leader_killed_mid_play(tmp_path):
     fl = ClusterFloor(tmp_path)
     for n in fl.nodes:
@@ -51,17 +61,17 @@ def test_three_node_cluster_survives_its_leader_killed_mid_play(tmp_path):
                 time.sleep(0.5)
         svc = ServiceThread(fl.url)
         tables = {"T1": str(tmp_path / "T1.journal"), "T2": str(tmp_path / "T2.journal")}
-        players = [Player(fl, "T1", "blackjack", tables["T1"], seed=5),
-                   Player(fl, "T2", "flop-poker", tables["T2"], seed=6)]
+        players = [Player(fl, "T1", "blackjack", tables["T1"], seed=5, pause=0.25),
+                   Player(fl, "T2", "flop-poker", tables["T2"], seed=6, pause=0.25)]
         from tests.floor.conftest import wait_for
         wait_for(lambda: all(floor_doc(fl, t)["head"]["seq"] > 60 for t in tables),
                  timeout=30, what="play reaching the floor")
         leader, replicas = stream_leader(fl.url)
-        assert replicas == 3
+        assert replicas == 3 and fl.url.startswith("tls://")
         victim = next(n for n in fl.nodes if n.name == leader)
         victim.kill()
         rows = {t: floor_doc(fl, t)["head"]["seq"] for t in tables}
-        wait_for(lambda: all(floor_doc(fl, t)["head"]["seq"] > rows[t] + 50 for t in tables),
+        wait_for(lambda: all(floor_doc(fl, t)["head"]["seq"] > rows[t] + 30 for t in tables),
                  timeout=60, what="rows stored after the leader died")
         new_leader, _ = stream_leader(fl.url)
         assert new_leader != leader

@@ -12,8 +12,9 @@ import time
 
 from controller.floor.uplink import attach
 from controller.sim import Simulation
-from tests.floor.conftest import (ServiceThread, assert_exactly_once, journal_meters,
-                                  journal_rows, kv_get, sim_args, tablectl, wait_for)
+from tests.floor.conftest import (CA_FILES, ServiceThread, assert_exactly_once, journal_meters,
+                                  journal_rows, kv_get, sim_args, stream_rows, tablectl,
+                                  wait_for)
 from tests.floor.proxy import Proxy
 
 CUT_S = float(os.environ.get("TABLECTL_FLOOR_CUT_S", "30"))
@@ -25,8 +26,9 @@ class Player:
     def __init__(self, floor, table, game, journal, url=None, seed=0, pause=0.05):
         self.sim = Simulation(game, seed=seed, journal=journal)
         self.journal = journal
-        self.uplink = attach(self.sim, self.sim.ctl, journal, table, url or floor.url,
-                             floor.passwords[table], drain_s=20)
+        url = url or floor.url
+        self.uplink = attach(self.sim, self.sim.ctl, journal, table, url,
+                             floor.passwords[table], drain_s=20, ca_file=CA_FILES.get(url))
         self.pause, self.stopping, self.rounds = pause, threading.Event(), 0
         self.error = None
         self.thread = threading.Thread(target=self._play, name="player-%s" % table)
@@ -59,8 +61,12 @@ def settle(floor, tables):
     """Wait for the floor to have every row, then check exactly once and the meters."""
     for table, journal in tables.items():
         n = len(journal_rows(journal))
-        wait_for(lambda: floor_doc(floor, table)["head"]["seq"] == n, timeout=60,
-                 what="the floor to hold %s's %d rows" % (table, n))
+        try:
+            wait_for(lambda: floor_doc(floor, table)["head"]["seq"] == n, timeout=60)
+        except AssertionError:
+            raise AssertionError("the floor holds %s's rows to %d, the stream %d, the journal "
+                                 "%d" % (table, floor_doc(floor, table)["head"]["seq"],
+                                         len(stream_rows(floor.url, table)), n))
         assert_exactly_once(floor.url, table, journal)
         doc = floor_doc(floor, table)
         assert doc["integrity"]["ok"], doc["integrity"]
