@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 UNREACHABLE_S = 2.0
 FETCH = 256
 LAT_SAMPLES = 20000
+FLUSH_S = 0.1                   # the bucket's writes and the acknowledgement, at most this often
 
 
 async def ensure_streams(js, replicas=1):
@@ -63,7 +64,9 @@ class FloorService:
         self.ingested = 0
         self._dirty = set()             # tables folded but not yet written to the bucket
         self._unacked = None            # the last message folded, not yet acknowledged
+        self._flushed = 0.0
         self.nc = self.js = self.kv = None
+        self.on_row = None              # (table, row, now ns): a bench's probe
         self._stop = None
         self.ready = None
 
@@ -160,11 +163,13 @@ class FloorService:
                 pass
 
     async def _ingest(self, msgs):
-        """Fold a batch, write every table it touched, then acknowledge it (all before it
-        too). A write that fails (the bucket's leader being elected again) leaves the batch
-        unacknowledged and the tables dirty: the next batch writes them and acknowledges
-        both; rows that come again meanwhile are skipped by the fold."""
+        """Fold a batch; at most every FLUSH_S (and when the stream is idle), write every
+        table folded since, then acknowledge the last message (all before it too). A write
+        that fails (the bucket's leader being elected again) leaves the messages
+        unacknowledged and the tables dirty, written with the next flush; rows that come
+        again meanwhile are skipped by the fold."""
         now = time.time_ns()
+        touched = set()
         for msg in msgs:
             table = S.table_of(msg.subject)
             try:
@@ -177,12 +182,21 @@ class FloorService:
                 view = self.views[table] = TableView(table)
             if view.apply(row):
                 self._dirty.add(table)
+                touched.add(table)
                 self.ingested += 1
+                if self.on_row is not None:
+                    self.on_row(table, row, now)
                 sent = (msg.headers or {}).get("Tablectl-Sent-Ns")
                 if sent and len(self.latencies) < LAT_SAMPLES:
                     self.latencies.append(now - int(sent))
         if msgs:
             self._unacked = msgs[-1]
+        for table in touched:
+            self._changed(table)        # the page sees the fold at once
+        mono = time.monotonic()
+        if msgs and mono - self._flushed < FLUSH_S:
+            return                      # the bucket is written at most every FLUSH_S
+        self._flushed = mono
         written = sorted(self._dirty)
         try:
             for table in written:
@@ -195,8 +209,6 @@ class FloorService:
             await asyncio.sleep(0.2)
             return
         self._dirty.clear()
-        for table in written:
-            self._changed(table)
 
     async def _write(self, table):
         view = self.views[table]

@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 BATCH = 256
 STATUS_EVERY_S = 0.5
 RETRY_S = 0.25
+POLL_S = 0.02                   # a new journal row is looked for this often
 
 
 class Uplink:
@@ -209,7 +210,7 @@ class Uplink:
                     continue
             self._wake.clear()
             try:
-                await asyncio.wait_for(self._wake.wait(), 0.05)
+                await asyncio.wait_for(self._wake.wait(), POLL_S)
             except asyncio.TimeoutError:
                 pass
 

@@ -80,9 +80,11 @@ def test_three_node_cluster_survives_its_leader_killed_mid_play(tmp_path):
         players = []
         settle(fl, tables)
     finally:
-        for p in players:
-            p.stop()
-        if svc is not None:
-            svc.stop()
-        for n in fl.nodes:
-            n.stop()
+        try:
+            for p in players:
+                p.stop()
+            if svc is not None:
+                svc.stop()
+        finally:
+            for n in fl.nodes:
+                n.stop()
