@@ -58,7 +58,7 @@ class NatsServer:
     """One nats-server process. `users` is the authorization's users (users_block)."""
 
     def __init__(self, workdir, users, port=None, name="n1", cluster=None, extra=None,
-                 tls=None):
+                 tls=None, text=None):
         self.workdir = workdir
         self.port = port or free_port()
         self.name = name
@@ -82,6 +82,7 @@ class NatsServer:
             conf["cluster"] = cluster
         conf.update(extra or {})
         self.tls = tls
+        self.text = text                # a configuration given whole (docs/floor.md's)
         self.conf = conf
 
     @property
@@ -91,7 +92,7 @@ class NatsServer:
     def write_conf(self):
         os.makedirs(self.workdir, exist_ok=True)
         with open(self.conf_path, "w") as f:
-            f.write(render(self.conf))
+            f.write(self.text if self.text is not None else render(self.conf))
 
     def start(self, wait=True):
         self.write_conf()

@@ -70,9 +70,13 @@ def test_three_node_cluster_survives_its_leader_killed_mid_play(tmp_path):
         assert replicas == 3 and fl.url.startswith("tls://")
         victim = next(n for n in fl.nodes if n.name == leader)
         victim.kill()
-        rows = {t: floor_doc(fl, t)["head"]["seq"] for t in tables}
-        wait_for(lambda: all(floor_doc(fl, t)["head"]["seq"] > rows[t] + 30 for t in tables),
-                 timeout=60, what="rows stored after the leader died")
+        acked = [p.uplink.acked_seq for p in players]
+        try:
+            wait_for(lambda: all(p.uplink.acked_seq > a + 30 for p, a in zip(players, acked)),
+                     timeout=120)
+        except AssertionError:
+            raise AssertionError("rows stored after the leader died: %r"
+                                 % [p.uplink.link_status() for p in players])
         new_leader, _ = stream_leader(fl.url)
         assert new_leader != leader
         for p in players:
