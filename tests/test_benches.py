@@ -20,6 +20,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     (["lockout.py", "--presses", "20"], "ratio vs queue round trip: "),
     (["sim_rounds.py", "--rounds", "2", "--game", "props-and-hops", "--game", "poker"],
      "poker "),
+    (["floor.py", "--tables", "1,2", "--burst", "60", "--seconds", "1", "--outage", "0.5",
+      "--outage-tables", "2", "--rounds", "4"], "per-table cost ratio 2 vs 1: "),
 ])
 def test_the_bench_runs_to_its_summary(args, last):
     r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", args[0])] + args[1:],
