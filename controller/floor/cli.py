@@ -3,6 +3,7 @@
 
 import asyncio
 import json
+import os
 import signal
 import sys
 
@@ -73,6 +74,10 @@ def cmd_floor(args, out, err=None):
     def announce(line):
         out.write(line + "\n")
         out.flush()
+    if os.environ.get("TABLECTL_FLOOR_DEBUG"):
+        import logging
+        logging.basicConfig(level=logging.DEBUG, stream=err)
+        logging.getLogger("nats").setLevel(logging.INFO)
     try:
         asyncio.run(serve_floor(args.nats, password, host, port, args.replicas, announce,
                                 user=args.user, ca_file=args.ca_file))

@@ -7,6 +7,7 @@
                             second: what the page shows between rounds' rows, and "last heard"
     KV       FLOOR          key table.<table>  the floor's latest state of the table (JSON)
                             key anchor.<table> the floor's copy of the table's journal head
+                            key floor.position the stream seq the floor has folded to
 Reserved for linked progressives (issue 14), beside these and under the same permissions
 scheme: stream LINKS on tablectl.link.<link>.<table> (a table's contributions and hits),
 subject tablectl.award.<link>.<table> (the controller's answers), KV key link.<link>.meter
@@ -19,7 +20,6 @@ STREAM = "JOURNAL"
 PREFIX = "tablectl"
 KV_BUCKET = "FLOOR"
 LINK_STREAM = "LINKS"
-FLOOR_DURABLE = "floor"
 
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 

@@ -45,7 +45,7 @@ class Player:
 
     def stop(self):
         self.stopping.set()
-        self.thread.join(60)
+        self.thread.join(180)           # the round in play ends first
         self.sim.close()
         assert self.error is None, self.error
 
@@ -85,19 +85,23 @@ def test_nats_server_killed_mid_play_and_restarted(floor, tmp_path):
                  what="play reaching the floor")
         floor.server.kill()
         played = [p.rounds for p in players]
-        time.sleep(2)
-        assert all(p.rounds > n for p, n in zip(players, played))     # played on
-        assert all(p.uplink.link_status()["state"] == "down" for p in players)
+        wait_for(lambda: all(p.uplink.link_status()["state"] == "down" for p in players),
+                 timeout=15, what="the links down")
+        wait_for(lambda: all(p.rounds > n + 1 for p, n in zip(players, played)),
+                 timeout=30, what="both tables playing on")
         floor.server.start()
         wait_for(lambda: all(p.uplink.state == "up" for p in players), what="links back")
         time.sleep(1)
-    finally:
         for p in players:
             p.stop()
-    try:
+        players = []
         settle(floor, tables)
     finally:
-        svc.stop()
+        try:
+            for p in players:
+                p.stop()
+        finally:
+            svc.stop()
 
 
 def test_one_tables_connection_cut_for_30_s(floor, tmp_path):
@@ -128,14 +132,17 @@ def test_one_tables_connection_cut_for_30_s(floor, tmp_path):
         wait_for(lambda: players[0].uplink.state == "up", timeout=20, what="T1's link back")
         wait_for(lambda: svc.service.summary("T1")["link"]["reachable"], timeout=10,
                  what="T1 reachable again")
-    finally:
         for p in players:
             p.stop()
-        proxy.close()
-    try:
+        players = []
         settle(floor, tables)
     finally:
-        svc.stop()
+        try:
+            for p in players:
+                p.stop()
+        finally:
+            proxy.close()
+            svc.stop()
 
 
 def test_a_table_sigkilled_mid_send_and_restarted(floor, tmp_path):

@@ -169,9 +169,11 @@ def test_the_floor_service_sigkilled_and_restarted_counts_every_row_once(floor, 
         p = subprocess.Popen([sys.executable, "-m", "controller.cli", "floor", "--nats",
                               floor.url, "--password-file", floor.floor_password_file(),
                               "--http", "127.0.0.1:0"], cwd=ROOT, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
+                             stderr=open(str(tmp_path / "floor.log"), "a"), text=True,
+                             env=dict(os.environ, TABLECTL_FLOOR_DEBUG="1"))
         line = p.stdout.readline()
-        assert line.startswith("floor page: http://127.0.0.1:"), p.stderr.read()
+        assert line.startswith("floor page: http://127.0.0.1:"), \
+            open(str(tmp_path / "floor.log")).read()[-2000:]
         return p
     journals = {t: str(tmp_path / ("%s.journal" % t)) for t in ("T1", "T2")}
     tables = [tablectl(*sim_args(floor, t, journals[t], game=g, rounds=40, seed=i))
