@@ -127,6 +127,8 @@ def build_parser():
     add_passwd_parser(sub)
     from controller.floor.cli import add_parser as add_floor_parser
     add_floor_parser(sub)
+    from controller.trace.cli import add_parser as add_trace_parser
+    add_trace_parser(sub)
     return ap
 
 
