@@ -63,6 +63,13 @@ class Outbox:
         self.read.close()
         self.write.close()
 
+    def changed(self):
+        """True if any connection committed to the file since the last call (SQLite's
+        data_version: one cheap pragma instead of a query, every poll)."""
+        v = self.read.execute("PRAGMA data_version").fetchone()[0]
+        was, self._version = getattr(self, "_version", None), v
+        return v != was
+
     def head(self):
         row = self.read.execute("SELECT MAX(seq) FROM journal").fetchone()
         return row[0] or 0

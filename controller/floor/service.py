@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 UNREACHABLE_S = 2.0
 FETCH = 256
 LAT_SAMPLES = 20000
-FLUSH_S = 0.1                   # the bucket's writes, at most this often
+FLUSH_S = 0.25                  # the bucket's writes, at most this often
 
 
 async def ensure_streams(js, replicas=1):

@@ -191,6 +191,7 @@ class Uplink:
 
     async def _forward(self, nc, js):
         next_status = 0.0
+        n_last = BATCH                  # the first look reads, whatever the file says
         while not self._stop.is_set():
             if not nc.is_connected:
                 raise ConnectionError("connection lost")
@@ -198,16 +199,19 @@ class Uplink:
             if now >= next_status:
                 await self._publish_status(nc)
                 next_status = now + STATUS_EVERY_S
-            rows = await asyncio.to_thread(self.outbox.rows_after, self.acked_seq, BATCH)
-            self.head_seq = max(self.head_seq, rows[-1]["seq"] if rows else self.acked_seq)
-            if rows and len(rows) == BATCH:
-                self.head_seq = await asyncio.to_thread(self.outbox.head)
-            n = releasable(rows)
-            self.held = len(rows) - n
-            if n:
-                await self._publish(js, rows[:n])
-                if n == BATCH:
-                    continue
+            # read on this thread (the loop serves this uplink alone, and reading a few rows
+            # is shorter than a hand-over to a thread pool), and only when the file changed
+            if self.outbox.changed() or n_last == BATCH:
+                rows = self.outbox.rows_after(self.acked_seq, BATCH)
+                self.head_seq = max(self.head_seq, rows[-1]["seq"] if rows else self.acked_seq)
+                if len(rows) == BATCH:
+                    self.head_seq = self.outbox.head()
+                n_last = n = releasable(rows)
+                self.held = len(rows) - n
+                if n:
+                    await self._publish(js, rows[:n])
+                    if n == BATCH:
+                        continue
             self._wake.clear()
             try:
                 await asyncio.wait_for(self._wake.wait(), POLL_S)
@@ -226,7 +230,7 @@ class Uplink:
                 self.stream_seq, self.acked_seq = ack.seq, row["seq"]
                 self.published += 1
         finally:
-            await asyncio.to_thread(self.outbox.set_acked, self.acked_seq, self.stream_seq)
+            self.outbox.set_acked(self.acked_seq, self.stream_seq)
 
     async def _publish_status(self, nc):
         try:
