@@ -44,7 +44,26 @@ async def serve_floor(url, password, host, port, replicas=1, announce=None, stop
             loop.add_signal_handler(s, stop.set)
         except (RuntimeError, ValueError):     # not the main thread: the caller stops it
             pass
-    await service.connect()
+    # the NATS may come up after the floor (a restart of the floor's servers): wait for it,
+    # say so, and still stop at once on a signal
+    connecting = asyncio.ensure_future(service.connect())
+    stopping = asyncio.ensure_future(stop.wait())
+    done, _ = await asyncio.wait([connecting, stopping], timeout=5,
+                                 return_when=asyncio.FIRST_COMPLETED)
+    if not done and announce:
+        announce("floor: waiting for NATS at %s" % url)
+    if not done:
+        done, _ = await asyncio.wait([connecting, stopping],
+                                     return_when=asyncio.FIRST_COMPLETED)
+    if connecting not in done:
+        connecting.cancel()
+        try:
+            await connecting
+        except BaseException:                   # noqa: BLE001 - cancelled on purpose
+            pass
+        return service
+    stopping.cancel()
+    connecting.result()
     runner, port = await serve(service, host, port)
     if announce:
         announce("floor page: http://%s:%d/" % (host, port))

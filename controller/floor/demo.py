@@ -61,6 +61,8 @@ def cmd_demo(args, out, err):
         from controller.floor.cli import serve_floor
 
         def announce(line):
+            if not line.startswith("floor page: "):
+                return
             out.write("%s\n(nats-server %s, pid %d; journals and logs in %s)\n"
                       % (line, server.url, server.pid, workdir))
             out.flush()

@@ -178,8 +178,9 @@ class ServiceThread:
         ready = threading.Event()
 
         def announce(line):
-            self.port = int(line.rsplit(":", 1)[1].strip("/"))
-            ready.set()
+            if line.startswith("floor page: "):
+                self.port = int(line.rsplit(":", 1)[1].strip("/"))
+                ready.set()
 
         async def main():
             self.loop = asyncio.get_running_loop()
