@@ -113,7 +113,22 @@ class Uplink:
     def rows_waiting(self):
         return max(0, self.head_seq - self.acked_seq)
 
+    def _head_now(self):
+        """The journal's last seq, read now on a connection of the caller's own (the link
+        status is asked from the console's and the summary's threads, and while the link is
+        down the uplink's own loop may be waiting on a connect)."""
+        import sqlite3
+        try:
+            db = sqlite3.connect("file:%s?mode=ro" % self.journal_path, uri=True, timeout=2)
+            try:
+                return db.execute("SELECT MAX(seq) FROM journal").fetchone()[0] or 0
+            finally:
+                db.close()
+        except sqlite3.Error:
+            return self.head_seq
+
     def link_status(self):
+        self.head_seq = max(self.head_seq, self._head_now())
         return {"state": self.state, "since": self.since, "rows_waiting": self.rows_waiting(),
                 "acked_seq": self.acked_seq, "held_for_round": self.held,
                 "error": self.last_error}
@@ -142,11 +157,21 @@ class Uplink:
         while not self._stop.is_set():
             nc = None
             try:
-                nc = await nats.connect(servers(self.url), user=self.user, password=self.password,
-                                        tls=tls_context(self.url, self.ca_file),
-                                        connect_timeout=1, allow_reconnect=False,
-                                        max_reconnect_attempts=0, name=self.table_id,
-                                        error_cb=self._on_error, closed_cb=None)
+                # bounded: the client can wait on a server that refuses, and the loop must
+                # see a stop and note what waits meanwhile
+                connecting = asyncio.ensure_future(nats.connect(
+                    servers(self.url), user=self.user, password=self.password,
+                    tls=tls_context(self.url, self.ca_file), connect_timeout=1,
+                    allow_reconnect=False, max_reconnect_attempts=0, name=self.table_id,
+                    error_cb=self._on_error, closed_cb=None))
+                stopping = asyncio.ensure_future(self._stop.wait())
+                await asyncio.wait([connecting, stopping], timeout=3,
+                                   return_when=asyncio.FIRST_COMPLETED)
+                stopping.cancel()
+                if not connecting.done():
+                    connecting.cancel()
+                    raise ConnectionError("no answer from %s" % self.url)
+                nc = connecting.result()
                 js = nc.jetstream(timeout=2)
                 await self._resync(js)
                 self._set("up")
@@ -163,6 +188,10 @@ class Uplink:
                         pass
             if not self._stop.is_set():
                 self._set("down")
+                try:
+                    self.head_seq = self.outbox.head()    # what waits, while down
+                except Exception as e:          # noqa: BLE001 - the next try reads it
+                    log.warning("uplink %s: reading the journal's head: %s", self.table_id, e)
                 try:
                     await asyncio.wait_for(self._stop.wait(), RETRY_S)
                 except asyncio.TimeoutError:
@@ -284,18 +313,59 @@ def read_password(path):
     return text
 
 
+def console_link(uplink, ctl):
+    """The console's `show link` / `status` provider (controller/console/commands.py):
+    {up, since_ns (table time), waiting}."""
+    def provider():
+        st = uplink.link_status()
+        since_ns = ctl.clock() - int(max(0.0, time.time() - st["since"]) * 1e9)
+        return {"up": st["state"] == "up", "since_ns": since_ns, "waiting": st["rows_waiting"],
+                "acked_seq": st["acked_seq"]}
+    return provider
+
+
+class FloorLink:
+    """The floor uplink as one registered part of a Runtime (controller/runtime.py): built
+    at start, when the runtime's controller and journal are there; stopped (drained for
+    `drain_s` at most) on the shutdown path before the console."""
+
+    name = "floor link"
+
+    def __init__(self, runtime, table_id, url, password, ca_file=None, drain_s=5.0):
+        from controller.errors import ConfigError
+        try:
+            S.check_table_id(table_id)
+        except ValueError as e:
+            raise ConfigError(str(e))
+        if runtime.journal_path is None:
+            raise ConfigError("the floor link forwards the journal: give --journal PATH too")
+        self.runtime = runtime
+        self.args = (table_id, url, password, ca_file)
+        self.drain_s = drain_s
+        self.uplink = None
+
+    def start(self):
+        table_id, url, password, ca_file = self.args
+        ctl = self.runtime.ctl
+        self.uplink = Uplink(self.runtime.journal_path, table_id, url, password=password,
+                             status=status_of(ctl), ca_file=ca_file)
+        self.uplink.drain_s = self.drain_s
+        self.uplink.start()
+        ctl.link_status = self.uplink.link_status
+        console = getattr(self.runtime, "console", None)
+        commands = getattr(getattr(console, "session", None), "commands", None)
+        if commands is not None:
+            commands.link = console_link(self.uplink, ctl)
+
+    def stop(self):
+        if self.uplink is not None:
+            self.uplink.stop()
+
+
 def attach(host, ctl, journal_path, table_id, url, password, drain_s=5.0, ca_file=None):
-    """The uplink as one more registered part of `host` (a Simulation's add_part; the
-    runtime's registry later), its link status where the console and the summary read it."""
-    from controller.errors import ConfigError
-    if journal_path is None:
-        raise ConfigError("the floor link forwards the journal: give --journal PATH too")
-    try:
-        uplink = Uplink(journal_path, table_id, url, password=password, status=status_of(ctl),
-                        ca_file=ca_file)
-    except ValueError as e:
-        raise ConfigError(str(e))
-    uplink.drain_s = drain_s
-    ctl.link_status = uplink.link_status
-    host.add_part(uplink)
-    return uplink
+    """A FloorLink registered with `host` (a Runtime, or a Simulation: its runtime); started
+    at once when the host already runs. Returns the Uplink."""
+    runtime = getattr(host, "runtime", host)
+    part = FloorLink(runtime, table_id, url, password, ca_file=ca_file, drain_s=drain_s)
+    runtime.register_part(part)
+    return part.uplink

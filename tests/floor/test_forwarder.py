@@ -119,19 +119,28 @@ def test_status_and_summary_show_the_link(floor, tmp_path):
         % len(journal_rows(journal)) in out
 
 
-def test_the_console_status_shows_the_link(floor, tmp_path):
-    from controller.console.commands import Commands
+def test_the_console_status_and_show_link_show_the_link(floor, tmp_path):
     journal = str(tmp_path / "t1.journal")
     sim = Simulation("flop-poker", seed=1, journal=journal)
     try:
+        commands = sim.console.session.commands
+        assert "not configured" in commands.c_link("dealer", [])
         attach(sim, sim.ctl, journal, "T1", floor.url, floor.passwords["T1"])
         sim.run(1)
         wait_for(lambda: sim.ctl.link_status()["rows_waiting"] == 0, what="sent")
-        text = Commands(sim.ctl, sim.drivers).c_status("dealer", [])
+        text = commands.c_status("dealer", [])
+        shown = commands.c_link("dealer", [])
+        floor.server.kill()
+        wait_for(lambda: sim.ctl.link_status()["state"] == "down", what="the link down")
+        sim.run(1)
+        wait_for(lambda: sim.ctl.link_status()["rows_waiting"] > 0, what="rows waiting")
+        down = commands.c_link("dealer", [])
     finally:
         sim.close()
     line = [x for x in text.splitlines() if x.startswith("floor link")]
-    assert line and "up since" in line[0] and "rows waiting 0" in line[0]
+    assert line and "up since" in line[0] and " 0 rows waiting" in line[0], text
+    assert "up since" in shown
+    assert "DOWN since" in down and " 0 rows waiting" not in down, down
 
 
 def test_bad_floor_arguments_are_one_line_and_exit_2(floor, tmp_path):
