@@ -151,18 +151,26 @@ class TableView:
                                    "section": data.get("section"), "seq": row["seq"]}
 
     def _event_clear(self, row, data):
-        self.s["pending_clear"] = {"seq": row["seq"], "ts_ns": row["ts_ns"],
-                                   "by": data.get("badge"), "role": data.get("role")}
+        clear = {"seq": row["seq"], "ts_ns": row["ts_ns"], "by": data.get("badge"),
+                 "role": data.get("role")}
+        if "selftest" in data:
+            # the clear service's own clear: the device's self-test result rides on it
+            self._cleared(row, clear, bool(data["selftest"]), data.get("device"))
+        else:
+            self.s["pending_clear"] = clear     # older journals: a selftest record follows
 
     def _record_selftest(self, row, data):
         clear = self.s.pop("pending_clear", None)
-        if not data.get("ok") or clear is None:
+        if clear is not None:
+            self._cleared(row, clear, bool(data.get("ok")), data.get("device"))
+
+    def _cleared(self, row, clear, ok, dev):
+        if not ok:
             return
         for lo in reversed(self.s["lockouts"]):
             if lo["cleared"] is None:
                 lo["cleared"] = clear
                 break
-        dev = data.get("device")
         if dev in self.s["devices"]:
             self.s["devices"][dev] = {"ok": True, "seq": row["seq"]}
         self.s["state"] = "cleared"
