@@ -68,3 +68,13 @@ class ManifestError(ConsoleError):
 
 class JournalError(TablectlError):
     """The journal cannot be opened, written or trusted (controller/journal)."""
+
+
+class JournalInUse(JournalError):
+    """Another process holds the journal's lock: two controllers on one journal would
+    interleave their rows (issue 11). A usage error: exit 2, naming the journal and the PID."""
+
+
+class JournalDamaged(JournalError):
+    """A journal file exists but cannot be resumed (empty, rowless, its head or its anchor
+    not matching its rows): never adopted as new; the table boots locked out."""

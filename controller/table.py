@@ -129,10 +129,15 @@ class TableController:
                 break
             if item is not _STOP:
                 batch.append(item)
-        for event in order(batch):
-            self.process(event)
+        self.process_batch(order(batch))
         self.tick()
         return len(batch)
+
+    def process_batch(self, events):
+        """The events of one batch from the queue, in order (the journaled controller
+        commits what one derives with the next one's row)."""
+        for event in events:
+            self.process(event)
 
     def run_until_idle(self, limit=100000):
         for _ in range(limit):
@@ -177,8 +182,7 @@ class TableController:
                     self._running = False
                     break
                 batch.append(item)
-            for event in order(batch):
-                self.process(event)
+            self.process_batch(order(batch))
             self.tick()
 
     def _wait_s(self):
