@@ -31,7 +31,7 @@ import sys
 import threading
 
 from controller import config as configuration
-from controller.errors import ConfigError, TablectlError
+from controller.errors import ConfigError, JournalInUse, TablectlError
 from controller.games import model_class
 from controller.games.engine import LOCKED_OUT, Table
 from controller.outputs import Outputs
@@ -230,7 +230,7 @@ def cmd_run(args, out, err=None, environ=None):
     try:
         try:
             runner.start(stop.is_set)
-        except ConfigError as e:
+        except (ConfigError, JournalInUse) as e:    # a second controller on the journal too
             runner.say(str(e).replace("\n", " "))
             code = EXIT_CONFIG
         except TablectlError as e:

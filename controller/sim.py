@@ -19,7 +19,7 @@ import sys
 import time
 
 from controller import config as configuration
-from controller.errors import ConfigError, JournalError
+from controller.errors import ConfigError, JournalError, JournalInUse
 from controller.games import ALL_GAMES, model_class
 from controller.games.engine import LOCKED_OUT, SHUFFLED, Table
 from controller.policies import default_policies
@@ -96,7 +96,12 @@ class Simulation:
         policies = [self.selftests] + default_policies(game)
         self.journal = journal
         if journal is None:
-            self.ctl = TableController(Table(model), policies=policies)
+            # a simulation runs for days: memory keeps a tail, as the journaled one does
+            from controller.journal.live import MEMORY_TAIL
+            from controller.table import MemoryJournal
+            self.ctl = TableController(Table(model), policies=policies,
+                                       journal=MemoryJournal(limit=MEMORY_TAIL),
+                                       keep=MEMORY_TAIL)
         else:
             # the boot checks pass before any device starts (a failed one: nothing starts)
             from controller.journal import boot
@@ -263,6 +268,9 @@ def cmd_sim(args, out, err=None):
         simulation = Simulation(args.game, args.seed, faults, _progress(err) if err.isatty() or
                                 not args.json else None, journal=args.journal, key=key)
     except ConfigError as e:
+        err.write("tablectl sim: %s\n" % e)
+        return 2
+    except JournalInUse as e:                # another process holds it: a usage error
         err.write("tablectl sim: %s\n" % e)
         return 2
     except JournalError as e:
