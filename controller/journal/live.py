@@ -276,6 +276,8 @@ class JournaledController(TableController):
         try:
             if self.store is not None:
                 try:
+                    if self._thread is None:      # no loop to take them: journaled here
+                        self.flush_rejections(force=True, submit=self.process)
                     self.flush()
                     if not self.boot_report.get("problem"):
                         self.write_anchor()
