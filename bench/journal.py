@@ -178,7 +178,13 @@ def wear_child(game, rounds, where):
         first = s.ctl.store.last_seq + 1
         os.access(MARK % "start", os.F_OK)
         w0, c0 = io_written(), time.process_time()
-        s.run(rounds)
+        played, stuck = 0, None
+        for _ in range(rounds):
+            try:
+                played += s.run(1)
+            except Exception as e:               # noqa: BLE001 - the autoplay (issue 11)
+                stuck = "%s: %s" % (type(e).__name__, str(e)[:120])
+                break
         getattr(s.ctl, "flush", lambda: None)()      # what the last step derived
         c1, w1 = time.process_time(), io_written()
         os.access(MARK % "end", os.F_OK)
@@ -196,7 +202,8 @@ def wear_child(game, rounds, where):
                 inputs += 1
     finally:
         store.close()
-    print(json.dumps({"game": game, "rounds": rounds, "written": w1 - w0, "payload": payload,
+    print(json.dumps({"game": game, "rounds": max(1, played), "stuck": stuck,
+                      "written": w1 - w0, "payload": payload,
                       "rows": rows, "inputs": inputs, "cpu_s": c1 - c0, "rss": rss}))
 
 
@@ -237,7 +244,9 @@ def print_wear(games, rounds, where):
               "%s)  fsyncs %s/round for %.1f inputs: %sx  cpu %.1f ms/round  rss %.1f MiB"
               % (game, m["written"] / n, m["payload"] / n, m["written"] / max(1, m["payload"]),
                  "n/a" if m["fsyncs"] is None else "%.2fx" % (floor / max(1, m["payload"])),
-                 fs, m["inputs"] / n, fr, 1000 * m["cpu_s"] / n, m["rss"] / 2 ** 20))
+                 fs, m["inputs"] / n, fr, 1000 * m["cpu_s"] / n, m["rss"] / 2 ** 20)
+              + ("" if not m.get("stuck") else "  (%d rounds: the autoplay stopped, %s)"
+                 % (n, m["stuck"])))
 
 
 def measure(path, rounds, key_file, repeat):
