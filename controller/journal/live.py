@@ -41,6 +41,7 @@ def entry_row(entry, round_no):
 
 
 MEMORY_TAIL = 10000
+FLUSH_IDLE_NS = 10 ** 9          # derived rows wait at most this long for the next input
 ROWS_PER_PAUSE = 2000
 
 
@@ -80,6 +81,7 @@ class JournaledController(TableController):
         self._pending = []             # derived rows not yet committed (see `flush`)
         self._pending_meters = None
         self._anchor_due = False
+        self._pending_since = None
         self._batching = False
         self._background_break = None
         self.background = None
@@ -106,6 +108,7 @@ class JournaledController(TableController):
         if meters is not None:
             self._pending_meters = meters
         meters, self._pending, self._pending_meters = self._pending_meters, [], None
+        self._pending_since = None
         if rows or meters is not None:
             self.store.append(rows, meters=meters)
         if self._anchor_due and not self.boot_report.get("problem"):
@@ -142,15 +145,15 @@ class JournaledController(TableController):
             self.flush()
 
     def process_batch(self, events):
-        """A batch from the queue: each input committed before it is applied, what one
-        derives committed with the next one's row, the last one's at the batch's end."""
+        """A batch from the queue: each input committed before it is applied; what one
+        derives is committed with the next input's row, or by `tick` once the loop has been
+        idle FLUSH_IDLE_NS (a process() called on its own commits it at once)."""
         self._batching = True
         try:
             for event in events:
                 self.process(event)
         finally:
             self._batching = False
-        self.flush()
 
     def tick(self):
         """Policies' timers; journaled as one `tick` step only when they did something."""
@@ -165,7 +168,11 @@ class JournaledController(TableController):
         if buffered or (self.model.state, self.model.round_no) != was:
             self.flush([(now, "controller", "record", "tick", was[1], {})] + buffered)
             self.after_step()
-        self.flush()
+        if self._pending or self._pending_meters is not None:
+            if self._pending_since is None:
+                self._pending_since = now
+            elif now - self._pending_since >= FLUSH_IDLE_NS:
+                self.flush()
         if self._background_break is not None:
             self._apply_background()
 
@@ -284,6 +291,8 @@ class JournaledController(TableController):
                 finally:
                     self.store.close()
         finally:
+            for w in self.witnesses:
+                getattr(w, "close", lambda: None)()
             for lock in self.locks:
                 lock.release()
             self.locks = []

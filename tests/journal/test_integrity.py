@@ -1,6 +1,5 @@
 """A journal cannot be swapped, emptied, rolled back or shared (issue 11), and a boot that
 verifies from its anchor still catches tampering before and after it (issue 16)."""
-import json
 import os
 import shutil
 import signal
@@ -14,7 +13,7 @@ from controller import cli
 from controller.errors import JournalError, JournalInUse
 from controller.games.engine import LOCKED_OUT
 from controller.journal import boot
-from controller.journal.anchor import anchor_path
+from controller.journal.anchor import FileWitness, anchor_path
 from controller.journal.store import Store
 from tests.journal.conftest import KEY, rewrite, rows_of, simulate
 from tests.journal.test_boot import fresh
@@ -116,7 +115,7 @@ def test_a_new_journal_is_created_whole_where_no_file_was(tmp_path):
     finally:
         ctl.close()
     assert not [f for f in os.listdir(tmp_path) if ".new-" in f]      # no temporary left
-    anchor = json.load(open(anchor_path(path)))
+    anchor = FileWitness(str(path)).read()
     assert anchor["seq"] == rows_of(path)[-1]["seq"]
 
 
@@ -146,11 +145,13 @@ def test_a_keyed_journal_with_its_tail_cut_and_head_edited_is_caught(keyed):
 
 
 def test_an_anchor_file_edited_back_is_refused_on_a_keyed_journal(keyed, tmp_path):
-    a = json.load(open(anchor_path(keyed)))
+    a = FileWitness(str(keyed)).read()
     a["seq"] = 5
     a["hash"] = rows_of(keyed)[4]["hash"]
-    with open(anchor_path(keyed), "w") as f:
-        json.dump(a, f)
+    os.unlink(anchor_path(keyed))                     # a well-formed file, but not the key's
+    w = FileWitness(str(keyed))
+    w.write(a)
+    w.close()
     state, reason, _ = locked_reason(keyed, key=KEY)
     assert state == LOCKED_OUT and "not authenticated by the journal key" in reason
 
@@ -284,11 +285,11 @@ def test_tampering_before_the_anchor_is_caught_by_verify_and_the_idle_check(jour
 
 
 def test_tampering_after_the_anchor_is_caught_at_boot(journal_copy, tmp_path):
-    older_anchor = open(anchor_path(journal_copy)).read()
+    older_anchor = open(anchor_path(journal_copy), "rb").read()
     simulate(journal_copy, GAME, rounds=1, seed=2)
-    with open(anchor_path(journal_copy), "w") as f:      # the anchor as it was a round ago
+    with open(anchor_path(journal_copy), "wb") as f:     # the anchor as it was a round ago
         f.write(older_anchor)
-    after = json.loads(older_anchor)["seq"] + 3
+    after = FileWitness(str(journal_copy)).read()["seq"] + 3
     db = sqlite3.connect(str(journal_copy))
     db.execute("UPDATE journal SET data = replace(data, '\"', '\"') || ' ' WHERE seq = ?",
                (after,))
@@ -296,3 +297,22 @@ def test_tampering_after_the_anchor_is_caught_at_boot(journal_copy, tmp_path):
     db.close()
     state, reason, _ = locked_reason(journal_copy)
     assert state == LOCKED_OUT and "row %d" % after in reason, reason
+
+
+def test_an_anchor_write_cut_short_leaves_the_one_before(tmp_path):
+    """The anchor file's two slots: a torn write of the newer loses only that one."""
+    path = str(tmp_path / "j.db")
+    w = FileWitness(path)
+    w.write({"format": 1, "seq": 5, "hash": "a" * 64, "key_id": None, "mac": None})
+    w.write({"format": 1, "seq": 9, "hash": "b" * 64, "key_id": None, "mac": None})
+    w.close()
+    assert FileWitness(path).read()["seq"] == 9
+    with open(anchor_path(path), "r+b") as f:          # the power cut mid-write of slot 1
+        f.seek(512 + 20)
+        f.write(b"\0" * 30)
+    assert FileWitness(path).read()["seq"] == 5
+    w = FileWitness(path)                              # and the next write goes over it
+    w.read()
+    w.write({"format": 1, "seq": 12, "hash": "c" * 64, "key_id": None, "mac": None})
+    w.close()
+    assert FileWitness(path).read()["seq"] == 12
