@@ -104,13 +104,16 @@ class JournaledController(TableController):
     def flush(self, rows=(), meters=None):
         """Commit what is pending (the derived rows and meters of the steps before) followed
         by `rows`, in one transaction; then the anchor, if a round ended."""
+        derived = len(self._pending)
         rows = self._pending + list(rows)
-        if meters is not None:
-            self._pending_meters = meters
+        if meters is not None:                # the caller's: after all the rows
+            self._pending_meters, derived = meters, len(rows)
         meters, self._pending, self._pending_meters = self._pending_meters, [], None
         self._pending_since = None
         if rows or meters is not None:
-            self.store.append(rows, meters=meters)
+            # the meters are those of the steps before: after the derived rows, not after
+            # the input committed with them (which is not applied yet)
+            self.store.append(rows, meters=meters, meters_after=derived)
         if self._anchor_due and not self.boot_report.get("problem"):
             self._anchor_due = False
             self.write_anchor()

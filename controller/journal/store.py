@@ -251,14 +251,17 @@ class Store:
 
     # ---- writing ---------------------------------------------------------------------
 
-    def append(self, entries, meters=None):
+    def append(self, entries, meters=None, meters_after=None):
         """Rows [(ts_ns, source, entry, kind, round_no, data)] and optionally the meters,
-        in one transaction; returns the seq of the last row."""
+        in one transaction; returns the seq of the last row. `meters_after` (k): the meters
+        are those after the first k rows (the rest, an input, is not applied yet); default
+        all of them."""
         self._need_key()
         with self._write:
-            return self._append(entries, meters)
+            return self._append(entries, meters, meters_after)
 
-    def _append(self, entries, meters):
+    def _append(self, entries, meters, meters_after=None):
+        meters_seq = self.last_seq + (len(entries) if meters_after is None else meters_after)
         seq, prev = self.last_seq, self.last_hash
         rows = []
         latest = self._latest()
@@ -289,7 +292,7 @@ class Store:
                 db.executemany(UPSERT_METER, changed)            # in place, only what changed
                 if gone:
                     db.executemany("DELETE FROM meters WHERE name = ?", [(k,) for k in gone])
-                items.append(("meters_seq", str(seq)))
+                items.append(("meters_seq", str(meters_seq)))
             db.executemany(UPSERT, items)
             db.execute("COMMIT")
         except BaseException:

@@ -108,8 +108,25 @@ class Series:
 
     # ---- one run ------------------------------------------------------------------------
 
-    def run(self, delay_s=None, rounds=100000, at_lockout=False, mid_round=None,
-            after_boot=False):
+    def run(self, *args, **kw):
+        """`_run`, again when the simulator could not start its simulated devices in time
+        (a loaded machine: `no handshake with the simulated device`), up to 5 times: that
+        start-up wait is the simulator's, not the journal's, and the journal is as the
+        failed start left it (checked by the next restart like any other)."""
+        for attempt in range(5):
+            mark = os.path.getsize(self.errlog) if os.path.exists(self.errlog) else 0
+            try:
+                return self._run(*args, **kw)
+            except AssertionError:
+                with open(self.errlog) as f:
+                    f.seek(mark)
+                    new = f.read()
+                if "no handshake with the simulated device" not in new or attempt == 4:
+                    raise
+                self.stats["start_retries"] = self.stats.get("start_retries", 0) + 1
+
+    def _run(self, delay_s=None, rounds=100000, at_lockout=False, mid_round=None,
+             after_boot=False):
         """A restart; killed after `delay_s` (None: let it finish) or, `at_lockout`, by
         itself in the step that locks the table out, or, `mid_round` (N), by itself at the
         N-th input in a round; those two wait for it as long as it takes (`delay_s` is then
