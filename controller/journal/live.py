@@ -43,6 +43,11 @@ def entry_row(entry, round_no):
 MEMORY_TAIL = 10000
 FLUSH_IDLE_NS = 10 ** 9          # derived rows wait at most this long for the next input
 ROWS_PER_PAUSE = 2000
+VERIFY_AFTER_S = 10.0            # the background verification begins this long after start
+
+
+class _Stopped(Exception):
+    pass
 
 
 class _Hook(MemoryJournal):
@@ -85,6 +90,7 @@ class JournaledController(TableController):
         self._batching = False
         self._background_break = None
         self.background = None
+        self._closing = threading.Event()
 
     # ---- the journal hook -----------------------------------------------------------
 
@@ -241,8 +247,13 @@ class JournaledController(TableController):
         super().start(name)
         if background_verify and self.boot_report.get("verified_from", 1) and \
                 (self.boot_report.get("verified_from") or 1) > 1:
-            threading.Thread(target=self.verify_older_rows, name="tablectl-journal-verify",
+            threading.Thread(target=self._verify_when_idle, name="tablectl-journal-verify",
                              daemon=True).start()
+
+    def _verify_when_idle(self):
+        # after READY and the first inputs: the boot's own work is never slowed by it
+        if not self._closing.wait(VERIFY_AFTER_S):
+            self.verify_older_rows()
 
     def verify_older_rows(self, pause_s=0.001):
         """The chain from the genesis up to where this boot's check began (the rows since
@@ -258,6 +269,8 @@ class JournaledController(TableController):
                 def paced():
                     for n, row in enumerate(store.rows(1, upto)):
                         if n % ROWS_PER_PAUSE == ROWS_PER_PAUSE - 1:
+                            if self._closing.is_set():
+                                raise _Stopped()
                             time.sleep(pause_s)
                         yield row
                 with store.reading():
@@ -269,6 +282,9 @@ class JournaledController(TableController):
                             brk = Break(upto, "its link does not match row %d" % (upto - 1))
             finally:
                 store.close()
+        except _Stopped:
+            self.background = {"state": "stopped", "rows": upto - 1}
+            return None
         except Exception as e:              # noqa: BLE001 - reported, never raised in a thread
             brk = Break(0, "the full verification could not run: %s" % e)
         self.background = {"state": "passed" if brk is None else "failed", "rows": upto - 1,
@@ -283,6 +299,7 @@ class JournaledController(TableController):
             self.lock_for_integrity(self.boot_report["problem"])
 
     def close(self):
+        self._closing.set()
         try:
             if self.store is not None:
                 try:
