@@ -1,19 +1,25 @@
 """The controller with its journal on disk: `boot(path, table, policies)`.
 
 JournaledController is the TableController whose `journal` hook appends each entry to the
-SQLite journal (an input is committed before the loop applies it), and which, after each
-step, writes a snapshot when a round has ended and the meters when they changed, together
-in one transaction. A timer that acted is journaled as a `tick` step with what it did.
+SQLite journal. An input (an event, a random draw, a self-test result, a failed output, a
+console command) is committed before the loop applies it; what a step derives (refusals,
+notes, the snapshot at a round's end, the meters) is committed with the next input's row or
+after FLUSH_IDLE_NS idle, in one transaction. A timer that acted is journaled as a `tick`
+step with what it did. At each round's end, at boot and at a clean stop the head is written
+to the anchor's witnesses (anchor.py).
 
-boot() opens or creates the journal and, for an existing one, runs the boot checks before
-anything else may start: the chain is verified, the state is rebuilt by replay (from the
-snapshot before the last one, so the last snapshot is checked too) and the meters are
-compared with that replay. A broken chain, a snapshot or a meter that differs locks the
-table with a reason naming the first bad row; the lock-out is itself a journaled step, and
-one in force at the power loss is in force again, since it is part of the replayed state.
-Each boot writes the table clock's `clock` record (clock.py), after the records of any step
-the power cut short: the controller's clock continues the journal's time line across power
-cycles.
+boot() takes the journal's lock (lock.py), then opens the journal, or creates it whole when
+no file is there; a file that is there but cannot be resumed is never adopted as new (the
+table boots locked out, journaling beside it). For a journal with rows it runs the boot
+checks before anything else may start: the head (keyed: under the key) and the anchor's
+witnesses against the rows, the chain from the last verified anchor, the state rebuilt by
+replay (from the snapshot before the last one, so the last snapshot is checked too) and the
+meters compared with that replay. A problem locks the table with a reason naming the first
+bad row; the lock-out is itself a journaled step, and one in force at the power loss is in
+force again, since it is part of the replayed state. The rows before the anchor are verified
+in the background after the start (`verify_older_rows`). Each boot writes the table clock's
+`clock` record (clock.py), after the records of any step the power cut short: the
+controller's clock continues the journal's time line across power cycles.
 """
 
 import os
