@@ -264,7 +264,7 @@ def add_parser(sub):
     run.add_argument("--config", required=True, metavar="TABLE.toml",
                      help="the table configuration (e.g. /etc/tablectl/table.toml)")
     run.add_argument("--journal", required=True, metavar="PATH",
-                     help="the journal (SQLite); created when absent, else resumed from after "
-                     "the boot checks")
+                     help="the journal (SQLite); created only where no file is, else resumed "
+                     "from after the boot checks (exit 2 if another process holds it)")
     run.set_defaults(func=cmd_run)
     return run
