@@ -3,6 +3,7 @@ restart, verify, resume; and damage the `-wal` a kill left (deleted, truncated, 
 flipped). Issue 11's campaign.
 
     python bench/power_cut.py [--kills 1000] [--seed 7] [--damage-every 10] [--keep DIR]
+                              [--game GAME ...]
 
 The kills are tests/journal/power_loss.py's (a forked `cli.main(["sim", ...])` killed after
 a random delay from its boot or from its start, or killing itself at a lock-out or inside a
@@ -180,18 +181,22 @@ def main(argv=None):
     ap.add_argument("--damage-every", type=int, default=10, metavar="N",
                     help="damage the -wal of a copy after every N-th kill (0: never)")
     ap.add_argument("--keep", metavar="DIR", help="keep the journals in DIR")
+    ap.add_argument("--game", action="append", metavar="GAME",
+                    help="only these games (repeatable; default all seven), --kills spread "
+                    "over them: a campaign can run as several processes")
     args = ap.parse_args(argv)
+    games = args.game or ALL_GAMES
     where = args.keep or tempfile.mkdtemp(prefix="tablectl-bench-power-cut-")
     os.makedirs(where, exist_ok=True)
-    per = [args.kills // len(ALL_GAMES) + (1 if i < args.kills % len(ALL_GAMES) else 0)
-           for i in range(len(ALL_GAMES))]
+    per = [args.kills // len(games) + (1 if i < args.kills % len(games) else 0)
+           for i in range(len(games))]
     outcome = {h: {"caught": 0, "lost nothing": 0, "LOST": 0}
                for h in ("deleted", "truncated", "flipped")}
     total = {"kills": 0, "mid_round": 0, "locked_out": 0, "in_boot": 0, "resumes_checked": 0,
              "rounds": 0, "voids": 0, "voided_at_resume": 0}
     t0 = time.perf_counter()
     try:
-        for game, kills in zip(ALL_GAMES, per):
+        for game, kills in zip(games, per):
             if not kills:
                 continue
             stats, totals = campaign(game, kills, args.seed, where, args.damage_every, outcome)
