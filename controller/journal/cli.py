@@ -35,6 +35,10 @@ def verify_path(path, key_file=None, anchor=None):
     from controller.journal.anchor import FileWitness
     from controller.journal.anchor import check as check_anchor
     from controller.journal.chain import Break
+    # the anchor first: it is written after the rows it names, so a table appending
+    # meanwhile never makes it look ahead of the journal read after it
+    witness = FileWitness(path)
+    found = witness.read()
     store, model_cls = _open(path, key_file)
     try:
         replay, problem = check(store, model_cls, full=True, anchor=anchor)
@@ -42,9 +46,7 @@ def verify_path(path, key_file=None, anchor=None):
         if problem is None and store.head_authentic() is False:
             problem = Break(store.head()[0], "the journal's head in meta is not authenticated "
                                              "by the key (edited)")
-        witness = FileWitness(path)
         if problem is None:
-            found = witness.read()
             text = None if found is None else check_anchor(store, found, witness.name,
                                                            store.key)
             if found is None and store.meta("anchored") == "1":
