@@ -78,3 +78,8 @@ class JournalInUse(JournalError):
 class JournalDamaged(JournalError):
     """A journal file exists but cannot be resumed (empty, rowless, its head or its anchor
     not matching its rows): never adopted as new; the table boots locked out."""
+
+
+class ClearRefused(ControllerError):
+    """A clear of a lock-out asked by someone, or at a place, its rule does not allow, or
+    before the check the rule names has passed (controller/clearing.py)."""
