@@ -628,3 +628,23 @@ def _resume(store, table, policies, clocks, outputs, key, witnesses, full):
         store._put_meta({"anchored": "1"})
     ctl.sync_outputs()
     return ctl
+
+
+def integrity_beyond_chain(ctl, store):
+    """What a full verification adds to the chain, the snapshots and the meters, on `store`
+    (its own connection to the controller's journal): the head under the key and the anchor
+    file; and for a boot that refused its journal (`_refused`), that journal, which is still
+    as found. None, or the problem as text. For the clearing of a journal lock-out."""
+    refused = (getattr(ctl, "boot_report", None) or {}).get("refused")
+    if refused:
+        return ("this boot refused the journal %s and journals beside it: that journal is "
+                "still as found (move it aside and run `tablectl journal init`, "
+                "docs/journal.md)" % refused)
+    if store.head_authentic() is False:
+        return "the journal's head in meta is not authenticated by the key (edited)"
+    witness = A.FileWitness(store.path)
+    found = witness.read()
+    if found is None:
+        return ("%s is missing (deleted)" % witness.name) if store.meta("anchored") == "1" \
+            else None
+    return A.check(store, found, witness.name, store.key)

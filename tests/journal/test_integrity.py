@@ -316,3 +316,29 @@ def test_an_anchor_write_cut_short_leaves_the_one_before(tmp_path):
     w.write({"format": 1, "seq": 12, "hash": "c" * 64, "key_id": None, "mac": None})
     w.close()
     assert FileWitness(path).read()["seq"] == 12
+
+
+def test_the_clear_s_journal_check_fails_on_a_refused_journal_and_a_rollback(journal_copy,
+                                                                            tmp_path):
+    """A journal lock-out is cleared only once the journal verifies as `journal verify` does:
+    the side journal of a refused boot verifies, the refused one is still as found; a
+    rolled-back journal's chain holds, its anchor does not."""
+    from controller.clearing import default_journal_check
+    older = tmp_path / "older.db"
+    shutil.copy(journal_copy, older)
+    simulate(journal_copy, GAME, rounds=1, seed=2)
+    shutil.copy(older, journal_copy)                          # rolled back
+    ctl = boot_riu(journal_copy)
+    try:
+        ok, text = default_journal_check(ctl)
+        assert not ok and "rolled back" in text, text
+    finally:
+        ctl.close()
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    ctl = boot_riu(empty)
+    try:
+        ok, text = default_journal_check(ctl)
+        assert not ok and "refused the journal %s" % empty in text, text
+    finally:
+        ctl.close()
