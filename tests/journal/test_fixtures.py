@@ -1,5 +1,5 @@
 """Journals written by the code before the anchor, the lock and the in-place meters (main at
-4a0151a, `tablectl sim --rounds 2 --seed 3`) still open, verify and resume: their first
+08d13d7, `tablectl sim --rounds 2 --seed 3`) still open, verify and resume: their first
 boot verifies them whole and writes their anchor (docs/journal.md, Boot)."""
 import os
 import shutil
@@ -13,8 +13,8 @@ from tests.journal.conftest import KEY, rows_of
 from tests.journal.test_boot import fresh
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
-FIXTURES = [("main-4a0151a-raise-it-up-stud.db", "raise-it-up-stud", None),
-            ("main-4a0151a-blackjack-keyed.db", "blackjack", KEY)]
+FIXTURES = [("main-08d13d7-raise-it-up-stud.db", "raise-it-up-stud", None),
+            ("main-08d13d7-blackjack-keyed.db", "blackjack", KEY)]
 
 
 def key_file(tmp_path):
