@@ -159,14 +159,13 @@ class JournaledController(TableController):
         if not self._batching:
             self.flush()
 
-    def process_batch(self, events):
+    def _apply_batch(self, batch):
         """A batch from the queue: each input committed before it is applied; what one
         derives is committed with the next input's row, or by `tick` once the loop has been
         idle FLUSH_IDLE_NS (a process() called on its own commits it at once)."""
         self._batching = True
         try:
-            for event in events:
-                self.process(event)
+            super()._apply_batch(batch)
         finally:
             self._batching = False
 
