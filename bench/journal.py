@@ -1,6 +1,20 @@
-"""Journal verification and replay as the journal grows: time and peak memory per size.
+"""Journal SD-card wear per game, then verification and replay as the journal grows.
 
     python bench/journal.py [--sizes 2000,20000,200000] [--seed S] [--keyed] [--keep DIR]
+                            [--wear-rounds N] [--wear-game GAME ...]
+
+SD wear (issue 16), per game, `tablectl sim --journal` (the real drivers and controller) in
+a child process, over --wear-rounds rounds:
+    disk    bytes the process caused to be written (/proc/self/io write_bytes less
+            cancelled_write_bytes) per round, against the journal's payload per round (the
+            bytes of the rows it wrote): the goal is <= 3x. The kernel counts a page each
+            time an fsync'd commit dirties it again, so 4 KiB per commit is the floor
+            whatever SQLite does; the floor's ratio is printed beside it.
+    fsyncs  fsync + fdatasync calls per round, counted by strace between two markers the
+            child makes, against the inputs per round (events and input records): keep
+            <= 1.1x. Printed as n/a without strace.
+    cpu     the child's CPU time per round (process time, every thread), not wall time
+    rss     the child's resident set at the end (VmRSS), not tracemalloc's view
 
 Each journal is written by the real JournaledController (controller/journal/live.py) on a
 Props & Hops table, in process, on an injected clock: per round, wagers at random seats,
@@ -16,8 +30,9 @@ Measured per size, on the same file:
              the genesis checking every snapshot and the meters
     show     `tablectl journal show --round N` of the middle round (cli.show_round): the
              chain, then the replay from the last snapshot before round N
-Times are the best of --repeat runs without tracemalloc; peak memory is tracemalloc's peak
-over one more run. Each is printed as a ratio against the smallest size of the same run:
+Times are CPU times (process time), the best of --repeat runs; peak memory is the
+resident set's peak (VmHWM, reset through /proc/self/clear_refs before each run; tracemalloc
+does not see SQLite's memory). Each is printed as a ratio against the smallest size of the same run:
 verify's time grows with the rows and its memory should not; show's replay does not grow.
 """
 import argparse
@@ -27,8 +42,10 @@ import random
 import shutil
 import sys
 import tempfile
+import json
+import re
+import subprocess
 import time
-import tracemalloc
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
@@ -59,14 +76,19 @@ class Clock:
         return self.now
 
 
-def build(path, rows, seed, key=None):
-    """A journal of at least `rows` rows written by the JournaledController; its rounds."""
+def build(path, rows, seed, key=None, fast=False):
+    """A journal of at least `rows` rows written by the JournaledController; its rounds.
+    `fast`: without fsync (the same rows, for a journal built only to be read)."""
     rng = random.Random(seed)
     clock = Clock()
     cls = model_class(GAME)
     model = cls(config.validate({}, cls))
     policies = default_policies(GAME, no_more_bets={"window_ns": WINDOW_NS})
     ctl = boot(path, Table(model), policies, clock=clock, key=key)
+    witnesses = ctl.witnesses
+    if fast:                             # no fsync: neither the rows' nor the anchor's
+        ctl.store.db.execute("PRAGMA synchronous=OFF")
+        ctl.witnesses = []
     lo, hi = model.config["table_min"], min(model.config["table_max"], 50 * 100)
 
     def feed(kind, data=None, source="dealer_panel", after_ns=2 * MS):
@@ -95,27 +117,140 @@ def build(path, rows, seed, key=None):
             feed("shuffle", {"shake": True})                   # after each round, 585.3(i)
         return ctl.model.round_no
     finally:
+        ctl.witnesses = witnesses        # the anchor at the end, as at any clean stop
         ctl.close()
 
 
 def timed(fn, repeat):
     best = None
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         fn()
-        dt = time.perf_counter() - t0
+        dt = time.process_time() - t0
         best = dt if best is None else min(best, dt)
     return best
 
 
-def peak(fn):
-    tracemalloc.start()
+def status(field):
+    """A VmRSS/VmHWM line of /proc/self/status, in bytes (0 where there is none)."""
     try:
-        tracemalloc.reset_peak()
-        fn()
-        return tracemalloc.get_traced_memory()[1]
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def peak(fn):
+    """The resident set's peak while `fn` runs, above the resident set before it."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")                    # resets VmHWM to the current VmRSS
+    except OSError:
+        pass
+    before = status("VmRSS")
+    fn()
+    return max(0, status("VmHWM") - before)
+
+
+def io_written():
+    d = {}
+    with open("/proc/self/io") as f:
+        for line in f:
+            k, v = line.split(":")
+            d[k] = int(v)
+    return d["write_bytes"] - d.get("cancelled_write_bytes", 0)
+
+
+MARK = "/nonexistent-tablectl-bench-%s"
+
+
+def wear_child(game, rounds, where):
+    """In the child: one game's sim on a journal; prints its figures as JSON."""
+    from controller.journal.store import Store
+    from controller.sim import Simulation
+    path = os.path.join(where, "%s.db" % game)
+    s = Simulation(game, 1, (), journal=path)
+    try:
+        s.run(2)                                     # warm: the first rounds' imports
+        first = s.ctl.store.last_seq + 1
+        os.access(MARK % "start", os.F_OK)
+        w0, c0 = io_written(), time.process_time()
+        played, stuck = 0, None
+        for _ in range(rounds):
+            try:
+                played += s.run(1)
+            except Exception as e:               # noqa: BLE001 - the autoplay (issue 11)
+                stuck = "%s: %s" % (type(e).__name__, str(e)[:120])
+                break
+        getattr(s.ctl, "flush", lambda: None)()      # what the last step derived
+        c1, w1 = time.process_time(), io_written()
+        os.access(MARK % "end", os.F_OK)
+        rss = status("VmRSS")
     finally:
-        tracemalloc.stop()
+        s.close()
+    store = Store(path)
+    try:
+        payload = inputs = rows = 0
+        for r in store.rows(first):
+            rows += 1
+            payload += sum(len(str(r[c]).encode("utf-8")) for c in r)
+            if r["entry"] == "event" or r["kind"] in ("rng", "selftest", "output_failure",
+                                                        "tick", "resume_void", "clock"):
+                inputs += 1
+    finally:
+        store.close()
+    print(json.dumps({"game": game, "rounds": max(1, played), "stuck": stuck,
+                      "written": w1 - w0, "payload": payload,
+                      "rows": rows, "inputs": inputs, "cpu_s": c1 - c0, "rss": rss}))
+
+
+def wear(game, rounds, where):
+    """One game's figures, from a child process (under strace, when there is one)."""
+    cmd = [sys.executable, os.path.abspath(__file__), "--wear-child", game, str(rounds), where]
+    trace = os.path.join(where, "%s.strace" % game)
+    strace = shutil.which("strace")
+    if strace:
+        cmd = [strace, "-f", "-qq", "--seccomp-bpf", "-o", trace, "-e", "trace=fsync,fdatasync,access"] + cmd
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
+    if r.returncode != 0 and strace:             # strace not allowed here (no ptrace)
+        strace = None
+        r = subprocess.run(cmd[cmd.index(sys.executable):], capture_output=True, text=True,
+                           timeout=1800)
+    if r.returncode != 0:
+        raise RuntimeError("%s: %s" % (game, r.stderr[-1500:]))
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    out["fsyncs"] = None
+    if strace and os.path.exists(trace):
+        counting, n = False, 0
+        with open(trace) as f:
+            for line in f:
+                if MARK % "start" in line:
+                    counting = True
+                elif MARK % "end" in line:
+                    counting = False
+                elif counting and re.search(r"\b(fsync|fdatasync)\(", line):
+                    n += 1
+        out["fsyncs"] = n
+    return out
+
+
+def print_wear(games, rounds, where):
+    for game in games:
+        m = wear(game, rounds, where)
+        n = m["rounds"]
+        floor = 4096 * (m["fsyncs"] or 0)
+        fs = "n/a" if m["fsyncs"] is None else "%.1f" % (m["fsyncs"] / n)
+        fr = "n/a" if m["fsyncs"] is None else "%.2f" % (m["fsyncs"] / max(1, m["inputs"]))
+        print("wear %-24s disk %7.0f B/round for %6.0f B payload: %5.2fx (4 KiB/fsync floor "
+              "%s)  fsyncs %s/round for %.1f inputs: %sx  cpu %.1f ms/round  rss %.1f MiB"
+              % (game, m["written"] / n, m["payload"] / n, m["written"] / max(1, m["payload"]),
+                 "n/a" if m["fsyncs"] is None else "%.2fx" % (floor / max(1, m["payload"])),
+                 fs, m["inputs"] / n, fr, 1000 * m["cpu_s"] / n, m["rss"] / 2 ** 20)
+              + ("" if not m.get("stuck") else "  (%d rounds: the autoplay stopped, %s)"
+                 % (n, m["stuck"])))
 
 
 def measure(path, rounds, key_file, repeat):
@@ -139,7 +274,17 @@ def main(argv=None):
                     "(default %(default)s)")
     ap.add_argument("--keyed", action="store_true", help="keyed journals (HMAC-SHA256)")
     ap.add_argument("--keep", metavar="DIR", help="keep the journals in DIR, and reuse them")
+    ap.add_argument("--wear-rounds", type=int, default=50, metavar="N",
+                    help="rounds per game for the SD-wear figures (0: none; default "
+                    "%(default)s)")
+    ap.add_argument("--wear-game", action="append", metavar="GAME",
+                    help="games for the SD-wear figures (default: all seven)")
+    ap.add_argument("--wear-child", nargs=3, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.wear_child:
+        game, rounds, where = args.wear_child
+        wear_child(game, int(rounds), where)
+        return 0
     sizes = sorted(int(s) for s in args.sizes.split(","))
     where = args.keep or tempfile.mkdtemp(prefix="tablectl-bench-journal-")
     os.makedirs(where, exist_ok=True)
@@ -150,6 +295,9 @@ def main(argv=None):
         with os.fdopen(fd, "wb") as f:
             f.write(KEY)
     try:
+        if args.wear_rounds:
+            from controller.games import ALL_GAMES
+            print_wear(args.wear_game or ALL_GAMES, args.wear_rounds, where)
         journals = []
         for size in sizes:
             path = os.path.join(where, "%s-%d%s.db" % (GAME, size, "-keyed" if args.keyed
@@ -173,9 +321,10 @@ def main(argv=None):
                                       m["show_peak"] / 2 ** 20))
             print("    ratios to %d rows: rows %.1f  verify time %.2f  verify memory %.2f  "
                   "show time %.2f  show memory %.2f"
-                  % (base["rows"], m["rows"] / base["rows"], m["verify_s"] / base["verify_s"],
-                     m["verify_peak"] / base["verify_peak"], m["show_s"] / base["show_s"],
-                     m["show_peak"] / base["show_peak"]))
+                  % (base["rows"], m["rows"] / base["rows"], m["verify_s"] / max(1e-9, base["verify_s"]),
+                     m["verify_peak"] / max(1, base["verify_peak"]),
+                     m["show_s"] / max(1e-9, base["show_s"]),
+                     m["show_peak"] / max(1, base["show_peak"])))
     finally:
         if not args.keep:
             shutil.rmtree(where)

@@ -264,7 +264,7 @@ def default_journal_check(ctl):
     if not path:
         return False, "this controller keeps no journal file to verify"
     from controller.games import model_class
-    from controller.journal.live import check
+    from controller.journal.live import check, integrity_beyond_chain
     from controller.journal.store import Store, load
     try:
         # its own connection, with the controller's key: a keyed journal is checked as keyed
@@ -274,12 +274,16 @@ def default_journal_check(ctl):
             if first is None or first["entry"] != "genesis":
                 return False, "journal %s: row 1 is not the genesis row" % path
             _, problem = check(verifier, model_class(load(first)["data"]["game"]), full=True)
+            # the head under the key, the anchor file, a journal the boot refused
+            beyond = integrity_beyond_chain(ctl, verifier) if problem is None else None
         finally:
             verifier.close()
     except Exception as e:                  # noqa: BLE001 - a journal that cannot be read fails
         return False, str(e)
     if problem is not None:
         return False, "journal %s: first bad row %d: %s" % (path, problem.seq, problem.reason)
+    if beyond:
+        return False, "journal %s: %s" % (path, beyond)
     return True, "journal %s: the chain holds from row 1, every snapshot and the meters " \
         "equal their replay" % path
 

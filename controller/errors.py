@@ -70,6 +70,16 @@ class JournalError(TablectlError):
     """The journal cannot be opened, written or trusted (controller/journal)."""
 
 
+class JournalInUse(JournalError):
+    """Another process holds the journal's lock: two controllers on one journal would
+    interleave their rows (issue 11). A usage error: exit 2, naming the journal and the PID."""
+
+
+class JournalDamaged(JournalError):
+    """A journal file exists but cannot be resumed (empty, rowless, its head or its anchor
+    not matching its rows): never adopted as new; the table boots locked out."""
+
+
 class ClearRefused(ControllerError):
     """A clear of a lock-out asked by someone, or at a place, its rule does not allow, or
     before the check the rule names has passed (controller/clearing.py)."""

@@ -32,7 +32,7 @@ import sys
 import threading
 
 from controller import config as configuration
-from controller.errors import ConfigError, TablectlError
+from controller.errors import ConfigError, JournalInUse, TablectlError
 from controller.games import model_class
 from controller.runtime import ConfiguredDevices, Runtime, make_outputs, writer  # noqa: F401
 
@@ -108,7 +108,7 @@ def cmd_run(args, out, err=None, environ=None):
     try:
         try:
             runner.start(stop.is_set)
-        except ConfigError as e:
+        except (ConfigError, JournalInUse) as e:    # a second controller on the journal too
             runner.say(str(e).replace("\n", " "))
             code = EXIT_CONFIG
         except TablectlError as e:
@@ -142,7 +142,7 @@ def add_parser(sub):
     run.add_argument("--config", required=True, metavar="TABLE.toml",
                      help="the table configuration (e.g. /etc/tablectl/table.toml)")
     run.add_argument("--journal", required=True, metavar="PATH",
-                     help="the journal (SQLite); created when absent, else resumed from after "
-                     "the boot checks")
+                     help="the journal (SQLite); created only where no file is, else resumed "
+                     "from after the boot checks (exit 2 if another process holds it)")
     run.set_defaults(func=cmd_run)
     return run

@@ -14,7 +14,7 @@ import sys
 
 from controller import config as configuration
 from controller.cli import UsageError, positive_int
-from controller.errors import ConfigError, JournalError
+from controller.errors import ConfigError, JournalError, JournalInUse
 from controller.games import ALL_GAMES
 
 PLAYABLE = ALL_GAMES
@@ -105,6 +105,9 @@ def cmd_sim(args, out, err=None):
                                     on_locked=on_locked, on_console=on_console)
         except KeyboardInterrupt:
             raise UsageError("interrupted while starting; nothing was played")
+        except JournalInUse as e:            # another process holds it: a usage error
+            err.write("tablectl sim: %s\n" % " ".join(str(e).split()))
+            return 2
         except JournalError as e:
             err.write("tablectl sim: %s\n" % " ".join(str(e).split()))
             return 1

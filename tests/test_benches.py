@@ -16,7 +16,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 @pytest.mark.parametrize("args, last", [
     (["evaluator.py", "--hands", "2000"], "ratio vs treys: 5-card "),
     (["par.py", "--sample", "2000"], "ratio vs brute force: "),
-    (["journal.py", "--sizes", "300,600", "--repeat", "1"], "ratios to "),
+    (["journal.py", "--sizes", "300,600", "--repeat", "1", "--wear-rounds", "2",
+      "--wear-game", "props-and-hops"], "ratios to "),
+    (["power_cut.py", "--kills", "7", "--damage-every", "1"], "settlements: none lost"),
     (["lockout.py", "--presses", "20"], "ratio vs queue round trip: "),
     (["sim_rounds.py", "--rounds", "2", "--repeat", "1", "--game", "props-and-hops",
       "--game", "poker"], "poker "),
@@ -37,8 +39,18 @@ def test_the_bench_runs_to_its_summary(args, last):
 def test_the_journal_bench_journals_whole_rounds():
     """Rows of refusals would be a cheap journal: each size holds rounds being played."""
     r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "journal.py"), "--sizes",
-                        "300,600", "--repeat", "1"], cwd=ROOT, capture_output=True, text=True,
+                        "300,600", "--repeat", "1", "--wear-rounds", "0"], cwd=ROOT, capture_output=True, text=True,
                        timeout=300)
     sizes = [(int(rows), int(rounds)) for rows, rounds in
              re.findall(r"(\d+) rows\s+(\d+) rounds", r.stdout)]
     assert len(sizes) == 2 and all(rounds >= rows // 30 for rows, rounds in sizes), r.stdout
+
+
+def test_the_boot_bench_runs_to_its_ratios(tmp_path):
+    """bench/boot.py at tiny sizes, its journals cached in a directory of this test's."""
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "boot.py"), "--sizes",
+                        "300,600", "--repeat", "1", "--cache", str(tmp_path)], cwd=ROOT,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout[-800:] + r.stderr[-1500:]
+    lines = r.stdout.strip().splitlines()
+    assert lines and lines[-1].startswith("ratios to new: 300 rows "), r.stdout

@@ -46,15 +46,17 @@ class Break:
         return "Break(%d, %r)" % (self.seq, self.reason)
 
 
-def verify(rows, head=None, key=None, anchor=None):
+def verify(rows, head=None, key=None, anchor=None, start=1, prev=GENESIS_HASH):
     """The first Break in `rows` (dicts in seq order, any iterable), or None when the
     chain holds.
 
     `head` is (seq, hash) of the last row as recorded beside the journal: rows missing
     at the end are found by it. `key` is a keyed journal's key. `anchor` is (seq, hash) of
     a row as written down outside the journal: that row must be there, with that hash.
+    `start` and `prev`: the rows begin at row `start`, linking from hash `prev` (a boot's
+    check from its last verified point, anchor.py).
     """
-    prev, expected = GENESIS_HASH, 1
+    expected = start
     for row in rows:
         seq = row["seq"]
         if seq != expected:

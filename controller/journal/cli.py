@@ -1,9 +1,11 @@
-"""`tablectl journal verify|show|head PATH`.
+"""`tablectl journal verify|show|head|init PATH`.
 
 verify and show stream the journal (live.check): a journal of months is checked in the
 memory of a few rounds, and `show --round N` replays from the last snapshot before round N,
 not from the genesis. `--key FILE` is a keyed journal's key (keys.py); `head` prints the
-anchor `SEQ:HASH` that `verify --head` checks the journal against.
+anchor `SEQ:HASH` that `verify --head` checks the journal against; `init` makes a new empty
+journal where none is (the one way besides a first boot on no file: a journal file that
+exists is never adopted as new, live.py).
 """
 
 import argparse
@@ -69,10 +71,27 @@ def verify_path(path, key_file=None, anchor=None):
     """(ok, message, replay): the chain (against `anchor`, (seq, hash), if given), every
     snapshot against the replay from the genesis, and the meters table against the replay."""
     from controller.journal.live import check
+    from controller.journal.anchor import FileWitness
+    from controller.journal.anchor import check as check_anchor
+    from controller.journal.chain import Break
+    # the anchor first: it is written after the rows it names, so a table appending
+    # meanwhile never makes it look ahead of the journal read after it
+    witness = FileWitness(path)
+    found = witness.read()
     store, model_cls = _open(path, key_file)
     try:
         replay, problem = check(store, model_cls, full=True, anchor=anchor)
         rows, key_id = store.last_seq, store.key_id
+        if problem is None and store.head_authentic() is False:
+            problem = Break(store.head()[0], "the journal's head in meta is not authenticated "
+                                             "by the key (edited)")
+        if problem is None:
+            text = None if found is None else check_anchor(store, found, witness.name,
+                                                           store.key)
+            if found is None and store.meta("anchored") == "1":
+                text = "%s is missing (deleted)" % witness.name
+            if text:
+                problem = Break(store.last_seq, text)
     finally:
         store.close()
     if problem is not None:
@@ -204,6 +223,43 @@ def cmd_head(args, out):
     return 0
 
 
+def cmd_init(args, out):
+    from controller.errors import JournalInUse
+    from controller.journal import anchor as A
+    from controller.journal.chain import GENESIS_HASH
+    from controller.journal.keys import read_key
+    from controller.journal.lock import JournalLock
+    from controller.journal.store import Store
+    import os
+    try:
+        key = None if args.key is None else read_key(args.key)
+        if os.path.lexists(args.path):
+            raise JournalError("journal %s already exists: a journal is never replaced in "
+                               "place; move it aside first (it is the evidence)" % args.path)
+        lock = JournalLock(args.path)
+        try:
+            store = Store.create(args.path, key=key, meta={"initialized": "1",
+                                                           "anchored": "1"})
+            kid = store.key_id
+            store.close()
+            witness = A.FileWitness(args.path)
+            old = witness.read() if os.path.exists(witness.path) else None
+            witness.write(A.make(0, GENESIS_HASH, key, kid))
+        finally:
+            lock.release()
+    except JournalInUse as e:
+        sys.stderr.write("tablectl journal init: %s\n" % e)
+        return 2
+    except JournalError as e:
+        sys.stderr.write("tablectl journal init: %s\n" % e)
+        return 2
+    out.write("journal %s: initialized%s, empty; its first boot writes the genesis%s\n"
+              % (args.path, "" if kid is None else " (keyed, key id %s)" % kid,
+                 "" if old is None else "; the old anchor (row %d, %s) was replaced"
+                 % (old["seq"], old["hash"])))
+    return 0
+
+
 def anchor(text):
     """`SEQ:HASH` as `journal head` prints it -> (seq, hash)."""
     m = re.fullmatch(r"\s*([1-9][0-9]*):([0-9a-fA-F]{64})\s*", text)
@@ -239,4 +295,9 @@ def add_parser(sub):
                         "or store outside the table, for `verify --head`")
     h.add_argument("path")
     h.set_defaults(func=cmd_head)
+    i = jsub.add_parser("init", help="make a new, empty journal at PATH (refused if a file is "
+                        "there); the only way besides a first boot where no file is")
+    i.add_argument("path")
+    i.add_argument("--key", metavar="FILE", help="key the new journal with this key file")
+    i.set_defaults(func=cmd_init)
     return j

@@ -1,4 +1,4 @@
-"""The journal file: SQLite in WAL mode with synchronous=FULL, one transaction per append.
+"""The journal file: SQLite in WAL mode with synchronous=FULL, one transaction per input.
 
 Schema (format 1):
     journal(seq, ts_ns, source, entry, kind, round_no, data, prev_hash, hash)
@@ -6,29 +6,43 @@ Schema (format 1):
         entry      'genesis' | 'snapshot' | 'event' (an input, written before it is applied)
                    | 'record' (what the controller decided or observed)
         data       canonical JSON text; hash = chain.row_hash(prev_hash, row, key)
-    meters(name, value)   the regulation meters, written beside the journal
-    meta(key, value)      head_seq/head_hash (the last row, in the same transaction as it),
-                          meters_seq (the row the meters were computed after), format;
-                          for a keyed journal chain = 'hmac-sha256' and key_id (keys.py),
-                          written with the format, before any row
+    meters(name, value)   the regulation meters, written beside the journal, updated in place
+    meta(key, value)      head_seq/head_hash (the last row, in the same transaction as it) and,
+                          on a keyed journal, head_mac (the head under the key: a cut tail
+                          with an edited head is caught); latest_ts (the latest stamp, so a
+                          boot reads it instead of scanning); meters_seq (the row the meters
+                          were computed after); format; for a keyed journal chain =
+                          'hmac-sha256' and key_id (keys.py), written with the format, before
+                          any row
+
+A journal file comes into being whole: `Store.create` builds it under a temporary name with
+its first rows, fsyncs it and links it into place (never over an existing file), so a file
+at the journal's path always has its genesis, and one without (zero bytes, no tables, no
+rows) is damage, never a new journal (JournalDamaged). `tablectl journal init` is the one
+other way: an empty journal marked `initialized`, whose first boot writes the genesis.
 
 A commit returns only once it is on the disk (synchronous=FULL), so what the controller
-applies after `append` returns survives a power cut. Reading streams: `rows` fetches in
-batches of ROWS_PER_FETCH from one cursor, so verifying or replaying a journal of months
-holds a batch in memory, not the journal.
+applies after `append` returns survives a power cut. New journals use 1 KiB pages and
+WITHOUT ROWID meta and meters tables: a commit touches the journal's last leaf and one meta
+page, which is what an SD card wears by. Reading streams: `rows` fetches in batches of
+ROWS_PER_FETCH from one cursor, so verifying or replaying a journal of months holds a batch in
+memory, not the journal.
 """
 
 import contextlib
+import hashlib
+import hmac
 import json
 import os
 import sqlite3
 import threading
 
-from controller.errors import JournalError
+from controller.errors import JournalDamaged, JournalError
 from controller.journal.chain import GENESIS_HASH, canonical, row_hash, verify
 from controller.journal.keys import key_id
 
 FORMAT = "1"
+PAGE_SIZE = 1024
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS journal (
     seq INTEGER PRIMARY KEY,
@@ -41,12 +55,21 @@ CREATE TABLE IF NOT EXISTS journal (
     prev_hash TEXT NOT NULL,
     hash TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS meters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS meters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)
+    WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 """
 COLUMNS = ("seq", "ts_ns", "source", "entry", "kind", "round_no", "data", "prev_hash", "hash")
 KEYED = "hmac-sha256"
 ROWS_PER_FETCH = 500
+UPSERT = "INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+UPSERT_METER = ("INSERT INTO meters VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET "
+                "value = excluded.value")
+
+
+def head_mac(key, seq, digest):
+    body = ("tablectl journal head\0%d\0%s" % (seq, digest)).encode("ascii")
+    return hmac.new(key, body, hashlib.sha256).hexdigest()
 
 
 def jsonable(obj):
@@ -66,6 +89,14 @@ def jsonable(obj):
     return str(obj)
 
 
+def _fsync_dir(path):
+    fd = os.open(os.path.dirname(os.path.abspath(path)) or ".", os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 class Store:
     """One journal file. `Store(path)` opens an existing one; `Store.create(path)` a new one.
 
@@ -77,34 +108,43 @@ class Store:
     def __init__(self, path, _create=False, key=None):
         self.path = path
         self.key = key
+        self.lock = None                 # the JournalLock a writer holds (lock.py)
         # the controller loop and the console both append: one writer at a time keeps the
         # chain's last seq and hash consistent with the rows committed
         self._write = threading.Lock()
-        if not _create and not os.path.exists(path):
-            raise JournalError("journal %s: no such file" % path)
+        if not _create:
+            try:
+                size = os.path.getsize(path)
+            except FileNotFoundError:
+                raise JournalError("journal %s: no such file" % path)
+            except OSError as e:
+                raise JournalError("journal %s: %s" % (path, e.strerror))
+            if size == 0:
+                raise JournalDamaged("journal %s is empty (0 bytes): emptied or truncated; a "
+                                     "journal file is never adopted as new" % path)
         try:
             self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            if _create:
+                self.db.execute("PRAGMA page_size=%d" % PAGE_SIZE)
             mode = self.db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             self.db.execute("PRAGMA synchronous=FULL")
-            if not _create:
-                # a file the power cut before its format was written is still a new journal
-                tables = {r[0] for r in self.db.execute(
-                    "SELECT name FROM sqlite_master WHERE type = 'table'")}
-                _create = not tables or ("meta" in tables and self.meta("format") is None
-                                         and "journal" in tables and self.db.execute(
-                                             "SELECT COUNT(*) FROM journal").fetchone()[0] == 0)
             if _create:
                 self.db.executescript(SCHEMA)
                 self._set_chain(FORMAT)
-            elif key is not None and self.meta("key_id") != key_id(key) and self.db.execute(
-                    "SELECT COUNT(*) FROM journal").fetchone()[0] == 0:
-                self._set_chain(self.meta("format"))  # no row yet: it takes the key now
+            else:
+                tables = {r[0] for r in self.db.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table'")}
+                if not {"journal", "meta", "meters"} <= tables:
+                    self._refuse("journal %s has no journal tables (%s): not a journal, or "
+                                 "one emptied" % (path, ", ".join(sorted(tables)) or "none"),
+                                 JournalDamaged)
             fmt = self.meta("format")
             chain = self.meta("chain")
         except sqlite3.DatabaseError as e:
-            self._refuse("journal %s: not a journal (%s)" % (path, e))
+            self._refuse("journal %s: not a journal (%s)" % (path, e), JournalDamaged)
         if fmt != FORMAT:
-            self._refuse("journal %s: format %r, this version reads %r" % (path, fmt, FORMAT))
+            self._refuse("journal %s: format %r, this version reads %r" % (path, fmt, FORMAT),
+                         JournalDamaged if fmt is None else JournalError)
         if mode.lower() != "wal":
             self._refuse("journal %s: WAL mode not available (%s)" % (path, mode))
         if chain not in (None, KEYED):
@@ -121,17 +161,61 @@ class Store:
         last = self.db.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1") \
             .fetchone()
         self.last_seq, self.last_hash = last if last else (0, GENESIS_HASH)
+        self._meters = None              # the meters as last written (None: not read yet)
+        self._latest_ts = None
 
-    def _refuse(self, message):
+    def _refuse(self, message, cls=JournalError):
         if getattr(self, "db", None) is not None:
             self.db.close()
-        raise JournalError(message)
+        raise cls(message)
 
     @classmethod
-    def create(cls, path, key=None):
-        if os.path.exists(path) and os.path.getsize(path) > 0:
+    def create(cls, path, key=None, entries=(), meters=None, meta=None):
+        """A new journal at `path` holding `entries` (its genesis), built under a temporary
+        name and linked into place whole; JournalError if `path` exists."""
+        if os.path.lexists(path):
             raise JournalError("journal %s: already exists" % path)
-        return cls(path, _create=True, key=key)
+        tmp = "%s.new-%d" % (path, os.getpid())
+        for leftover in (tmp, tmp + "-wal", tmp + "-shm"):
+            if os.path.exists(leftover):
+                os.unlink(leftover)
+        try:
+            store = cls(tmp, _create=True, key=key)
+            try:
+                if meta:
+                    store._put_meta(meta)
+                if entries:
+                    store.append(list(entries), meters=meters)
+                store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                store.close()
+            fd = os.open(tmp, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            try:
+                os.link(tmp, path)               # never over a file that appeared meanwhile
+            except FileExistsError:
+                raise JournalError("journal %s: already exists" % path)
+            _fsync_dir(path)
+        except OSError as e:
+            raise JournalError("journal %s: cannot create it: %s" % (path, e.strerror))
+        finally:
+            for leftover in (tmp, tmp + "-wal", tmp + "-shm"):
+                if os.path.exists(leftover):
+                    os.unlink(leftover)
+        return cls(path, key=key)
+
+    def _put_meta(self, items):
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.executemany(UPSERT, sorted(items.items()))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
 
     def _set_chain(self, fmt):
         """The format and the chain's kind (keyed or not) in one transaction: a journal is
@@ -139,12 +223,11 @@ class Store:
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
-            db.execute("INSERT OR REPLACE INTO meta VALUES ('format', ?)", (fmt,))
+            db.execute(UPSERT, ("format", fmt))
             if self.key is None:
                 db.execute("DELETE FROM meta WHERE key IN ('chain', 'key_id')")
             else:
-                db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
-                               [("chain", KEYED), ("key_id", key_id(self.key))])
+                db.executemany(UPSERT, [("chain", KEYED), ("key_id", key_id(self.key))])
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
@@ -162,19 +245,26 @@ class Store:
 
     def close(self):
         self.db.close()
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
 
     # ---- writing ---------------------------------------------------------------------
 
-    def append(self, entries, meters=None):
+    def append(self, entries, meters=None, meters_after=None):
         """Rows [(ts_ns, source, entry, kind, round_no, data)] and optionally the meters,
-        in one transaction; returns the seq of the last row."""
+        in one transaction; returns the seq of the last row. `meters_after` (k): the meters
+        are those after the first k rows (the rest, an input, is not applied yet); default
+        all of them."""
         self._need_key()
         with self._write:
-            return self._append(entries, meters)
+            return self._append(entries, meters, meters_after)
 
-    def _append(self, entries, meters):
+    def _append(self, entries, meters, meters_after=None):
+        meters_seq = self.last_seq + (len(entries) if meters_after is None else meters_after)
         seq, prev = self.last_seq, self.last_hash
         rows = []
+        latest = self._latest()
         for ts_ns, source, entry, kind, round_no, data in entries:
             seq += 1
             row = {"seq": seq, "ts_ns": int(ts_ns), "source": str(source), "entry": entry,
@@ -182,24 +272,43 @@ class Store:
                    "data": canonical(jsonable(data)).decode("utf-8"), "prev_hash": prev}
             row["hash"] = prev = row_hash(prev, row, self.key)
             rows.append(row)
+            latest = row["ts_ns"] if latest is None else max(latest, row["ts_ns"])
+        changed = None
+        if meters is not None:
+            old = self.meters() if self._meters is None else self._meters
+            changed = sorted((k, v) for k, v in meters.items() if old.get(k) != v)
+            gone = sorted(set(old) - set(meters))
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
             db.executemany("INSERT INTO journal VALUES (%s)" % ",".join("?" * len(COLUMNS)),
                            [tuple(r[c] for c in COLUMNS) for r in rows])
+            items = []
             if rows:
-                db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
-                               [("head_seq", str(seq)), ("head_hash", prev)])
+                items += [("head_seq", str(seq)), ("head_hash", prev), ("latest_ts", str(latest))]
+                if self.key is not None:
+                    items.append(("head_mac", head_mac(self.key, seq, prev)))
             if meters is not None:
-                db.execute("DELETE FROM meters")
-                db.executemany("INSERT INTO meters VALUES (?, ?)", sorted(meters.items()))
-                db.execute("INSERT OR REPLACE INTO meta VALUES ('meters_seq', ?)", (str(seq),))
+                db.executemany(UPSERT_METER, changed)            # in place, only what changed
+                if gone:
+                    db.executemany("DELETE FROM meters WHERE name = ?", [(k,) for k in gone])
+                items.append(("meters_seq", str(meters_seq)))
+            db.executemany(UPSERT, items)
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
+            self._meters = None
             raise
         self.last_seq, self.last_hash = seq, prev
+        self._latest_ts = latest
+        if meters is not None:
+            self._meters = dict(meters)
         return seq
+
+    def _latest(self):
+        if self._latest_ts is None and self.last_seq:
+            self._latest_ts = self.latest_ts()
+        return self._latest_ts
 
     # ---- reading ---------------------------------------------------------------------
 
@@ -242,8 +351,26 @@ class Store:
                 pass                    # the Store was closed first: nothing left to release
 
     def latest_ts(self):
-        """The latest stamp of any row (rows are not in stamp order), or None."""
+        """The latest stamp of any row (rows are not in stamp order), or None: from meta when
+        it is the head's (one row read), else by a scan (a journal of an older version)."""
+        if self.last_seq == 0:
+            return None
+        latest = self.meta("latest_ts")
+        if latest is not None and self.meta("head_seq") == str(self.last_seq):
+            return int(latest)
         return self.db.execute("SELECT MAX(ts_ns) FROM journal").fetchone()[0]
+
+    def head_authentic(self):
+        """On a keyed journal opened with its key: True when meta's head_mac is the head's
+        under the key, False when it is not, None when there is none (an older version's
+        journal, or an unkeyed one: nothing to check)."""
+        if self.key is None:
+            return None
+        mac = self.meta("head_mac")
+        seq, digest = self.head()
+        if mac is None or seq is None:
+            return None
+        return hmac.compare_digest(mac, head_mac(self.key, seq, digest))
 
     def last_record(self, kind):
         """The data of the last record of `kind`, parsed; None if there is none or it is
@@ -279,10 +406,17 @@ class Store:
             finally:
                 self.db.execute("COMMIT")
 
-    def verify(self, anchor=None):
-        """The first chain.Break, or None; `anchor` (seq, hash) as chain.verify takes it."""
+    def verify(self, anchor=None, start=1):
+        """The first chain.Break, or None; `anchor` (seq, hash) as chain.verify takes it.
+        From row `start` (> 1: a boot's check from its last verified point), linking from
+        the stored hash of the row before it."""
         self._need_key()
-        return verify(self.rows(), self.head(), self.key, anchor)
+        prev = GENESIS_HASH
+        if start > 1:
+            row = self.db.execute("SELECT hash FROM journal WHERE seq = ?", (start - 1,)) \
+                .fetchone()
+            prev = GENESIS_HASH if row is None else row[0]
+        return verify(self.rows(start), self.head(), self.key, anchor, start=start, prev=prev)
 
 
 def batched(cursor):

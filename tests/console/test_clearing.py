@@ -114,6 +114,7 @@ def test_a_journal_that_verifies_again_lets_a_technician_clear_at_the_console(
     import shutil
     path = tmp_path / "table.db"
     shutil.copy(journal_master, path)
+    shutil.copy(str(journal_master) + ".anchor", str(path) + ".anchor")   # as the disk holds it
     tamper(path, "UPDATE meters SET value = value + 1 WHERE name = 'rounds'")
     ctl = booted(path)                       # locked: the meter differs; rewritten from replay
     ctl.stop()
@@ -207,6 +208,7 @@ def test_money_meters_since_installation_count_the_journals_rounds_before_this_s
     from controller.console.commands import Commands
     path = tmp_path / "table.db"
     shutil.copy(journal_master, path)
+    shutil.copy(str(journal_master) + ".anchor", str(path) + ".anchor")   # as the disk holds it
     s = Simulation(GAME, 9, journal=str(path))
     try:
         before = s.ctl.model.round_no

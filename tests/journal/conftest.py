@@ -1,5 +1,6 @@
 """A journal written by the real simulator, copied for each test that tampers with it; and
 the tampering of whoever can write the file."""
+import os
 import shutil
 import sqlite3
 
@@ -29,8 +30,11 @@ def _master(tmp_path_factory, name, **kw):
 
 
 def _copy(master, tmp_path):
+    """The journal and its anchor file (anchor.py), as a table's disk holds them."""
     path = tmp_path / "table.db"
     shutil.copy(master, path)
+    if os.path.exists(str(master) + ".anchor"):
+        shutil.copy(str(master) + ".anchor", str(path) + ".anchor")
     return path
 
 

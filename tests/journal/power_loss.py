@@ -11,6 +11,7 @@ import json
 import os
 import random
 import signal
+import sys
 import time
 
 from controller import cli
@@ -46,6 +47,40 @@ def _kill_at_lockout():
     JournaledController.after_step = patched
 
 
+def _signal_after_boot(fd):
+    """In the child: one byte on `fd` once the journal's boot is over."""
+    import controller.journal as journal
+    boot = journal.boot
+
+    def patched(*a, **kw):
+        ctl = boot(*a, **kw)
+        try:
+            os.write(fd, b"1")
+        except OSError:                     # the parent does not wait for it
+            pass
+        return ctl
+    journal.boot = patched
+
+
+def _kill_mid_round(after):
+    """In the child: SIGKILL itself in a round (wagers on the layout or past "no more
+    bets"), at the `after`-th input applied in a round after the boot: a kill point counted
+    in steps, not seconds, so a loaded machine moves it in time but not in the game."""
+    from controller.journal.live import JournaledController
+    process = JournaledController.process
+    seen = [0]
+
+    def patched(self, event):
+        process(self, event)
+        m = self.model
+        if self.boot_report and (m.state in m.ROUND_STATES or
+                                 (m.state == WAGERS_OPEN and m.wagers)):
+            seen[0] += 1
+            if seen[0] >= after:
+                os.kill(os.getpid(), signal.SIGKILL)
+    JournaledController.process = patched
+
+
 BETWEEN_ROUNDS = ("closed", "opened", "shuffled", "settled", "voided", "deck_removed")
 
 
@@ -73,44 +108,80 @@ class Series:
 
     # ---- one run ------------------------------------------------------------------------
 
-    def run(self, delay_s=None, rounds=100000, at_lockout=False):
+    def run(self, *args, **kw):
+        """`_run`, again when the simulator could not start its simulated devices in time
+        (a loaded machine: `no handshake with the simulated device`), up to 5 times: that
+        start-up wait is the simulator's, not the journal's, and the journal is as the
+        failed start left it (checked by the next restart like any other)."""
+        for attempt in range(5):
+            mark = os.path.getsize(self.errlog) if os.path.exists(self.errlog) else 0
+            try:
+                return self._run(*args, **kw)
+            except AssertionError:
+                with open(self.errlog) as f:
+                    f.seek(mark)
+                    new = f.read()
+                if "no handshake with the simulated device" not in new or attempt == 4:
+                    raise
+                self.stats["start_retries"] = self.stats.get("start_retries", 0) + 1
+
+    def _run(self, delay_s=None, rounds=100000, at_lockout=False, mid_round=None,
+             after_boot=False):
         """A restart; killed after `delay_s` (None: let it finish) or, `at_lockout`, by
-        itself in the step that locks the table out (else at `delay_s`)."""
+        itself in the step that locks the table out, or, `mid_round` (N), by itself at the
+        N-th input in a round; those two wait for it as long as it takes (`delay_s` is then
+        only the limit after which the run is a failure). `after_boot`: `delay_s` counts
+        from the end of the child's boot, however long a loaded machine takes for it."""
         argv = ["sim", "--game", self.game, "--journal", self.path, "--rounds", str(rounds),
                 "--seed", str(self.seed + self.stats["restarts"]), "--json"]
         for f in FAULTS[self.game]:
             argv += ["--fault", f]
         self.stats["restarts"] += 1
+        ready_r, ready_w = os.pipe()
         pid = os.fork()
         if pid == 0:                                  # the child: the real command line
             rc = 3
+            os.close(ready_r)
             try:
+                _signal_after_boot(ready_w)
                 err = open(self.errlog, "a")
                 os.dup2(err.fileno(), 2)
                 null = os.open(os.devnull, os.O_WRONLY)
                 os.dup2(null, 1)
-                import sys
                 sys.stdout, sys.stderr = open(os.devnull, "w"), err
                 if at_lockout:
                     _kill_at_lockout()
+                if mid_round:
+                    _kill_mid_round(mid_round)
                 rc = cli.main(argv)
             except BaseException:                     # noqa: BLE001 - reported by exit code
                 import traceback
                 traceback.print_exc()
             finally:
-                os._exit(rc if isinstance(rc, int) else 3)
+                try:
+                    sys.stderr.flush()
+                finally:
+                    os._exit(rc if isinstance(rc, int) else 3)
+        os.close(ready_w)
         if delay_s is None:
+            os.close(ready_r)
             _, status = os.waitpid(pid, 0)
             return os.waitstatus_to_exitcode(status)
+        if after_boot:
+            os.read(ready_r, 1)                       # b"" too: the child ended first
         end = time.monotonic() + delay_s
         while True:
             done, status = os.waitpid(pid, os.WNOHANG)
             if done or time.monotonic() >= end:
                 break
             time.sleep(0.005)
+        os.close(ready_r)
         if not done:
             os.kill(pid, signal.SIGKILL)
             _, status = os.waitpid(pid, 0)
+            assert not (at_lockout or mid_round), (
+                "the run did not kill itself %s within %.0f s: %s"
+                % ("at a lock-out" if at_lockout else "in a round", delay_s, self.tail()))
         code = os.waitstatus_to_exitcode(status)
         assert code == -signal.SIGKILL, "the run ended by itself (exit %s): %s" % (
             code, self.tail())

@@ -79,6 +79,10 @@ def test_the_same_rewrite_of_an_unkeyed_journal_is_caught_only_by_an_anchor(jour
     rc, out = verify(capsys, journal_copy, "--head", anchor)
     assert rc == 0 and "row %d is the anchor's" % last["seq"] in out
     rewrite(journal_copy, quiet_record(journal_copy), add_field)
+    os.unlink(str(journal_copy) + ".anchor")      # and the anchor file beside it removed
+    store = Store(str(journal_copy))
+    store.db.execute("DELETE FROM meta WHERE key = 'anchored'")
+    store.close()
     rc, out = verify(capsys, journal_copy)
     assert rc == 0                      # the SHA-256 chain recomputed holds: the gap
     rc, out = verify(capsys, journal_copy, "--head", anchor)
@@ -95,7 +99,8 @@ def test_an_anchor_past_the_end_finds_a_journal_put_back_to_an_older_copy(journa
     last = rows_of(journal_copy)[-1]
     anchor = "%d:%s" % (last["seq"], last["hash"])
     shutil.copy(older, journal_copy)                    # and its journal is rolled back
-    assert verify(capsys, journal_copy)[0] == 0
+    rc, out = verify(capsys, journal_copy)              # the anchor file beside it sees it
+    assert rc == 1 and "rolled back" in out, out
     rc, out = verify(capsys, journal_copy, "--head", anchor)
     assert rc == 1
     assert ("first bad row %d: missing: the journal ends at row %d but the anchor given "
@@ -138,6 +143,13 @@ def test_a_keyed_journal_rewritten_as_an_unkeyed_one_fails_with_the_key(keyed, c
     db.commit()
     db.close()
     rewrite(keyed, 1, lambda data: data)                 # every hash SHA-256 from row 1
+    rc, out = verify(capsys, keyed)                      # a consistent unkeyed journal, but
+    assert rc == 1 and "written for a keyed journal" in out, out   # its anchor file says no
+    os.unlink(str(keyed) + ".anchor")
+    db = sqlite3.connect(str(keyed))
+    db.execute("DELETE FROM meta WHERE key = 'anchored'")
+    db.commit()
+    db.close()
     assert verify(capsys, keyed)[0] == 0                 # a consistent unkeyed journal...
     rc, out = verify(capsys, keyed, "--key", key_file(tmp_path / "k"))
     assert rc == 1 and "is not keyed, but a key was given" in out    # ...not the table's
@@ -200,15 +212,3 @@ def test_the_key_is_configured_in_the_controller_section():
     for bad in (5, ""):
         with pytest.raises(ConfigError, match=r"controller\.journal_key"):
             configuration.validate({"controller": {"journal_key": bad}}, cls)
-
-
-def test_a_journal_cut_before_its_first_row_is_begun_again_with_the_key(tmp_path):
-    path = tmp_path / "t.db"
-    Store(str(path), _create=True).close()        # unkeyed, and the power went: no rows
-    table, policies = fresh()
-    ctl = boot(str(path), table, policies, key=KEY)
-    try:
-        assert ctl.store.key_id == key_id(KEY) and ctl.store.last_seq == 3   # genesis, snapshot, clock
-    finally:
-        ctl.close()
-    assert all(r["hash"] == row_hash(r["prev_hash"], r, KEY) for r in rows_of(path))

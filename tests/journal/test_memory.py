@@ -44,3 +44,17 @@ def test_a_journaled_controller_keeps_a_tail_and_the_console_reads_the_whole_fil
         assert "decks opened: 1" in commands.run("administrator", "inspections")
     finally:
         ctl.close()
+
+
+def test_the_simulator_without_a_journal_keeps_a_bounded_tail_in_memory():
+    """Issue 16, Leaks: `sim` without --journal kept every entry and refusal in memory."""
+    from controller.sim import Simulation
+    s = Simulation("props-and-hops", 1)
+    try:
+        s.run(3)
+        limit = s.ctl.journal.limit
+        assert limit is not None and s.ctl.refusals.limit is not None
+        assert s.ctl.lockouts.limit is not None
+        assert len(s.ctl.journal) <= limit + limit // 4
+    finally:
+        s.close()

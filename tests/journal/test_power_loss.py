@@ -1,5 +1,7 @@
 """Power loss: SIGKILL at random points of rounds, 30 times a game (210 in all), restarting
-each time; see power_loss.py for what is checked after every kill and at the end."""
+each time; see power_loss.py for what is checked after every kill and at the end. The counts
+asserted (kills at lock-outs, in rounds) come from kills placed by step, not by time, so
+they hold on a loaded machine."""
 import sys
 import time
 
@@ -10,6 +12,7 @@ from tests.journal.power_loss import Series, report
 
 KILLS_PER_GAME = 30                  # x 7 games = 210 kills
 SEED = 7
+SELF_KILL_LIMIT_S = 300.0            # a run that kills itself: a failure only past this
 
 
 @pytest.mark.parametrize("game", ALL_GAMES)
@@ -17,8 +20,15 @@ def test_sigkill_at_random_points_and_restart(game, tmp_path):
     start = time.monotonic()
     series = Series(game, tmp_path / "journal.db", SEED, tmp_path / "stderr.log")
     for i in range(KILLS_PER_GAME):
-        # every fifth run kills itself at a lock-out (else at its random point)
-        series.run(series.rng.uniform(0.05, 0.6) if i % 5 else 1.0, at_lockout=i % 5 == 0)
+        # every fifth run kills itself at a lock-out, every fifth in a round, counted in
+        # steps and waited for however loaded the machine is (issue 11: a 1 s deadline for
+        # the lock-out missed under load); the rest at a random moment
+        if i % 5 == 0 and game != "props-and-hops":      # (no quick lock-out fault there)
+            series.run(SELF_KILL_LIMIT_S, at_lockout=True)
+        elif i % 5 == 1:
+            series.run(SELF_KILL_LIMIT_S, mid_round=series.rng.randint(1, 12))
+        else:                          # two in three after the boot, one from the start
+            series.run(series.rng.uniform(0.05, 0.6), after_boot=i % 5 != 2)
         series.after_kill()
     totals = series.finish()
     sys.stderr.write(report(game, series, totals, time.monotonic() - start) + "\n")

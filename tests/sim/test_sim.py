@@ -183,8 +183,10 @@ def test_junk_on_the_shoe_line_is_counted_journaled_and_play_goes_on(tmp_path):
         assert store.verify() is None
     finally:
         store.close()
-    # (a machine under load may add rows of other reasons, such as a late ACK's duplicate)
-    assert sum(r["data"]["count"] for r in rows) == 5 and rows[0]["data"]["count"] == 1
+    # counted in rows per device+reason per interval (issue 11), every frame in a count; a
+    # loaded machine may also cost a retransmission rejected as a duplicate (journaled too)
+    rows = [r for r in rows if r["data"]["reason"] != "duplicate"]
+    assert sum(r["data"]["count"] for r in rows) == 5 and 1 <= len(rows) <= 5
     assert {(r["source"], r["data"]["device"], r["data"]["reason"]) for r in rows} == \
         {("shoe", "shoe", "junk")}
     assert all(r["data"]["frame"] for r in rows)
