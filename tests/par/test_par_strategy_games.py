@@ -1,0 +1,190 @@
+"""The strategy games' base wagers under optimal play (669a, 583), checked against
+brute force: every deal of a reduced deck, and sample hands of the real one, played
+card by card through the rules core's own settlement."""
+from fractions import Fraction
+from itertools import combinations
+
+import pytest
+
+from controller.par import flop_poker_optimal as FO
+from controller.par import raise_it_up_optimal as RO
+from controller.rules import cards as C
+from controller.rules import flop_poker as F
+from controller.rules import raise_it_up as R
+
+
+def _deck(ranks, suits):
+    return [C.make(r, s) for r in ranks for s in range(suits)]
+
+
+# ---- Raise It Up Stud --------------------------------------------------------------
+
+class _RiuBrute:
+    """Optimal play over real card sets, each six-card end settled by the rules core
+    (Ante 2, Blind 2, Play 2 x multiple; a fold loses Ante and Blind, 669a.11(f))."""
+
+    def __init__(self, deck):
+        self.deck = deck
+        self.six = {}
+        self.five = {}
+        self.four = {}
+
+    def settle(self, cards):
+        key = frozenset(cards)
+        got = self.six.get(key)
+        if got is None:
+            cards = list(cards)
+            r = R.settle_ante_blind_play(cards[:3], cards[3:], 2, 2, 2)
+            got = (r["ante"][1] + r["blind"][1], r["play"][1])
+            self.six[key] = got
+        return got
+
+    def rest(self, seen):
+        return [c for c in self.deck if c not in seen]
+
+    def mean_play(self, seen, multiple):
+        """Expected net (Fraction, half-Ante units) of a Play of `multiple` made now."""
+        need = 6 - len(seen)
+        rest = self.rest(seen)
+        total = Fraction(0)
+        n = 0
+        for more in combinations(rest, need):
+            b, p = self.settle(seen + list(more))
+            total += b + multiple * p
+            n += 1
+        return total / n
+
+    def at5(self, seen):
+        key = frozenset(seen)
+        if key not in self.five:
+            self.five[key] = max(self.mean_play(seen, 1), Fraction(-4))          # 669a.11(f)
+        return self.five[key]
+
+    def at4(self, seen):
+        key = frozenset(seen)
+        if key not in self.four:
+            rest = self.rest(seen)
+            check = sum((self.at5(seen + [c]) for c in rest), Fraction(0)) / len(rest)
+            self.four[key] = max(self.mean_play(seen, 2), check)                  # 669a.11(d)
+        return self.four[key]
+
+    def at3(self, three):
+        rest = self.rest(three)
+        check = sum((self.at4(list(three) + [c]) for c in rest), Fraction(0)) / len(rest)
+        return max(self.mean_play(list(three), 3), check)                         # 669a.11(b)
+
+
+@pytest.mark.reg("669a.11(b)", "669a.11(d)", "669a.11(f)", "669a.11(i)", "669a.12(b)",
+                 "669a.12(c)", "669a.12(d)")
+def test_raise_it_up_reduced_deck_matches_brute_force():
+    # 2, 3, 4, 5, 10 and ace in three suits: the wheel, a qualifying and a losing
+    # pair, flushes and a straight flush all occur.
+    ranks, suits = (0, 1, 2, 3, 8, 12), 3
+    solver = RO.Solver(ranks, suits)
+    total, deals, outcomes = solver.solve()
+    brute = _RiuBrute(_deck(ranks, suits))
+    threes = list(combinations(brute.deck, 3))
+    expected = sum((brute.at3(list(t)) for t in threes), Fraction(0)) / len(threes)
+    assert Fraction(total, deals) == expected
+    assert sum(outcomes.values()) == deals
+    # The outcomes account for the whole value: each row's net times its deals.
+    from_rows = 0
+    for (multiple, hand), n in outcomes.items():
+        if multiple == RO.FOLD:
+            from_rows += -4 * n
+        else:
+            b, p = _riu_nets(hand)
+            from_rows += (b + multiple * p) * n
+    assert from_rows == total
+
+
+def _riu_nets(hand):
+    """Half-Ante nets of Ante+Blind and of one Play unit for a final hand, by the tables."""
+    from controller.rules import paytables as pt
+    if hand == RO.LOSES:
+        return -4, -2
+    blind = pt.get(pt.RIU, "blind").pay(hand)
+    play = pt.get(pt.RIU, "play").pay(hand)
+    b = 2 + (0 if blind.kind == pt.PUSH else 2 * blind.num // blind.den)
+    return b, 2 * play.num // play.den
+
+
+@pytest.mark.reg("669a.11(b)", "669a.11(d)", "669a.11(f)", "669a.12(c)", "669a.12(d)")
+@pytest.mark.parametrize("codes, first", [
+    ("Qs Qh 4d", 3),          # a qualifying pair: Play 3x at once
+    ("9s 8s 7s", 3),          # three suited connectors: raise at once
+    ("7c 4h 2d", "check"),    # nothing: wait for the community cards
+])
+def test_raise_it_up_sample_hands_match_brute_force_on_the_real_deck(codes, first):
+    three = C.parse_all(codes)
+    solver = RO.Solver()
+    value, decision = solver.hand_value(three)
+    assert decision == first
+    brute = _RiuBrute(C.standard_deck())
+    assert value == brute.at3(three) / 2
+
+
+@pytest.mark.reg("669a.11(b)", "669a.11(d)", "669a.11(f)", "669a.12(b)", "669a.12(c)",
+                 "669a.12(d)")
+def test_raise_it_up_full_deck_hold():
+    solver = RO.Solver()
+    total, deals, outcomes = solver.solve()
+    assert deals == 22100 * 49 * 48 * 47
+    edge = -Fraction(total, RO.UNIT * deals)
+    assert edge == Fraction(7129937, 203585200)                 # 3.5022% of the Ante
+    assert sum(outcomes.values()) == deals
+
+
+# ---- Flop Poker ----------------------------------------------------------------------
+
+def _flop_brute(deck):
+    """Expected net per Ante over every deal, each player's hand folding or making the
+    Flop Wager as its exact expectation says, settled by the rules core."""
+    total = Fraction(0)
+    threes = list(combinations(deck, 3))
+    for three in threes:
+        rest = [c for c in deck if c not in three]
+        play = 0
+        n = 0
+        for comm in combinations(rest, 3):
+            r = F.settle_ante_and_flop(list(three), list(comm), 1, 1)
+            play += r["ante"][1] + r["flop"][1]
+            n += 1
+        total += max(Fraction(play, n), Fraction(-1))                          # 583.11(b)
+    return total / len(threes)
+
+
+@pytest.mark.reg("583.11(b)", "583.11(d)", "583.12(a)", "583.12(b)")
+def test_flop_poker_reduced_deck_matches_brute_force():
+    # 2, 3, 4, 5, jack and ace in three suits: the wheel, jacks qualify, low pairs do not.
+    ranks, suits = (0, 1, 2, 3, 9, 12), 3
+    total, deals, outcomes, decisions = FO.Solver(ranks, suits).solve()
+    assert Fraction(total, deals) == _flop_brute(_deck(ranks, suits))
+    assert sum(outcomes.values()) == deals
+
+
+@pytest.mark.reg("583.11(b)", "583.11(d)", "583.12(a)", "583.12(b)")
+@pytest.mark.parametrize("codes", ["As Ks Qs", "Jh Jd 4c", "9d 5c 2h", "7h 5h 2h"])
+def test_flop_poker_sample_hands_match_brute_force_on_the_real_deck(codes):
+    three = C.parse_all(codes)
+    solver = FO.Solver()
+    ranks = tuple(sorted(C.rank(c) for c in three))
+    suited = len(set(C.suit(c) for c in three)) == 1 and len(set(ranks)) == 3
+    counts = solver.community_counts(ranks, suited)
+    rest = [c for c in C.standard_deck() if c not in three]
+    play = 0
+    for comm in combinations(rest, 3):
+        r = F.settle_ante_and_flop(three, list(comm), 1, 1)
+        play += r["ante"][1] + r["flop"][1]
+    assert sum(FO._net(h) * k for h, k in counts.items()) == play
+
+
+@pytest.mark.reg("583.11(b)", "583.12(a)", "583.12(b)")
+def test_flop_poker_full_deck_hold():
+    total, deals, outcomes, decisions = FO.Solver().solve()
+    assert deals == 22100 * 18424
+    folded = sum(n for _, _, n, d, _ in decisions if d == FO.FOLD)
+    assert outcomes[(FO.FOLD, FO.FOLD)] == folded * 18424
+    edge = -Fraction(total, deals)
+    assert 0 < edge < Fraction(1, 10)
+    assert sum(outcomes.values()) == deals
