@@ -21,6 +21,9 @@ def _print_sheet(game, sheets, out):
         if j.get("strategy_dependent"):
             out.write("  strategy-dependent: %s\n" % j["reason"])
             continue
+        if j.get("strategy"):
+            _print_strategy_sheet(s, j, out)
+            continue
         if j.get("banked") is False:
             out.write("  no house edge: %s\n" % j["reason"])
             continue
@@ -37,6 +40,30 @@ def _print_sheet(game, sheets, out):
             out.write("  %-*s %14s  %.10f  %s\n" % (width, o["hand"], format(o["count"], ","),
                                                     p, o["pays"]))
     out.write("\n")
+
+
+def _print_strategy_sheet(sheet, j, out):
+    """A base game priced under a strategy: exact rows, or a simulated estimate."""
+    out.write("  %s strategy, wagers %s, per unit of %s\n"
+              % (j["strategy"], " + ".join(j["wagers"]), j["unit"]))
+    if "ci95" in j:
+        out.write("  house edge %s   (95%% CI %s to %s; simulated)\n"
+                  % (_pct(j["house_edge"]), _pct(j["ci95"][0]), _pct(j["ci95"][1])))
+    else:
+        out.write("  house edge %s   (exact %s, over %s deals)\n"
+                  % (_pct(sheet.house_edge()), j["house_edge_exact"],
+                     format(j["combinations"], ",")))
+    out.write("  method: %s\n" % j["method"])
+    if j.get("note"):
+        out.write("  note: %s\n" % j["note"])
+    rows = j.get("outcomes", [])
+    if rows:
+        wd = max(len(o["decision"]) for o in rows)
+        wh = max(len(o["hand"]) for o in rows)
+        for o in rows:
+            out.write("  %-*s %-*s %16s  %.10f  net %s\n"
+                      % (wd, o["decision"], wh, o["hand"], format(o["count"], ","),
+                         o["count"] / j["combinations"], o["net"]))
 
 
 def cmd_par(args, out):

@@ -192,3 +192,33 @@ class Solver:
                 decision = FOLD
             decisions.append((pranks, suited, n, decision, Fraction(play, self.community)))
         return total, deals, outcomes, decisions
+
+
+_FULL = []
+
+
+def full_rows():
+    """rows() of the full deck, solved once per process (kept in memory only: nothing
+    on disk can go stale)."""
+    if not _FULL:
+        _FULL.append(rows())
+    return _FULL[0]
+
+
+def rows(solver=None):
+    """(rows for a StrategyPar, deals, decisions): [(decision, hand, deals, net per
+    unit of Ante)] over the player's three cards and the community's three."""
+    from fractions import Fraction
+    solver = solver or Solver()
+    total, deals, outcomes, decisions = solver.solve()
+    out = []
+    for hand in HANDS:
+        n = outcomes.get((PLAY, hand), 0)
+        if n:
+            out.append((PLAY, hand, n, Fraction(_net(hand))))
+    folded = outcomes.get((FOLD, FOLD), 0)
+    if folded:
+        out.append((FOLD, FOLD, folded, Fraction(-1)))
+    if sum(r[3] * r[2] for r in out) != total:
+        raise AssertionError("rows do not sum to the solution")
+    return out, deals, decisions

@@ -231,6 +231,15 @@ class Solver:
         value, decision = self.best(3, self.key_of(three))
         return Fraction(value, UNIT * self.completions(3)), decision
 
+    def nets_by_hand(self):
+        """{final hand: (Ante+Blind net, Play net per Ante)} in half-Ante units, from the
+        settled six-card classes; every class of one hand must settle alike."""
+        out = {}
+        for b, p, hand in self._terminal.values():
+            if out.setdefault(hand, (b, p)) != (b, p):
+                raise AssertionError("%s settles two ways: %r and %r" % (hand, out[hand], (b, p)))
+        return out
+
     def solve(self):
         """(total value in half-Ante units over all deals, deals, outcomes) where
         outcomes is {(play multiple or 'fold', hand): number of deals}; a deal is
@@ -263,3 +272,43 @@ class Solver:
                     add(decision, self.dist(level, key), weight)
             frontier = nxt
         return total, deals, outcomes
+
+
+DECISION_NAMES = {3: "play_3x_before_4th_street", 2: "play_2x_before_5th_street",
+                  1: "play_1x_before_6th_street", FOLD: "fold_before_6th_street"}
+
+
+_FULL = []
+
+
+def full_rows():
+    """rows() of the full deck, solved once per process (kept in memory only: nothing
+    on disk can go stale)."""
+    if not _FULL:
+        _FULL.append(rows())
+    return _FULL[0]
+
+
+def rows(solver=None):
+    """(rows for a StrategyPar, deals, the solver) of the full 52-card game:
+    [(decision, hand, deals, net per unit of Ante)], the decision the one the
+    player's optimal play makes (the Play multiple says at which street)."""
+    from fractions import Fraction
+    solver = solver or Solver()
+    total, deals, outcomes = solver.solve()
+    nets = solver.nets_by_hand()
+    out = []
+    for multiple in (3, 2, 1):
+        for hand in HANDS:
+            n = outcomes.get((multiple, hand), 0)
+            if n:
+                b, p = nets[hand]
+                out.append((DECISION_NAMES[multiple], hand, n,
+                            Fraction(b + multiple * p, UNIT)))
+    folded = outcomes.get((FOLD, FOLD), 0)
+    if folded:
+        out.append((DECISION_NAMES[FOLD], FOLD, folded, Fraction(-2)))
+    check = sum(r[3] * r[2] for r in out)
+    if check != Fraction(total, UNIT):
+        raise AssertionError("rows sum to %s, the solution to %s" % (check, Fraction(total, UNIT)))
+    return out, deals, solver

@@ -188,3 +188,59 @@ def test_flop_poker_full_deck_hold():
     edge = -Fraction(total, deals)
     assert 0 < edge < Fraction(1, 10)
     assert sum(outcomes.values()) == deals
+
+
+# ---- Six-Card Fortune under the house way ----------------------------------------------
+
+@pytest.mark.reg("670a.11(f)", "670a.6(c)")
+def test_six_card_fortune_fast_result_is_the_rules_cores_wager_result():
+    import random
+    from controller.par import six_card_fortune_house_way as HW
+    from controller.rules import paigow as G
+    rng = random.Random(5)
+    deck = C.joker_deck()
+    code = {"win": 1, "push": 0, "lose": -1}
+    seen = set()
+    for _ in range(3000):
+        cards = rng.sample(deck, 12)
+        p_high, p_low = G.house_way(cards[:6])
+        d_high, d_low = G.house_way(cards[6:])
+        want = code[G.wager_result(p_high, p_low, d_high, d_low)]
+        assert HW.result(HW.set_hand(cards[:6]), HW.set_hand(cards[6:])) == want
+        seen.add(want)
+    assert seen == {1, 0, -1}
+
+
+@pytest.mark.reg("670a.11(d)", "670a.11(f)", "670a.12(a)")
+def test_six_card_fortune_simulation_is_reproducible_and_counts_every_round():
+    from controller.par import six_card_fortune_house_way as HW
+    a = HW.simulate(shuffles=40, seed=11)
+    b = HW.simulate(shuffles=40, seed=11)
+    assert a == b
+    assert a["rounds"] == 40 * 56 == a["wins"] + a["pushes"] + a["losses"]
+    assert a["house_edge"] == pytest.approx((a["losses"] - a["wins"]) / a["rounds"])
+    lo, hi = a["ci95"]
+    assert lo < a["house_edge"] < hi
+    with pytest.raises(ValueError):
+        HW.simulate(shuffles=1)
+
+
+@pytest.mark.reg("669a.12(b)", "583.12(a)", "670a.12(a)")
+def test_par_json_carries_each_base_game_beside_the_other_entries():
+    from controller.par import registry
+    for game, strategy, exact in (("raise-it-up-stud", "optimal", True),
+                                  ("flop-poker", "optimal", True),
+                                  ("six-card-fortune-pai-gow", "house_way", False)):
+        entries = [s.to_json() for s in registry.sheets(game)]
+        base = [e for e in entries if e["wager"] == "base_game"]
+        assert len(base) == 1 and len(entries) > 1
+        e = base[0]
+        assert e["strategy"] == strategy and e["method"]
+        assert 0 < e["house_edge"] < 0.1
+        if exact:
+            num, den = map(int, e["house_edge_exact"].split("/"))
+            assert round(num / den, 7) == e["house_edge"]
+            assert sum(o["count"] for o in e["outcomes"]) == e["combinations"]
+        else:
+            assert e["ci95"][0] < e["house_edge"] < e["ci95"][1]
+            assert e["seed"] == 670 and e["rounds"] == e["shuffles"] * 56
