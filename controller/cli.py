@@ -144,6 +144,8 @@ def build_parser():
     dia.add_argument("game", nargs="?")
     dia.add_argument("--out", help="folder to write GAME.md files into (docs/machines)")
     dia.set_defaults(func=cmd_diagram)
+    from controller.par.strategy import add_parser as add_strategy_parser
+    add_strategy_parser(sub)
     from controller.sim import add_parser as add_sim_parser
     add_sim_parser(sub)
     from controller.run import add_parser as add_run_parser

@@ -244,3 +244,46 @@ def test_par_json_carries_each_base_game_beside_the_other_entries():
         else:
             assert e["ci95"][0] < e["house_edge"] < e["ci95"][1]
             assert e["seed"] == 670 and e["rounds"] == e["shuffles"] * 56
+
+
+# ---- tablectl strategy ----------------------------------------------------------------
+
+@pytest.mark.reg("583.11(b)")
+def test_flop_poker_written_rule_is_the_exact_optimum_for_every_hand():
+    from controller.par import flop_poker_strategy as FS
+    _, _, decisions = FO.full_rows()
+    assert sum(n for _, _, n, _, _ in decisions) == 22100
+    for ranks, suited, n, decision, ev in decisions:
+        assert FS.folds(ranks, suited) == (decision == FO.FOLD), (ranks, suited, ev)
+
+
+@pytest.mark.reg("669a.11(b)", "669a.11(d)", "669a.11(f)")
+def test_raise_it_up_printout_covers_every_state_with_the_solvers_decision():
+    from controller.par import raise_it_up_strategy as RS
+    _, _, solver = RO.full_rows()
+    for level in (4, 5):
+        covered = 0
+        for f, by_decision in RS.street_table(solver, level):
+            for d, keys in by_decision.items():
+                for k in keys:
+                    assert RS.features(k) == f and solver.best(level, k)[1] == d
+                covered += len(keys)
+        assert covered == len(solver._best[level])
+    first = RS.first_street(solver)
+    assert "offsuit" in first["AKQ"] and "QQ4" in first          # pairs Play 3x
+    assert "732" not in first
+    text = RS.text()
+    assert "Before 6th Street" in text and "FOLD" in text and "PLAY 3x" in text
+
+
+def test_strategy_verb_prints_and_rejects_an_unknown_game():
+    import subprocess
+    import sys
+    ok = subprocess.run([sys.executable, "-m", "controller.cli", "strategy", "flop-poker"],
+                        capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stderr
+    assert "Make the Flop Wager" in ok.stdout and "T95" in ok.stdout
+    bad = subprocess.run([sys.executable, "-m", "controller.cli", "strategy", "baccarat"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "baccarat" in bad.stderr
+    assert "Traceback" not in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
