@@ -71,7 +71,14 @@ def cmd_par(args, out):
     games = list(registry.GAMES) if args.all else [args.game]
     if not args.all and args.game is None:
         raise SystemExit("tablectl par: name a game (%s) or give --all" % ", ".join(registry.GAMES))
+    if getattr(args, "html", None):
+        folder = os.path.dirname(os.path.abspath(args.html))
+        if not os.path.isdir(folder):
+            sys.stderr.write("tablectl par: cannot write the report %s: no folder %s\n"
+                             % (args.html, folder))
+            return 2
     docs = []
+    computed = []
     for game in games:
         try:
             sheets = registry.sheets(game)
@@ -79,10 +86,23 @@ def cmd_par(args, out):
             sys.stderr.write("tablectl par: unknown game %r; one of: %s\n"
                              % (game, ", ".join(registry.GAMES)))
             return 2
+        computed.append((game, sheets))
+        if getattr(args, "html", None):
+            continue
         if args.json:
             docs.append({"game": game, "wagers": [s.to_json() for s in sheets]})
         else:
             _print_sheet(game, sheets, out)
+    if getattr(args, "html", None):
+        from controller.par import report
+        try:
+            report.write(args.html, computed)
+        except OSError as e:
+            sys.stderr.write("tablectl par: cannot write the report %s: %s\n"
+                             % (args.html, e.strerror or e))
+            return 2
+        out.write("wrote %s\n" % args.html)
+        return 0
     if args.json:
         doc = {"games": docs} if args.all else docs[0]
         json.dump(doc, out, indent=1)
@@ -135,6 +155,8 @@ def build_parser():
     par.add_argument("game", nargs="?", help="game name, e.g. raise-it-up-stud")
     par.add_argument("--all", action="store_true", help="every game")
     par.add_argument("--json", action="store_true", help="machine-readable output")
+    par.add_argument("--html", metavar="FILE", help="write the lab report (HTML, inline SVG "
+                     "charts, software version and manifest signature) to FILE")
     par.set_defaults(func=cmd_par)
     play = sub.add_parser("play", help="play one stacked-shoe scenario (JSON) and print "
                           "the outcome; exit 2 for an invalid scenario")
