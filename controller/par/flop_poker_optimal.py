@@ -84,6 +84,30 @@ class Solver:
         self.deck_size = len(self.ranks) * suits
         self.community = comb(self.deck_size - 3, 3)
         self._ranked = {}
+        # Every rank multiset of 0..3 community cards, as (ranks, [(rank, copies)]), once.
+        full = dict((r, suits) for r in self.ranks)
+        self._shapes = {}
+        for size in range(4):
+            shapes = []
+            for ranks, _ in _rank_multisets(list(self.ranks), size, full):
+                mult = {}
+                for r in ranks:
+                    mult[r] = mult.get(r, 0) + 1
+                shapes.append((ranks, tuple(mult.items())))
+            self._shapes[size] = shapes
+
+    def _multisets(self, size, left):
+        """[(ranks, ways)] of `size` community cards with left[r] cards of rank r."""
+        out = []
+        for ranks, mult in self._shapes[size]:
+            ways = 1
+            for r, m in mult:
+                ways *= comb(left[r], m)
+                if not ways:
+                    break
+            if ways:
+                out.append((ranks, ways))
+        return out
 
     def _hand(self, player, community):
         """583.12(b) hand of the best three + two (583.11(d)(2))."""
@@ -105,22 +129,18 @@ class Solver:
         return out
 
     def _rank_hand(self, pranks, cranks):
-        """The hand when no flush is possible: ranks alone decide (memoized)."""
+        """The hand when no flush is possible: ranks alone decide, so the value is the
+        rules core's five-card rank table (poker._RANK5, the table evaluate5 reads)
+        at the rank key of the player's three and each two of the community's."""
         key = (pranks, cranks)
         got = self._ranked.get(key)
         if got is None:
-            # The player's first two cards in different suits, so no flush can form and
-            # the ranks alone decide; each card takes the first free suit of its rank.
-            cards = []
-            taken = set()
-            for i, r in enumerate(pranks + cranks):
-                s = i % 2
-                while (r, s) in taken:
-                    s = (s + 1) % self.suits
-                taken.add((r, s))
-                cards.append(C.make(r, s))
-            player, community = cards[:3], cards[3:]
-            got = self._hand(player, community)
+            w = P._WEIGHT
+            base = w[pranks[0]] + w[pranks[1]] + w[pranks[2]]
+            a, b, c = cranks
+            best = max(P._RANK5[base + w[a] + w[b]], P._RANK5[base + w[a] + w[c]],
+                       P._RANK5[base + w[b] + w[c]])
+            got = P.paytable_hand(best, F.QUALIFYING_PAIR) or LOSES
             self._ranked[key] = got
         return got
 
@@ -144,17 +164,18 @@ class Solver:
         for r in pranks:
             left[r] -= 1
         if not suited:
-            for cranks, ways in _rank_multisets(list(self.ranks), 3, left):
+            for cranks, ways in self._multisets(3, left):
                 h = self._rank_hand(pranks, cranks)
                 counts[h] = counts.get(h, 0) + ways
             return counts
         # Suited in suit 0: split the community into its suit-0 cards and the others.
         in_suit = [r for r in self.ranks if r not in pranks]
         off = dict((r, self.suits - 1) for r in self.ranks)
+        offs = dict((k, self._multisets(k, off)) for k in range(4))
         player = [C.make(r, 0) for r in pranks]
         for j in range(4):
             for sranks in _subsets(in_suit, j):
-                for oranks, ways in _rank_multisets(list(self.ranks), 3 - j, off):
+                for oranks, ways in offs[3 - j]:
                     if j < 2:
                         h = self._rank_hand(pranks, tuple(sorted(sranks + oranks)))
                     else:
