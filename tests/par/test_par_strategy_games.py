@@ -127,12 +127,13 @@ def test_raise_it_up_sample_hands_match_brute_force_on_the_real_deck(codes, firs
 @pytest.mark.reg("669a.11(b)", "669a.11(d)", "669a.11(f)", "669a.12(b)", "669a.12(c)",
                  "669a.12(d)")
 def test_raise_it_up_full_deck_hold():
-    solver = RO.Solver()
-    total, deals, outcomes = solver.solve()
+    rows, deals, _ = RO.full_rows()
     assert deals == 22100 * 49 * 48 * 47
-    edge = -Fraction(total, RO.UNIT * deals)
+    edge = -sum(r[3] * r[2] for r in rows) / deals
     assert edge == Fraction(7129937, 203585200)                 # 3.5022% of the Ante
-    assert sum(outcomes.values()) == deals
+    assert sum(r[2] for r in rows) == deals
+    # A player who folds has seen five cards and lost Ante and Blind (669a.11(f)).
+    assert [r[3] for r in rows if r[0] == RO.DECISION_NAMES[RO.FOLD]] == [-2]
 
 
 # ---- Flop Poker ----------------------------------------------------------------------
@@ -181,13 +182,13 @@ def test_flop_poker_sample_hands_match_brute_force_on_the_real_deck(codes):
 
 @pytest.mark.reg("583.11(b)", "583.12(a)", "583.12(b)")
 def test_flop_poker_full_deck_hold():
-    total, deals, outcomes, decisions = FO.Solver().solve()
+    rows, deals, decisions = FO.full_rows()
     assert deals == 22100 * 18424
     folded = sum(n for _, _, n, d, _ in decisions if d == FO.FOLD)
-    assert outcomes[(FO.FOLD, FO.FOLD)] == folded * 18424
-    edge = -Fraction(total, deals)
-    assert 0 < edge < Fraction(1, 10)
-    assert sum(outcomes.values()) == deals
+    assert [r[2] for r in rows if r[0] == FO.FOLD] == [folded * 18424]
+    edge = -sum(r[3] * r[2] for r in rows) / deals
+    assert edge == Fraction(3300677, 50896300)                  # 6.4851% of the Ante
+    assert sum(r[2] for r in rows) == deals
 
 
 # ---- Six-Card Fortune under the house way ----------------------------------------------
