@@ -36,7 +36,8 @@ Trigger names must differ from every method name (transitions skips a trigger a 
 """
 
 from controller.errors import InvalidCard
-from controller.games.engine import LOCKED_OUT, WAGERS_OPEN, GameModel, IllegalEvent
+from controller.games.engine import LOCKED_OUT, ROUND_OVER, SHUFFLED, WAGERS_OPEN, GameModel, \
+    IllegalEvent
 from controller.rules import blackjack as bj
 from controller.rules import cards as C
 from controller.rules import settle
@@ -253,12 +254,43 @@ class BlackjackFamily(PlayerDecisions, GameModel):
         """A card out of the shoe, checked and counted against the batch."""
         return self.check_card(code, self.shoe_seen, what)
 
+    def on_shuffle(self, event):
+        burn = event.get("burn")
+        if burn is not None:             # refused before the shuffle changes anything
+            self.check_burn()
+            self.check_card(burn, {}, "the burn card")
+        super().on_shuffle(event)
+
     def start_shoe(self, event):
-        """A new shoe: the count of cards out of it restarts; a stacked shoe is checked whole."""
+        """A new shoe: the count of cards out of it restarts; a stacked shoe is checked whole.
+        A live table reports the batch's first card, burned to the discard rack, on the
+        shuffle event ({"burn": code}: 581.7(c), 633a.7(c)); it counts against the batch."""
         self.shoe_seen = {}
         seen = {}
         for n, code in enumerate(event.get("stack") or [], 1):
             self.check_card(code, seen, "card %d (%r)" % (n, code))
+        burn = event.get("burn")
+        if burn is not None:
+            self.check_burn()
+            self.burn(burn, "the burn card")
+
+    # The game's section for the burn card of each batch and of each new dealer.
+    BURN_SECTION = None
+
+    def check_burn(self):
+        """Whether this table burns cards at all (the game's: a double shoe does not)."""
+
+    def burn(self, value, what):
+        code = self.from_shoe(value, what)
+        self.note("discard", card=code, section=self.BURN_SECTION)
+
+    def irregular_new_dealer(self, event):
+        """A new dealer burns one card before dealing to the players (581.7(c), 633a.7(c))."""
+        self.check_burn()
+        if self.state not in (SHUFFLED, WAGERS_OPEN) + ROUND_OVER:
+            raise IllegalEvent("a new dealer burns a card before dealing any cards, not while "
+                               "%s (%s)" % (self.state, self.BURN_SECTION))
+        self.burn(event.get("card"), "the card the new dealer burns")
 
     def not_locked(self):
         if self.state == LOCKED_OUT:

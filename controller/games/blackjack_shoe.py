@@ -21,7 +21,7 @@ dealer's as the irregularity `new_dealer` ({"card": code}); a double shoe burns 
 """
 
 from controller.games.blackjack_hands import DEALER
-from controller.games.engine import CLOSED, ROUND_OVER, SHUFFLED, WAGERS_OPEN, IllegalEvent
+from controller.games.engine import CLOSED, IllegalEvent
 from controller.rules import cards as C
 
 DETERMINANT = "determinant"
@@ -113,25 +113,11 @@ class Shoe:
                                   "reshuffled (633a.7(e)(1), (3))" % self.round_no)
             self.note("cover_card", section="633a.7(e)(1)")
 
-    def irregular_new_dealer(self, event):
-        """(c): a new dealer burns one card before dealing to the players."""
-        if self.option("double_shoe"):
-            raise IllegalEvent("a double shoe burns no card for a new dealer: 633a.7(d) applies "
-                               "in lieu of 633a.7(c)")
-        if self.state not in (SHUFFLED, WAGERS_OPEN) + ROUND_OVER:
-            raise IllegalEvent("a new dealer burns a card before dealing any cards, not while "
-                               "%s (633a.7(c))" % self.state)
-        code = self.from_shoe(event.get("card"), "the card the new dealer burns")
-        self.note("discard", card=code, section="633a.7(c)")
+    BURN_SECTION = "633a.7(c)"
 
-    def start_shoe(self, event):
-        """A new batch: its first card burned (633a.7(c)), none with a double shoe (d)."""
-        super().start_shoe(event)
-        burn = event.get("burn")
-        if burn is not None:
-            if self.option("double_shoe"):
-                raise IllegalEvent("a double shoe burns no card: 633a.7(d) applies in lieu of "
-                                   "633a.7(c)")
-            code = self.from_shoe(burn, "the burn card")
-            self.note("discard", card=code, section="633a.7(c)")
+    def check_burn(self):
+        """(d): a double shoe burns no card, for a new batch or a new dealer."""
+        if self.option("double_shoe"):
+            raise IllegalEvent("a double shoe burns no card: 633a.7(d) applies in lieu of "
+                               "633a.7(c)")
 

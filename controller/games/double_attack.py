@@ -72,8 +72,9 @@ IRREGULARITIES = {
     "card_not_dealt": "581.13(g)",                # {"seat", "option": "deal_later"|"dead"}
     "reader_not_allowed": "581.13(h)",
     "device_out_of_order": "581.13(k)",           # {"device": "shuffler", "covered": true}
+    "new_dealer": "581.7(c)",                     # {"card"}: the card a new dealer burns
 }
-ANY_TIME = ("cover_card", "device_out_of_order")     # kinds that check their own states
+ANY_TIME = ("cover_card", "device_out_of_order", "new_dealer")   # check their own states
 SHUFFLERS = ("automated", "manual")
 
 
@@ -147,8 +148,11 @@ class DoubleAttackBlackjack(OutOfOrder, BlackjackFamily):
     def take_out_of_use(self, device):
         return {"shuffled_by": "hand"}
 
+    BURN_SECTION = "581.7(c)"
+
     def on_shuffle(self, event):
-        """By hand only once the automated shuffler is covered (581.13(k))."""
+        """By hand only once the automated shuffler is covered (581.13(k)); the batch's first
+        card is burned ({"burn": code}, 581.7(c))."""
         self.check_shuffled_by(event)
         super().on_shuffle(event)
 

@@ -52,10 +52,11 @@ Readings of the text:
 
 import secrets
 
-from controller.errors import InvalidCard, RulesError
+from controller.errors import ConfigError, InvalidCard, RulesError
 from controller.games import six_card_fortune_irregularities as irregularities
 from controller.games.engine import LOCKED_OUT, OPENED, ROUND_OVER, SHUFFLED, WAGERS_OPEN, \
     GameModel, IllegalEvent, seat_key
+from controller.games.out_of_order import WHILE_LOCKED, OutOfOrder
 from controller.games.six_card_fortune_players import DEALER, DEALER_SETTING, PLAYERS, \
     PlayersAndDealer, card_code
 from controller.progressive import contribute, new_meter
@@ -91,8 +92,12 @@ def _one_of(*choices):
     return lambda v: None if v in choices else "one of %s" % ", ".join(choices)
 
 
-class SixCardFortune(PlayersAndDealer, GameModel):
+class SixCardFortune(OutOfOrder, PlayersAndDealer, GameModel):
     GAME = GAME
+    # A shuffler or dealing shoe that cannot be used is covered before any other method
+    # (670a.13(n)); the sections the shared mixin names (controller/games/out_of_order.py).
+    OUT_OF_ORDER_DEVICES = ("shuffler", "dealing_shoe")
+    SECTIONS = {"device_out_of_order": "670a.13(n)", "shuffling": "670a.5(a)"}
     WAITING = {"offer": "seat {seat}'s answer to the Double Down offer",
                "dealer_setting": "the dealer's setting"}
     ROUND_STATES = list(IN_ROUND)
@@ -106,16 +111,23 @@ class SixCardFortune(PlayersAndDealer, GameModel):
         "start_method": (str, _one_of("rng", "dice")),
         # 670a.8 manual dealing shoe, 670a.9 from the hand, 670a.10 automated dealing shoe
         "dealing": (str, _one_of("manual_shoe", "hand", "automated_shoe")),
+        # the cards are shuffled by hand or by an automated card shuffling device; dealing
+        # from the hand needs the device (670a.9(a)(1))
+        "shuffler": (str, _one_of("manual", "automated")),
     }
     DEFAULTS = {"table_min": 100, "table_max": 1000000,
                 "offered": {"double_down": True, "fortune_bonus": True, "insurance": True,
                             "progressive": True},
                 "limits": {}, "paytables": {},
                 "progressive": {"meter": 500000, "reset": 500000, "rate": 0.2},
-                "options": {"start_method": "rng", "dealing": "manual_shoe"}}
+                "options": {"start_method": "rng", "dealing": "manual_shoe",
+                            "shuffler": "automated"}}
 
     def __init__(self, config, rng=None):
         super().__init__(config)
+        if self.option("dealing") == "hand" and self.option("shuffler") != "automated":
+            raise ConfigError("options.dealing = 'hand' needs an automated card shuffling device "
+                              "(670a.9(a)(1)): set options.shuffler = 'automated'")
         self._rng = rng
         self.meter = new_meter(GAME, config.get("progressive")) if self.offers("progressive") \
             else None
@@ -154,7 +166,26 @@ class SixCardFortune(PlayersAndDealer, GameModel):
         return bool(self.config.get("offered", {}).get(wager))
 
     def option(self, key):
-        return self.config.get("options", {}).get(key, self.DEFAULTS["options"][key])
+        """The table's method now: as configured, unless its device is covered as out of
+        order (670a.13(n)): then shuffled by hand, dealt from a manual shoe (dealing from the
+        hand needs the shuffler, 670a.9(a)(1))."""
+        value = self.config.get("options", {}).get(key, self.DEFAULTS["options"][key])
+        covered = getattr(self, "out_of_order", ())
+        if key == "shuffler" and "shuffler" in covered:
+            return "manual"
+        if key == "dealing" and ((value == "automated_shoe" and "dealing_shoe" in covered)
+                                 or (value == "hand" and "shuffler" in covered)):
+            return "manual_shoe"
+        return value
+
+    def in_use(self, device):
+        if device == "shuffler":
+            return self.option("shuffler") == "automated"
+        return self.option("dealing") == "automated_shoe"
+
+    def take_out_of_use(self, device):
+        # out_of_order already names the device: option() now gives the methods left
+        return {"shuffler": self.option("shuffler"), "dealing": self.option("dealing")}
 
     def section(self, what):
         return DEALING_SECTIONS[self.option("dealing")][what]
@@ -192,6 +223,7 @@ class SixCardFortune(PlayersAndDealer, GameModel):
         if self.state == WAGERS_OPEN:
             raise IllegalEvent("the cards are shuffled before wagering or after a round "
                                "(670a.5(a)), not while wagers are open")
+        self.check_shuffled_by(event)
         super().on_shuffle(event)
 
     def start_shoe(self, event):
@@ -219,7 +251,8 @@ class SixCardFortune(PlayersAndDealer, GameModel):
             self.deck_count = count
 
     def on_irregularity(self, event):
-        self._not_locked()
+        if event.get("kind") not in WHILE_LOCKED:
+            self._not_locked()
         irregularities.handle(self, event)
 
     def on_fault(self, event):

@@ -14,11 +14,14 @@ Event("irregularity", {"kind": name, ...}).
     stub_count               {"count", "misdealt"}: the dealer's count of the stub (670a.8(e),(f))
     shoe_jam                 the automated dealing shoe jammed: void, reshuffle (670a.13(m))
     shuffler_jam             the shuffle did not complete: shuffle again (670a.13(l))
+    device_out_of_order      {"device": "shuffler" | "dealing_shoe", "covered": true}: covered
+                             before any other method is used (670a.13(n))
 A dealer who sets his hands wrongly is reset to the house way when he reports his setting
 (670a.13(i); see SixCardFortune._dealer_sets).
 """
 
-from controller.games.engine import IllegalEvent, OPENED, ROUND_OVER, SHUFFLED, seat_key
+from controller.games.engine import LOCKED_OUT, OPENED, ROUND_OVER, SHUFFLED, IllegalEvent, \
+    seat_key
 
 DEALING, PLAYERS, DEALER_SETTING = "dealing", "players", "dealer_setting"
 BEFORE_REVEAL = (DEALING, PLAYERS)
@@ -128,4 +131,8 @@ KINDS = {
     "stub_count": ((PLAYERS,), "670a.8(f)", stub_count),
     "shoe_jam": (("starting_position", DEALING), "670a.13(m)", shoe_jam),
     "shuffler_jam": ((OPENED, SHUFFLED) + ROUND_OVER, "670a.13(l)", shuffler_jam),
+    # between rounds, or while locked by that device's own fault (the mixin checks)
+    "device_out_of_order": ((OPENED, SHUFFLED, LOCKED_OUT) + ROUND_OVER, "670a.13(n)",
+                            lambda model, event, section:
+                            model.irregular_device_out_of_order(event)),
 }

@@ -126,7 +126,7 @@ def test_double_attack_decks_warn_then_refuse_a_new_round_after_24_hours():
 @pytest.mark.reg("670a.3(c)")
 @pytest.mark.reg("670a.2(d)(1)(i)")
 def test_six_card_fortune_deck_hours_and_dice_in_the_shaker():
-    cfg = {"options": {"start_method": "dice", "dealing": "hand"}}
+    cfg = {"options": {"start_method": "dice", "dealing": "hand", "shuffler": "automated"}}
     ctl, gpio, clock = make("six-card-fortune-pai-gow", cfg=cfg)
     feed(ctl, ev("open_table", 0), ev("shuffle", 10))
     feed(ctl, wager(1, 4 * HOUR + 1, "six_card_fortune", 500, "panel"))

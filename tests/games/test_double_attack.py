@@ -249,7 +249,7 @@ def test_the_record_reconstructs_every_hand():
     assert [w for w, _ in t.model.record].count("split") == 1
 
 
-@pytest.mark.reg("581.7(d)")
+@pytest.mark.reg("581.7(d)", "581.5(f)")
 def test_the_cover_card_finishes_the_round_then_the_cards_are_reshuffled():
     t = table()
     start(t, {"1": {"bet": 1000}})
@@ -339,6 +339,18 @@ def test_a_dealer_blackjack_after_a_double_takes_only_the_original_bet():
     act(t, "2", "stand")
     assert results(t)["2"] == {"bet": ("lose", -1000), "double_attack": ("returned", 0),
                                "double_down": ("returned", 0)}
+
+
+@pytest.mark.reg("581.10(c)")
+def test_a_doubled_hand_takes_exactly_one_more_card():
+    t = _missed_blackjack()
+    act(t, "1", "stand")
+    act(t, "2", "double", 2000)
+    cards(t, "2h")                      # 5 6 2: a hard 13 that would hit, but it is doubled
+    assert t.model.hands["2"][0]["cards"] == ["5d", "6d", "2h"]
+    with pytest.raises(IllegalEvent):
+        act(t, "2", "hit")
+    assert len(t.model.hands["2"][0]["cards"]) == 3
 
 
 @pytest.mark.reg("581.11(d)")
@@ -625,7 +637,7 @@ def test_a_shuffler_that_fails_a_shuffle_makes_a_reshuffle_due_and_locks_the_tab
     t.handle(Event("wager", {"seat": 1, "wager": "bet", "amount": 1000}))
 
 
-@pytest.mark.reg("581.3(a)")
+@pytest.mark.reg("581.3(a)", "581.4(b)")
 def test_a_ten_from_the_shoe_is_refused():
     t = table()
     start(t, {"1": {"bet": 1000}})
@@ -675,3 +687,23 @@ def test_the_machine_is_drawn_from_its_definition():
     text = mermaid(DAB)
     for state in DAB.ROUND_STATES:
         assert state in text
+
+
+# ---- the burn card (581.7(c)) ------------------------------------------------------------
+
+@pytest.mark.reg("581.7(c)")
+def test_the_first_card_of_each_batch_and_a_new_dealers_card_are_burned_and_counted():
+    t = table()
+    t.handle(Event("open_table"))
+    t.handle(Event("shuffle", {"burn": "9s"}))
+    irregular(t, "new_dealer", card="9s")
+    assert [d for what, d in t.model.record if what == "discard"] == [
+        {"card": "9s", "section": "581.7(c)"}, {"card": "9s", "section": "581.7(c)"}]
+    assert t.model.shoe_seen["9s"] == 2          # counted against the eight-deck batch
+    with pytest.raises(InvalidCard, match=r"tens removed \(581.3\(a\)\)"):
+        t.handle(Event("shuffle", {"burn": "Th"}))
+    assert t.model.shoe_seen["9s"] == 2          # the refused shuffle changed nothing
+    wagers(t, {"1": {"bet": 1000}})
+    t.handle(Event("no_more_bets"))
+    with pytest.raises(IllegalEvent, match=r"before dealing any cards.*581.7\(c\)"):
+        irregular(t, "new_dealer", card="2s")

@@ -38,7 +38,7 @@ def test_a_short_deck_voids_the_round_and_leaves_the_table():
 
 @pytest.mark.reg("670a.9(e)")
 def test_stub_counted_wrong_after_a_misdeal_voids_but_keeps_the_deck():
-    t = opened(options={"dealing": "hand"})
+    t = opened(options={"dealing": "hand", "shuffler": "automated"})
     place(t, {3: {"six_card_fortune": 1000}})
     t.handle(Event("no_more_bets"))
     deal(t, {})
@@ -164,7 +164,7 @@ def test_a_card_drawn_in_error_unexposed_is_the_next_card():
     assert t.model.pending == before and t.state == "dealing"
 
 
-@pytest.mark.reg("670a.13(h)")
+@pytest.mark.reg("670a.13(h)", "670a.13(k)")
 @pytest.mark.parametrize("position", ["dealer", 4])
 def test_an_incorrect_number_of_cards_voids_the_round(position):
     t = _mid_deal(cards=42)

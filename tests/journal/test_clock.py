@@ -193,7 +193,7 @@ def test_a_wall_clock_behind_the_journal_expires_every_interval_with_the_reason(
 def test_an_unknown_downtime_is_longer_than_every_interval_and_a_gaming_day():
     limits = []
     for game, cfg in [(g, {}) for g in SPECS] + [("six-card-fortune-pai-gow", {"options": {
-            "start_method": "dice", "dealing": "hand"}})]:
+            "start_method": "dice", "dealing": "hand", "shuffler": "automated"}})]:
         cls = model_class(game)
         model = cls(configuration.validate(dict(cfg, game=game), cls))
         limits += [limit(model)[0] for _, limit, _ in SPECS[game] if limit(model)]

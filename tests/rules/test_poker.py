@@ -52,7 +52,7 @@ def test_ace_does_not_wrap_around(codes):
     assert name(codes) == "high_card"
 
 
-@pytest.mark.reg("583.6(a)")
+@pytest.mark.reg("583.6(a)", "669a.6(a)")
 def test_ace_low_only_in_the_lowest_straight():
     wheel = v("As 2d 3c 4h 5s")
     six_high = v("2s 3d 4c 5h 6s")

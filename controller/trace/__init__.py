@@ -1,0 +1,1 @@
+"""Traceability for a gaming lab: which rule of the texts the firmware enforces, and where."""
