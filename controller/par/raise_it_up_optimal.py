@@ -53,6 +53,7 @@ class Solver:
         self.suits = suits
         self.deck_size = len(self.ranks) * suits
         self._terminal = {}
+        self._settled = {}
         self._sums = [dict() for _ in range(7)]       # level -> key -> (base, play) sums
         self._best = [dict() for _ in range(7)]       # level -> key -> (value, decision)
         self._dist = [dict() for _ in range(7)]       # level -> key -> hand counts
@@ -135,9 +136,16 @@ class Solver:
         out = self._terminal.get(key)
         if out is None:
             six = self.representative(key)
-            got = R.settle_ante_blind_play(six[:3], six[3:], UNIT, UNIT, UNIT)
             hand, _ = R.five_card_hand(six[:3], six[3:])
-            out = (got["ante"][1] + got["blind"][1], got["play"][1], hand or LOSES)
+            hand = hand or LOSES
+            # The payout is the hand's (669a.12(b)-(d)): settled by the rules core on the
+            # first six cards found of each hand, and the same for every other.
+            nets = self._settled.get(hand)
+            if nets is None:
+                got = R.settle_ante_blind_play(six[:3], six[3:], UNIT, UNIT, UNIT)
+                nets = (got["ante"][1] + got["blind"][1], got["play"][1])
+                self._settled[hand] = nets
+            out = (nets[0], nets[1], hand)
             self._terminal[key] = out
         return out
 

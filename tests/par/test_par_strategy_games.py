@@ -157,8 +157,9 @@ def _flop_brute(deck):
 
 @pytest.mark.reg("583.11(b)", "583.11(d)", "583.12(a)", "583.12(b)")
 def test_flop_poker_reduced_deck_matches_brute_force():
-    # 2, 3, 4, 5, jack and ace in three suits: the wheel, jacks qualify, low pairs do not.
-    ranks, suits = (0, 1, 2, 3, 9, 12), 3
+    # Ace to five in three suits: the wheel and its straight flush, flushes, a pair of aces
+    # that qualifies and pairs below jacks that do not.
+    ranks, suits = (0, 1, 2, 3, 12), 3
     total, deals, outcomes, decisions = FO.Solver(ranks, suits).solve()
     assert Fraction(total, deals) == _flop_brute(_deck(ranks, suits))
     assert sum(outcomes.values()) == deals
