@@ -21,7 +21,7 @@ def _print_sheet(game, sheets, out):
         if j.get("strategy_dependent"):
             out.write("  strategy-dependent: %s\n" % j["reason"])
             continue
-        if j.get("strategy") is not None:
+        if j.get("strategy") is not None and "unit" not in j:
             out.write("  house edge %s under %s strategy (per unit of the %s)\n"
                       % (_pct(j["house_edge"]), j["strategy"], j["wagers"][0]))
             for key in ("note", "method", "precision"):
@@ -29,6 +29,9 @@ def _print_sheet(game, sheets, out):
             if j.get("double_attack_on"):
                 out.write("  Double Attack Wager placed against %s up\n"
                           % ", ".join(j["double_attack_on"]))
+            continue
+        if j.get("strategy"):
+            _print_strategy_sheet(s, j, out)
             continue
         if j.get("banked") is False:
             out.write("  no house edge: %s\n" % j["reason"])
@@ -46,6 +49,30 @@ def _print_sheet(game, sheets, out):
             out.write("  %-*s %14s  %.10f  %s\n" % (width, o["hand"], format(o["count"], ","),
                                                     p, o["pays"]))
     out.write("\n")
+
+
+def _print_strategy_sheet(sheet, j, out):
+    """A base game priced under a strategy: exact rows, or a simulated estimate."""
+    out.write("  %s strategy, wagers %s, per unit of %s\n"
+              % (j["strategy"], " + ".join(j["wagers"]), j["unit"]))
+    if "ci95" in j:
+        out.write("  house edge %s   (95%% CI %s to %s; simulated)\n"
+                  % (_pct(j["house_edge"]), _pct(j["ci95"][0]), _pct(j["ci95"][1])))
+    else:
+        out.write("  house edge %s   (exact %s, over %s deals)\n"
+                  % (_pct(sheet.house_edge()), j["house_edge_exact"],
+                     format(j["combinations"], ",")))
+    out.write("  method: %s\n" % j["method"])
+    if j.get("note"):
+        out.write("  note: %s\n" % j["note"])
+    rows = j.get("outcomes", [])
+    if rows:
+        wd = max(len(o["decision"]) for o in rows)
+        wh = max(len(o["hand"]) for o in rows)
+        for o in rows:
+            out.write("  %-*s %-*s %16s  %.10f  net %s\n"
+                      % (wd, o["decision"], wh, o["hand"], format(o["count"], ","),
+                         o["count"] / j["combinations"], o["net"]))
 
 
 def cmd_par(args, out):
@@ -69,7 +96,14 @@ def cmd_par(args, out):
     games = list(registry.GAMES) if args.all else [args.game]
     if not args.all and args.game is None:
         raise SystemExit("tablectl par: name a game (%s) or give --all" % ", ".join(registry.GAMES))
+    if getattr(args, "html", None):
+        folder = os.path.dirname(os.path.abspath(args.html))
+        if not os.path.isdir(folder):
+            sys.stderr.write("tablectl par: cannot write the report %s: no folder %s\n"
+                             % (args.html, folder))
+            return 2
     docs = []
+    computed = []
     for game in games:
         try:
             sheets = registry.sheets(game, config) if config else registry.sheets(game)
@@ -77,10 +111,23 @@ def cmd_par(args, out):
             sys.stderr.write("tablectl par: unknown game %r; one of: %s\n"
                              % (game, ", ".join(registry.GAMES)))
             return 2
+        computed.append((game, sheets))
+        if getattr(args, "html", None):
+            continue
         if args.json:
             docs.append({"game": game, "wagers": [s.to_json() for s in sheets]})
         else:
             _print_sheet(game, sheets, out)
+    if getattr(args, "html", None):
+        from controller.par import report
+        try:
+            report.write(args.html, computed)
+        except OSError as e:
+            sys.stderr.write("tablectl par: cannot write the report %s: %s\n"
+                             % (args.html, e.strerror or e))
+            return 2
+        out.write("wrote %s\n" % args.html)
+        return 0
     if args.json:
         doc = {"games": docs} if args.all else docs[0]
         json.dump(doc, out, indent=1)
@@ -136,6 +183,8 @@ def build_parser():
     par.add_argument("--config", metavar="TABLE.toml",
                      help="price the table as this configuration sets it up (its game, "
                           "options and paytables)")
+    par.add_argument("--html", metavar="FILE", help="write the lab report (HTML, inline SVG "
+                     "charts, software version and manifest signature) to FILE")
     par.set_defaults(func=cmd_par)
     play = sub.add_parser("play", help="play one stacked-shoe scenario (JSON) and print "
                           "the outcome; exit 2 for an invalid scenario")
@@ -145,6 +194,8 @@ def build_parser():
     dia.add_argument("game", nargs="?")
     dia.add_argument("--out", help="folder to write GAME.md files into (docs/machines)")
     dia.set_defaults(func=cmd_diagram)
+    from controller.par.strategy import add_parser as add_strategy_parser
+    add_strategy_parser(sub)
     from controller.sim import add_parser as add_sim_parser
     add_sim_parser(sub)
     from controller.run import add_parser as add_run_parser
