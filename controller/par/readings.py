@@ -411,9 +411,9 @@ READINGS = [
     Reading("riu-progressive-three-cards", "The Progressive Payout Wager is paid on the "
             "player's three cards (669a.11(i)(3)(i))", "Raise It Up Progressive Payout Wager",
             "the player's three cards", "with the community cards",
-            pending="needs the fold rate of each three-card Progressive hand under the optimal "
-                    "strategy (the wager is forfeited without a Play Wager, 669a.11(g)); "
-                    "raise_it_up_optimal's states forget which seen cards are the player's"),
+            pending="needs the meter-share payouts priced with the optimal strategy's folds "
+                    "(the wager is forfeited without a Play Wager, 669a.11(g)) and the "
+                    "three-card paytable read over six cards; not priced yet"),
     Reading("riu-fold-loses-pair-plus", "A fold loses the Pair Plus with the Ante and Blind "
             "(669a.11(f))", "Raise It Up Ante, Blind, Play and a Pair Plus (paytable A) equal to the "
             "Ante, per unit of the Ante, optimal play under each reading",
