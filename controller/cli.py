@@ -204,6 +204,8 @@ def build_parser():
     add_journal_parser(sub)
     from controller.console.auth import add_parser as add_passwd_parser
     add_passwd_parser(sub)
+    from controller.top import add_parser as add_top_parser
+    add_top_parser(sub)
     from controller.trace.cli import add_parser as add_trace_parser
     add_trace_parser(sub)
     return ap
