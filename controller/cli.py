@@ -62,7 +62,7 @@ def _print_sheet(game, sheets, out):
         if j.get("strategy_dependent"):
             out.write("  strategy-dependent: %s\n" % j["reason"])
             continue
-        if j.get("strategy") is not None:
+        if j.get("strategy") is not None and "unit" not in j:
             out.write("  house edge %s under %s strategy (per unit of the %s)\n"
                       % (_pct(j["house_edge"]), j["strategy"], j["wagers"][0]))
             for key in ("note", "method", "precision"):
@@ -70,6 +70,9 @@ def _print_sheet(game, sheets, out):
             if j.get("double_attack_on"):
                 out.write("  Double Attack Wager placed against %s up\n"
                           % ", ".join(j["double_attack_on"]))
+            continue
+        if j.get("strategy"):
+            _print_strategy_sheet(s, j, out)
             continue
         if j.get("banked") is False:
             out.write("  no house edge: %s\n" % j["reason"])
@@ -87,6 +90,30 @@ def _print_sheet(game, sheets, out):
             out.write("  %-*s %14s  %.10f  %s\n" % (width, o["hand"], format(o["count"], ","),
                                                     p, o["pays"]))
     out.write("\n")
+
+
+def _print_strategy_sheet(sheet, j, out):
+    """A base game priced under a strategy: exact rows, or a simulated estimate."""
+    out.write("  %s strategy, wagers %s, per unit of %s\n"
+              % (j["strategy"], " + ".join(j["wagers"]), j["unit"]))
+    if "ci95" in j:
+        out.write("  house edge %s   (95%% CI %s to %s; simulated)\n"
+                  % (_pct(j["house_edge"]), _pct(j["ci95"][0]), _pct(j["ci95"][1])))
+    else:
+        out.write("  house edge %s   (exact %s, over %s deals)\n"
+                  % (_pct(sheet.house_edge()), j["house_edge_exact"],
+                     format(j["combinations"], ",")))
+    out.write("  method: %s\n" % j["method"])
+    if j.get("note"):
+        out.write("  note: %s\n" % j["note"])
+    rows = j.get("outcomes", [])
+    if rows:
+        wd = max(len(o["decision"]) for o in rows)
+        wh = max(len(o["hand"]) for o in rows)
+        for o in rows:
+            out.write("  %-*s %-*s %16s  %.10f  net %s\n"
+                      % (wd, o["decision"], wh, o["hand"], format(o["count"], ","),
+                         o["count"] / j["combinations"], o["net"]))
 
 
 def cmd_par(args, out):
@@ -109,16 +136,32 @@ def cmd_par(args, out):
         raise UsageError("name a game (%s) or give --all" % ", ".join(registry.GAMES))
     if not args.all and args.game not in registry.GAMES:
         raise UsageError("unknown game %r; one of: %s" % (args.game, ", ".join(registry.GAMES)))
+    html = getattr(args, "html", None)
+    if html and not os.path.isdir(os.path.dirname(os.path.abspath(html))):
+        raise UsageError("cannot write the report %s: no folder %s"
+                         % (html, os.path.dirname(os.path.abspath(html))))
     games = list(registry.GAMES) if args.all else [args.game]
     docs = []
+    computed = []
     with Progress(sys.stderr, tty=None if args.all else False) as progress:
         for i, game in enumerate(games, 1):
             progress.update("par --all: %d/%d %s" % (i, len(games), game), force=True)
             sheets = registry.sheets(game, config) if config else registry.sheets(game)
+            computed.append((game, sheets))
+            if html:
+                continue
             if args.json:
                 docs.append({"game": game, "wagers": [s.to_json() for s in sheets]})
             else:
                 _print_sheet(game, sheets, out)
+    if html:
+        from controller.par import report
+        try:
+            report.write(html, computed)
+        except OSError as e:
+            raise TablectlError("cannot write the report %s: %s" % (html, e.strerror or e))
+        out.write("wrote %s\n" % html)
+        return EXIT_OK
     if args.json:
         doc = {"games": docs} if args.all else docs[0]
         json.dump(doc, out, indent=1)
@@ -254,6 +297,8 @@ def build_parser():
     par.add_argument("--config", metavar="TABLE.toml",
                      help="price the table as this configuration sets it up (its game, "
                           "options and paytables)")
+    par.add_argument("--html", metavar="FILE", help="write the lab report (HTML, inline SVG "
+                     "charts, software version and manifest signature) to FILE")
     par.set_defaults(func=cmd_par)
     play = sub.add_parser("play", help="play one stacked-shoe scenario (JSON) and print "
                           "the outcome; exit 2 for an invalid scenario")
@@ -266,6 +311,8 @@ def build_parser():
     dia.add_argument("--force", action="store_true", help="overwrite files in --out that are "
                      "not drawings of ours")
     dia.set_defaults(func=cmd_diagram)
+    from controller.par.strategy import add_parser as add_strategy_parser
+    add_strategy_parser(sub)
     from controller.sim import add_parser as add_sim_parser
     add_sim_parser(sub)
     from controller.run import add_parser as add_run_parser

@@ -3,20 +3,41 @@
 from math import comb
 
 from controller.par.counting import best_category_counts
-from controller.par.sheet import StrategyDependent, from_paytable
+from controller.par import raise_it_up_optimal
+from controller.par.sheet import StrategyDependent, StrategyPar, from_paytable
 from controller.par.three_card import COMBINATIONS, three_card_counts
 from controller.rules import paytables as pt
 
 GAME = pt.RIU
 
 
+METHOD = ("exact enumeration of every deal (the player's 3 cards, then the community "
+          "cards one at a time: 22,100 x 49 x 48 x 47 ordered deals from 52 cards without "
+          "replacement), with the decision of greatest expected return at each street "
+          "given the cards seen (669a.11(b),(d),(f)); counted by rank multisets and the one "
+          "suit that can still flush, each final hand settled by the rules core")
+
+
+def base_game_sheet():
+    rows, deals, _ = raise_it_up_optimal.full_rows()
+    return StrategyPar(GAME, "669a.12(b)-(d)", "optimal", METHOD, ("ante", "blind", "play"),
+                       rows=rows, combinations=deals,
+                       note="per unit of Ante; the Blind equals the Ante (669a.7(d)(1)) and "
+                            "the Play Wager is 1-3 times it; a tie between choices goes to "
+                            "the Play Wager")
+
+
 def sheets():
     out = [
+        base_game_sheet(),
         StrategyDependent(GAME, "ante", "669a.12(b)",
-                          "settled with the Play Wager the player chooses (669a.11(b),(d),(f))"),
+                          "settled with the Play Wager the player chooses (669a.11(b),(d),(f)); "
+                          "priced with Blind and Play as base_game"),
         StrategyDependent(GAME, "blind", "669a.12(d)",
-                          "collected when the player folds (669a.11(f))"),
-        StrategyDependent(GAME, "play", "669a.12(c)", "one to three times the Ante, or fold"),
+                          "collected when the player folds (669a.11(f)); priced with Ante "
+                          "and Play as base_game"),
+        StrategyDependent(GAME, "play", "669a.12(c)", "one to three times the Ante, or fold; "
+                          "priced with Ante and Blind as base_game"),
         StrategyDependent(GAME, "progressive", "669a.12(e)",
                           "forfeited by a player who makes no Play Wager (669a.11(g))"),
     ]

@@ -8,9 +8,12 @@ alone. Each Reading below prices both sides with the par machinery, and
 tests/par/test_readings.py checks that docs/interpretations.md prints exactly the figures
 this module computes (`render()`), flagged where they cross the line.
 
-A reading whose hold needs a strategy this module does not own (Flop Poker's and Raise It
-Up's optimal play, Six-Card Fortune's house way) is listed with `pending` saying what it
-waits for; its line says so instead of a figure.
+Flop Poker is priced exactly under the optimal Flop decision (flop_poker_optimal, solved
+under each reading); Six-Card Fortune under the house way by a seeded simulation
+(SimulatedReading: both readings on the same deals, each figure with n and its 95% CI,
+flagged unless the sample rules the line out). A reading whose hold the par machinery
+cannot price yet is listed with `pending` saying what it waits for; its line says so
+instead of a figure.
 """
 
 from fractions import Fraction
@@ -63,6 +66,59 @@ class Reading:
                    self.alternative, flag))
 
 
+class SimulatedReading(Reading):
+    """A reading priced by a seeded simulation on common deals: each hold carries its 95%
+    confidence interval, and so does the move between them (measured pair by pair).
+
+    Flag logic, conservative because the flag is what a lab must look at: flagged unless
+    the sample RULES OUT the line, i.e. flagged when a hold's interval reaches below zero
+    or the move's interval reaches past a tenth of a percent either way. Not flagged only
+    when both holds' intervals lie above zero and the move's inside (-0.1%, +0.1%)."""
+
+    def __init__(self, *args, **kw):
+        self.simulate = kw.pop("simulate")   # (shuffles=None) -> paired_simulation(...)
+        Reading.__init__(self, *args, **kw)
+        self._full = None
+
+    def estimate(self, shuffles=None):
+        if shuffles is not None:
+            return self.simulate(shuffles)
+        if self._full is None:
+            self._full = self.simulate()
+        return self._full
+
+    def figures(self, shuffles=None):
+        e = self.estimate(shuffles)
+        return e["holds"][0][0], e["holds"][1][0]
+
+    def reasons(self, shuffles=None):
+        e = self.estimate(shuffles)
+        why = []
+        if any(ci[0] < 0 for _, ci in e["holds"]):
+            why.append("a hold whose 95% CI reaches below zero")
+        mean, (lo, hi) = e["moves"][1]
+        if hi > float(FLAG_MOVE) or lo < -float(FLAG_MOVE):
+            why.append("a move of %.2f%% whose 95%% CI reaches past 0.1%%" % (100 * abs(mean)))
+        return why
+
+    def flagged(self, shuffles=None):
+        return bool(self.reasons(shuffles))
+
+    def line(self, shuffles=None):
+        e = self.estimate(shuffles)
+        (t, tci), (a, aci) = e["holds"]
+        mean, (lo, hi) = e["moves"][1]
+        why = self.reasons(shuffles)
+        flag = " **FLAGGED: %s.**" % " and ".join(why) if why else ""
+        return ("- `%s` %s: %.4f%% as read (%s; 95%% CI %.4f%% to %.4f%%); %.4f%% otherwise "
+                "(%s; 95%% CI %.4f%% to %.4f%%); move %+.4f%% (95%% CI %+.4f%% to %+.4f%%, "
+                "paired); simulated, n = %s rounds (%s shuffles, seed %d).%s"
+                % (self.key, self.wager, 100 * t, self.taken, 100 * tci[0], 100 * tci[1],
+                   100 * a, self.alternative, 100 * aci[0], 100 * aci[1], 100 * mean,
+                   100 * lo, 100 * hi, format(e["rounds"], ","), format(e["shuffles"], ","),
+                   e["seed"], flag))
+
+
 # ---- the blackjack games, under basic strategy -------------------------------------------
 
 def _edge(rules):
@@ -76,6 +132,185 @@ def _both(make, **alternative):
 def _dab_double_down():
     return (_edge(strategy.double_attack_rules({"surrender_double_down": "half"})),
             _edge(strategy.double_attack_rules({"surrender_double_down": "returned"})))
+
+
+# ---- Flop Poker, under the optimal Flop decision (583.11(d)(2)) ----------------------------
+
+def _flop_hold(below_jacks):
+    from controller.par import flop_poker_optimal as FO
+    rows, deals, _ = FO.rows(FO.Solver(below_jacks=below_jacks))
+    return -sum(Fraction(net) * n for _, _, n, net in rows) / deals
+
+
+def _flop_below_jacks():
+    return _flop_hold("lost"), _flop_hold("returned")
+
+
+# ---- Six-Card Fortune, under the house way, by seeded simulation (670a.11(f)) -------------
+
+def _scf_result_dealer_takes_identical(player, dealer):
+    """The alternative to 670a.11(f)(2): a higher high hand with an identical low hand, or
+    the reverse, goes to the dealer as identical hands do (670a.6(c))."""
+    from controller.rules import paigow as G
+    p_high, p_low, p_valid = player
+    d_high, d_low, _ = dealer
+    if not p_valid:
+        return -1
+    low = G.compare_low(p_low, d_low)
+    if (p_high > d_high and low == 0) or (p_high == d_high and low > 0):
+        return -1
+    if p_high > d_high and low > 0:
+        return 1
+    if p_high > d_high or low > 0:
+        return 0
+    return -1
+
+
+def paired_simulation(results, shuffles=None, seed=None, setter=None):
+    """Each of `results` (player setting, dealer setting) -> +1/0/-1 priced on the SAME
+    deals: six_card_fortune_house_way.simulate's shuffles, seed and pairing (so the first,
+    its own result, reproduces the sheet's figure), the house's win per shuffle one
+    observation. `setter` (six cards -> setting) is the house way's set_hand unless given. Why paired: the move between two readings is measured on common deals,
+    so its interval is far narrower than the two holds' intervals would suggest.
+    Returns {'holds': [(mean, (lo, hi))], 'moves': [(mean, (lo, hi))] of each result
+    less the first, 'shuffles', 'rounds', 'seed'}."""
+    import math
+    import random
+    from controller.rules import cards as C
+    from controller.par import six_card_fortune_house_way as H
+    shuffles = H.SHUFFLES if shuffles is None else shuffles
+    seed = H.SEED if seed is None else seed
+    if shuffles < 2:
+        raise ValueError("a confidence interval needs at least two shuffles, not %d" % shuffles)
+    rng = random.Random(seed)
+    deck = C.joker_deck()
+    k = H.HANDS_PER_SHUFFLE
+    pairs = k * (k - 1)
+    n = len(results)
+    obs = [[0.0, 0.0] for _ in range(2 * n)]     # sums and squares: holds, then moves
+    for _ in range(shuffles):
+        cards = rng.sample(deck, 6 * k)
+        sets = [(setter or H.set_hand)(cards[6 * i:6 * i + 6]) for i in range(k)]
+        nets = [0] * n
+        for i in range(k):
+            for j in range(k):
+                if i != j:
+                    for r, f in enumerate(results):
+                        nets[r] += f(sets[i], sets[j])
+        xs = [-x / pairs for x in nets]
+        xs += [x - xs[0] for x in xs]
+        for o, x in zip(obs, xs):
+            o[0] += x
+            o[1] += x * x
+
+    def est(o):
+        mean = o[0] / shuffles
+        var = max(0.0, (o[1] - shuffles * mean * mean) / (shuffles - 1))
+        half = H.Z95 * math.sqrt(var / shuffles)
+        return mean, (mean - half, mean + half)
+    return {"holds": [est(o) for o in obs[:n]], "moves": [est(o) for o in obs[n:]],
+            "shuffles": shuffles, "rounds": shuffles * pairs, "seed": seed}
+
+
+def _scf_pushes(shuffles=None):
+    from controller.par import six_card_fortune_house_way as H
+    return paired_simulation((H.result, _scf_result_dealer_takes_identical), shuffles)
+
+
+def _dd_setting(six):
+    """The house way's setting plus whether these six cards qualify as the dealer's for the
+    Double Down (a pair of eights or better, 670a.11(g)(1))."""
+    from controller.rules import paigow as G
+    from controller.par import six_card_fortune_house_way as H
+    return H.set_hand(six) + (G.dealer_qualifies_double_down(six),)
+
+
+def _dd_returned(player, dealer):
+    """670a.11(g)(2) as read: returned below the dealer's pair of eights, even on a foul."""
+    from controller.par import six_card_fortune_house_way as H
+    return H.result(player[:3], dealer[:3]) if dealer[3] else 0
+
+
+def _dd_lost_on_foul(player, dealer):
+    """The alternative: a fouled hand loses the Double Down even when it would be returned."""
+    from controller.par import six_card_fortune_house_way as H
+    if not dealer[3]:
+        return 0 if player[2] else -1
+    return H.result(player[:3], dealer[:3])
+
+
+def _scf_double_down(shuffles=None):
+    return paired_simulation((_dd_returned, _dd_lost_on_foul), shuffles, setter=_dd_setting)
+
+
+# ---- Raise It Up, under the optimal strategy (669a.11(f)) ---------------------------------
+
+def _riu_pair_plus(letter="A"):
+    """(hold lost on a fold, hold kept on a fold) of the Ante, Blind, Play and a Pair Plus
+    equal to the Ante together, per unit of the Ante, each under its own optimal strategy.
+
+    Why it is exact: a three-card start's state (raise_it_up_optimal.key_of) holds its
+    ranks and, when suited, its suit's ranks, so it fixes the Pair Plus hand. With the Pair
+    Plus lost on a fold, folding costs its net w plus the stake: the solver is re-run with
+    that extra cost in the fold decision, once per Pair Plus payout, its sums shared."""
+    from controller.par import raise_it_up_optimal as RO
+    from controller.rules import raise_it_up as R
+    base = RO.Solver()
+    base.solve()
+    table = pt.get(pt.RIU, "pair_plus", letter)
+    solvers = {}
+    kept = lost = Fraction(0)
+    hands = 0
+    for key, weight in base.starts().items():
+        three = base.representative(key)[:3]
+        hand = R.pair_plus_hand(three)
+        pay = table.pay(hand) if hand else None
+        w = Fraction(pay.num, pay.den) if pay else Fraction(-1)
+        per = Fraction(RO.UNIT * base.completions(3))
+        kept += weight * (Fraction(base.best(3, key)[0]) / per + w)
+        if w not in solvers:
+            solvers[w] = _FoldCosts(base, (w + 1) * RO.UNIT)
+        lost += weight * (Fraction(solvers[w].best(3, key)[0]) / per + w)
+        hands += weight
+    return -lost / hands, -kept / hands
+
+
+def _fold_costs_class():
+    from controller.par import raise_it_up_optimal as RO
+
+    class FoldCosts(RO.Solver):
+        """A Solver whose fold also forfeits `extra` half-Ante units (a side wager), sharing
+        the base solver's states and sums (they do not depend on the fold)."""
+
+        def __init__(self, base, extra):
+            self.__dict__.update(base.__dict__)
+            self._best = [dict() for _ in range(7)]
+            self.extra = extra
+
+        def best(self, level, key):
+            memo = self._best[level]
+            out = memo.get(key)
+            if out is not None:
+                return out
+            b, p = self.sums(level, key)
+            multiple = 6 - level
+            play = b + multiple * p
+            if level == 5:
+                other = -(2 * RO.UNIT + self.extra) * self.completions(5)
+                alt = RO.FOLD
+            else:
+                other = 0
+                for nxt, m in self.transitions(level, key):
+                    other += m * self.best(level + 1, nxt)[0]
+                alt = "check"
+            out = (play, multiple) if play >= other else (other, alt)
+            memo[key] = out
+            return out
+    return FoldCosts
+
+
+def _FoldCosts(base, extra):
+    return _fold_costs_class()(base, extra)
 
 
 # ---- three-card hands (583.6(d), 669a.6(c), 583.12(c), 669a.12(a)) -------------------------
@@ -172,28 +407,34 @@ READINGS = [
             holds=_bonus_royal),
     Reading("flop-below-jacks", "A hand below a pair of jacks loses the Ante and the Flop "
             "Wager (583.11(d)(2))", "Flop Poker Ante and Flop under the optimal Flop decision",
-            "both lost", "both returned", pending="needs Flop Poker's optimal-strategy hold"),
+            "both lost", "both returned", holds=_flop_below_jacks),
     Reading("riu-progressive-three-cards", "The Progressive Payout Wager is paid on the "
             "player's three cards (669a.11(i)(3)(i))", "Raise It Up Progressive Payout Wager",
             "the player's three cards", "with the community cards",
-            pending="needs Raise It Up's optimal strategy (the wager is forfeited without a "
-                    "Play Wager, 669a.11(g))"),
+            pending="needs the meter-share payouts priced with the optimal strategy's folds "
+                    "(the wager is forfeited without a Play Wager, 669a.11(g)) and the "
+                    "three-card paytable read over six cards; not priced yet"),
     Reading("riu-fold-loses-pair-plus", "A fold loses the Pair Plus with the Ante and Blind "
-            "(669a.11(f))", "Raise It Up Pair Plus with the base game",
+            "(669a.11(f))", "Raise It Up Ante, Blind, Play and a Pair Plus (paytable A) equal to the "
+            "Ante, per unit of the Ante, optimal play under each reading",
             "lost on a fold", "kept on a fold",
-            pending="needs Raise It Up's optimal strategy (how often a player folds)"),
-    Reading("scf-pushes", "A higher high hand with an identical low hand, or the reverse, is "
-            "a push (670a.11(f))", "Six-Card Fortune Wager under the house way",
-            "a push", "the dealer's (identical hands go to the dealer, 670a.6(c))",
-            pending="needs the Six-Card Fortune house-way hold"),
-    Reading("scf-double-down-returned", "A Double Down is returned when the dealer holds less "
+            holds=_riu_pair_plus),
+    SimulatedReading("scf-pushes", "A higher high hand with an identical low hand, or the "
+                     "reverse, is a push (670a.11(f))",
+                     "Six-Card Fortune Wager under the house way",
+                     "a push", "the dealer's (identical hands go to the dealer, 670a.6(c))",
+                     simulate=_scf_pushes),
+    SimulatedReading("scf-double-down-returned", "A Double Down is returned when the dealer holds less "
             "than a pair of eights, even on a foul (670a.11(g)(2))",
-            "Six-Card Fortune Double Down under the house way", "returned", "lost on a foul",
-            pending="needs the Six-Card Fortune house-way hold"),
+            "Six-Card Fortune Double Down, placed on every hand, under the house way "
+            "(a setting by the house way never fouls, so the two readings part only for a "
+            "player who sets his own hand)", "returned", "lost on a foul",
+            simulate=_scf_double_down),
     Reading("scf-joker", "The joker completes straights and flushes only, as the highest rank "
             "not held (670a)", "Fortune Bonus, Insurance and Progressive (670a.12)",
             "a bug completing straights and flushes", "a wild card",
-            pending="needs the six-card counts with the joker read the other way"),
+            pending="needs the six-card counts with the joker read as a wild card; "
+                    "not priced yet"),
 ]
 
 
@@ -205,5 +446,6 @@ def by_key(key):
 
 
 def render():
-    """The lines of docs/interpretations.md's section "Holds under each reading"."""
+    """The lines of docs/interpretations.md's section "Holds under each reading", at full
+    size (the simulations at six_card_fortune_house_way.SHUFFLES: about a minute)."""
     return [r.line() for r in READINGS]

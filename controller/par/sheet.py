@@ -131,3 +131,67 @@ def from_paytable(table, counts, combinations, note=None):
     outcomes.append(Outcome(LOSES, combinations - paid, None))
     return WagerPar(table.game, table.wager, table.section, outcomes, combinations,
                     paytable=table.letter, note=note)
+
+
+class StrategyPar:
+    """The hold of a game's base wagers together under a stated strategy: the rows are
+    (decision, final hand) with the deals that reach them and their net per unit of
+    the base wager (the Ante), exact Fractions; or, for a simulated figure, the
+    estimate and its 95% confidence interval with no rows.
+
+    `wagers` names the wagers the figure covers (Raise It Up's Ante, Blind and Play
+    together), `strategy` is "optimal", "basic" or "house_way", `method` says how the
+    figure was reached in words a lab can check.
+    """
+
+    def __init__(self, game, section, strategy, method, wagers, rows=None, combinations=None,
+                 estimate=None, note=None, unit="ante"):
+        self.game = game
+        self.wager = "base_game"
+        self.section = section
+        self.strategy = strategy
+        self.method = method
+        self.wagers = list(wagers)
+        self.rows = rows or []              # [(decision, hand, count, net Fraction)]
+        self.combinations = combinations
+        self.estimate = estimate            # {'house_edge', 'ci95', ...} when simulated
+        self.note = note
+        self.unit = unit
+        if self.rows:
+            total = sum(r[2] for r in self.rows)
+            if total != combinations:
+                raise AssertionError("%s base game: rows add to %d, not %d deals"
+                                     % (game, total, combinations))
+
+    @property
+    def exact(self):
+        return self.estimate is None
+
+    def house_edge(self):
+        if not self.exact:
+            return self.estimate["house_edge"]
+        net = sum((Fraction(r[3]) * r[2] for r in self.rows), Fraction(0))
+        return -net / self.combinations
+
+    def to_json(self):
+        edge = self.house_edge()
+        out = {"wager": self.wager, "strategy": self.strategy, "section": self.section,
+               "wagers": self.wagers, "unit": self.unit, "method": self.method}
+        if self.exact:
+            out["house_edge"] = round(float(edge), 7)
+            out["house_edge_exact"] = "%d/%d" % (edge.numerator, edge.denominator)
+            out["combinations"] = self.combinations
+            out["outcomes"] = [{"decision": str(d), "hand": h, "count": n,
+                                "net": "%d/%d" % (Fraction(v).numerator, Fraction(v).denominator)
+                                if Fraction(v).denominator != 1 else str(Fraction(v).numerator)}
+                               for d, h, n, v in self.rows]
+        else:
+            e = self.estimate
+            out["house_edge"] = round(e["house_edge"], 7)
+            out["ci95"] = [round(e["ci95"][0], 7), round(e["ci95"][1], 7)]
+            for k in ("stderr", "shuffles", "rounds", "seed", "wins", "pushes", "losses"):
+                if k in e:
+                    out[k] = round(e[k], 9) if isinstance(e[k], float) else e[k]
+        if self.note:
+            out["note"] = self.note
+        return out

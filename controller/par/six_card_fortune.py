@@ -13,7 +13,8 @@ by the rules core's own evaluator, so the counts are of the rules as played.
 from fractions import Fraction
 from math import comb
 
-from controller.par.sheet import StrategyDependent, from_paytable
+from controller.par import six_card_fortune_house_way as HW
+from controller.par.sheet import StrategyDependent, StrategyPar, from_paytable
 from controller.rules import cards as C
 from controller.rules import paigow
 from controller.rules import paytables as pt
@@ -142,9 +143,20 @@ def sheets():
     pp_note = ("Envy Bonus (670a.12(d)(4)) paid per other player's qualifying hand: "
                "%.4f cents expected per other player on a $1 wager, %.4f on $5"
                % (envy[("progressive_envy", 100)], envy[("progressive_envy", 500)]))
+    est = HW.sheet_estimate()
     out = [
+        StrategyPar(GAME, "670a.12(a)", "house_way",
+                    "simulation: %d shuffles of the 53-card deck (random.Random seed %d), "
+                    "eight hands a shuffle each set by the dealer's house way (670a.11(d)), "
+                    "every ordered pair of them settled as player and dealer (670a.11(f)): "
+                    "%d rounds; 95%% confidence interval over shuffles"
+                    % (est["shuffles"], est["seed"], est["rounds"]),
+                    ("six_card_fortune",), estimate=est, unit="six_card_fortune",
+                    note="per unit of the Six-Card Fortune Pai Gow Poker Wager, the player "
+                         "setting his hands as the dealer must; paid 1 to 1, no commission"),
         StrategyDependent(GAME, "six_card_fortune", "670a.12(a)",
-                          "the player sets his own high and low hands (670a.11(b))"),
+                          "the player sets his own high and low hands (670a.11(b)); priced "
+                          "under the house way as base_game"),
         StrategyDependent(GAME, "double_down", "670a.12(a)",
                           "placed after the player sees his cards (670a.11(c)) and "
                           "settled on the setting he chooses (670a.11(g))"),

@@ -184,19 +184,32 @@ _FLUSH5_SUITS = frozenset(5 << (3 * s) for s in range(4))
 _FLUSH7_SUIT = {}
 
 
-def _fill_flush_suits():
-    for a in range(8):
-        for b in range(8 - a):
-            for c in range(8 - a - b):
-                d = 7 - a - b - c
+_FLUSH6_SUIT = {}
+
+
+def _fill_flush_suits(table, n):
+    for a in range(n + 1):
+        for b in range(n + 1 - a):
+            for c in range(n + 1 - a - b):
+                d = n - a - b - c
                 field = a | b << 3 | c << 6 | d << 9
-                for s, n in enumerate((a, b, c, d)):
-                    if n >= 5:
-                        _FLUSH7_SUIT[field] = s
+                for s, k in enumerate((a, b, c, d)):
+                    if k >= 5:
+                        table[field] = s
 
 
-_fill_flush_suits()
+_fill_flush_suits(_FLUSH7_SUIT, 7)
+_fill_flush_suits(_FLUSH6_SUIT, 6)
 _RANK7 = {}
+_RANK6 = {}
+
+
+def _rank6():
+    """The six-card rank table (18,395 multisets), built on first use."""
+    if not _RANK6:
+        for cnt in _multisets(6):
+            _RANK6[_key_of_counts(cnt)] = _value_from_counts(cnt)
+    return _RANK6
 
 
 def _rank7():
@@ -233,13 +246,34 @@ def evaluate7(hand):
     return v
 
 
+def evaluate6(hand):
+    """Value of the best five of exactly six distinct standard cards (unchecked): the
+    path Raise It Up's Ante, Blind, Play and Six Card Bonus settle on (669a.11(i))."""
+    a, b, c, d, e, f = hand
+    k = a + b + c + d + e + f
+    v = (_RANK6 or _rank6())[k & _MASK]
+    s = _FLUSH6_SUIT.get((k >> 31) & 0xFFF)
+    if s is not None:
+        fk = 0
+        for x in hand:
+            if (x >> 48) & 3 == s:
+                fk += x
+        fv = _FLUSHBEST[fk & _MASK]
+        if fv > v:
+            return fv
+    return v
+
+
 if _SMALL_MEMORY:
     evaluate7 = lambda hand: _from_counts(hand)  # noqa: E731
+    evaluate6 = evaluate7
 
 
 def best_value(hand):
     """Value of the best five cards of five or more distinct standard cards (unchecked)."""
     n = len(hand)
+    if n == 6:
+        return evaluate6(hand)
     if n == 5:
         return evaluate5(hand)
     if n == 7:

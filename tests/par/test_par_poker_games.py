@@ -5,7 +5,7 @@ from math import comb
 import pytest
 
 from controller.par import counting, flop_poker, raise_it_up
-from controller.par.sheet import WagerPar
+from controller.par.sheet import StrategyDependent, StrategyPar, WagerPar
 from controller.rules import paytables as pt
 
 
@@ -78,8 +78,11 @@ def test_six_card_bonus_counts_and_edges():
 
 
 def test_decision_wagers_are_listed_not_priced():
-    names = {s.wager: s.to_json() for s in raise_it_up.sheets() if not isinstance(s, WagerPar)}
+    sheets = raise_it_up.sheets()
+    names = {s.wager: s.to_json() for s in sheets if isinstance(s, StrategyDependent)}
     assert set(names) == {"ante", "blind", "play", "progressive"}
+    # ... and priced together under optimal play (tests/par/test_par_strategy_games.py)
+    assert [s.wager for s in sheets if isinstance(s, StrategyPar)] == ["base_game"]
     assert all(j["strategy_dependent"] for j in names.values())
     flop = {s.wager: s.to_json() for s in flop_poker.sheets() if not isinstance(s, WagerPar)}
     assert flop["pot"]["house_edge"] == 0.0 and flop["pot"]["banked"] is False

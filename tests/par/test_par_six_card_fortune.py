@@ -121,6 +121,8 @@ def test_main_and_double_down_are_strategy_dependent():
     out = _sheets()
     deps = {s.wager for s in out if isinstance(s, StrategyDependent)}
     assert deps == {"six_card_fortune", "double_down"}
+    # the main wager is also priced under the house way (tests/par/test_par_strategy_games.py)
+    assert [s.to_json()["strategy"] for s in out if s.wager == "base_game"] == ["house_way"]
     assert {s.wager for s in out if isinstance(s, WagerPar)} == {
         "fortune_bonus", "insurance", "progressive"}
 

@@ -1,0 +1,101 @@
+"""The lab report (`tablectl par --all --html FILE`) rendered in Debian's headless
+Chromium and read back: what a lab sees, not the HTML source."""
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from controller.console import manifest
+from controller.par import registry, report
+from controller.par.sheet import StrategyPar, WagerPar
+
+CHROME_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run")
+
+
+@pytest.fixture
+def browser(tmp_path):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = "/usr/bin/chromium"
+    for f in CHROME_FLAGS:
+        opts.add_argument(f)
+    opts.add_argument("--user-data-dir=%s" % (tmp_path / "profile"))
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture(scope="module")
+def all_sheets():
+    return [(g, registry.sheets(g)) for g in registry.GAMES]
+
+
+@pytest.mark.reg("669a.12(b)", "669a.12(c)", "669a.12(d)", "583.12(a)", "583.12(b)",
+                 "670a.12(a)", "581.12(c)", "585.4")
+def test_report_renders_every_game_wager_and_chart_in_chromium(browser, tmp_path, all_sheets):
+    from selenium.webdriver.common.by import By
+    path = str(tmp_path / "par.html")
+    report.write(path, all_sheets)
+    browser.get("file://" + path)
+    assert browser.find_element(By.TAG_NAME, "h1").text.startswith("Par sheets")
+    assert browser.find_element(By.ID, "version").text.startswith("tablectl ")
+    sig = browser.find_element(By.ID, "signature").text
+    assert re.fullmatch(r"[0-9a-f]{64}", sig)
+    assert sig == manifest.signature(manifest.build())
+    assert [h.text for h in browser.find_elements(By.TAG_NAME, "h2")] == list(registry.GAMES)
+    sections = browser.find_elements(By.CSS_SELECTOR, "section.wager")
+    assert len(sections) == sum(len(s) for _, s in all_sheets)
+    priced = [(g, s) for g, sheets in all_sheets for s in sheets
+              if isinstance(s, (WagerPar, StrategyPar))]
+    charts = browser.find_elements(By.CSS_SELECTOR, "svg.chart")
+    assert len(charts) == len(priced)
+    for (game, sheet), chart in zip(priced, charts):
+        rows = len(sheet.outcomes) if isinstance(sheet, WagerPar) else \
+            (len(sheet.rows) if sheet.exact else 3)
+        bars = chart.find_elements(By.CSS_SELECTOR, "rect.bar")
+        assert len(bars) == rows, (game, sheet.wager)
+        assert chart.size["width"] > 300 and chart.size["height"] > 16 * rows
+    riu = browser.find_element(By.CSS_SELECTOR,
+                               'section[data-game="raise-it-up-stud"][data-wager="base_game"]')
+    assert "3.5022%" in riu.find_element(By.CSS_SELECTOR, "b.hold").text
+    assert "optimal strategy" in riu.find_element(By.CSS_SELECTOR, "p.method").text
+    cells = [td.text for td in riu.find_elements(By.CSS_SELECTOR, "table.par tr:last-child th")]
+    assert cells[0] == "total" and cells[1] == "2,443,022,400"
+    assert cells[-1] == "%+.8f" % -float(sheet_edge(all_sheets, "raise-it-up-stud"))
+    scf = browser.find_element(By.CSS_SELECTOR, 'section[data-game="six-card-fortune-pai-gow"]'
+                                                '[data-wager="base_game"]')
+    assert "95% confidence interval" in scf.text and "seed 670" in scf.text
+    bust = browser.find_element(By.CSS_SELECTOR, 'section[data-game="double-attack-blackjack"]'
+                                                 '[data-wager="bust_it"]')
+    assert "581.12(c)" in bust.text and "third_card_face" in bust.text and "3 to 1" in bust.text
+    assert "8.0064%" in bust.text
+
+
+def sheet_edge(all_sheets, game):
+    for g, sheets in all_sheets:
+        for s in sheets:
+            if g == game and isinstance(s, StrategyPar):
+                return s.house_edge()
+    raise AssertionError(game)
+
+
+def test_par_html_on_the_command_line(tmp_path):
+    path = str(tmp_path / "flop.html")
+    p = subprocess.run([sys.executable, "-m", "controller.cli", "par", "flop-poker", "--html",
+                        path], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "wrote %s" % path
+    text = open(path, encoding="utf-8").read()
+    assert "<svg" in text and "base_game" in text and "583.12(b)" in text
+    assert "http://" not in text.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    bad = subprocess.run([sys.executable, "-m", "controller.cli", "par", "flop-poker", "--html",
+                          os.path.join(str(tmp_path), "no", "such", "x.html")],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "cannot write the report" in bad.stderr
+    assert "Traceback" not in bad.stderr
