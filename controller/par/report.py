@@ -67,7 +67,8 @@ def _rows(sheet):
     elif isinstance(sheet, StrategyPar) and sheet.exact:
         for decision, hand, n, net in sheet.rows:
             p = Fraction(n, sheet.combinations)
-            out.append(("%s / %s" % (decision, hand), n, p, "net %s" % net, Fraction(net),
+            pays = sheet.pays.get((decision, hand), "net %s" % net)
+            out.append(("%s / %s" % (decision, hand), n, p, pays, Fraction(net),
                         p * Fraction(net)))
     elif isinstance(sheet, StrategyPar):
         e = sheet.estimate

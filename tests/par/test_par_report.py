@@ -65,6 +65,7 @@ def test_report_renders_every_game_wager_and_chart_in_chromium(browser, tmp_path
                                'section[data-game="raise-it-up-stud"][data-wager="base_game"]')
     assert "3.5022%" in riu.find_element(By.CSS_SELECTOR, "b.hold").text
     assert "optimal strategy" in riu.find_element(By.CSS_SELECTOR, "p.method").text
+    assert "Ante 1 to 1, Blind push, Play 3 to 2 on 3x" in riu.text      # 669a.12(b)-(d)
     cells = [td.text for td in riu.find_elements(By.CSS_SELECTOR, "table.par tr:last-child th")]
     assert cells[0] == "total" and cells[1] == "2,443,022,400"
     assert cells[-1] == "%+.8f" % -float(sheet_edge(all_sheets, "raise-it-up-stud"))
