@@ -21,8 +21,17 @@ def _print_sheet(game, sheets, out):
         if j.get("strategy_dependent"):
             out.write("  strategy-dependent: %s\n" % j["reason"])
             continue
-        if j.get("strategy"):
-            _print_strategy_sheet(s, j, out)
+        if j.get("strategy") is not None and "unit" in j:
+            _print_strategy_sheet(s, j, out)          # Raise It Up, Flop Poker, Six-Card Fortune
+            continue
+        if j.get("strategy") is not None:
+            out.write("  house edge %s under %s strategy (per unit of the %s)\n"
+                      % (_pct(j["house_edge"]), j["strategy"], j["wagers"][0]))
+            for key in ("note", "method", "precision"):
+                out.write("  %s: %s\n" % (key, j[key]))
+            if j.get("double_attack_on"):
+                out.write("  Double Attack Wager placed against %s up\n"
+                          % ", ".join(j["double_attack_on"]))
             continue
         if j.get("banked") is False:
             out.write("  no house edge: %s\n" % j["reason"])
@@ -68,6 +77,22 @@ def _print_strategy_sheet(sheet, j, out):
 
 def cmd_par(args, out):
     from controller.par import registry
+    config = None
+    if getattr(args, "config", None):
+        from controller import config as configuration
+        from controller.games import model_class
+        try:
+            config = configuration.load(args.config, model_class)
+        except TablectlError as e:
+            sys.stderr.write("tablectl par: %s\n" % str(e).replace("\n", " "))
+            return 2
+        if args.game is None and not args.all:
+            args.game = config["game"]
+        if args.all or args.game != config["game"]:
+            sys.stderr.write("tablectl par: %s configures a %s table, not %s\n"
+                             % (args.config, config["game"], "every game" if args.all
+                                else args.game))
+            return 2
     games = list(registry.GAMES) if args.all else [args.game]
     if not args.all and args.game is None:
         raise SystemExit("tablectl par: name a game (%s) or give --all" % ", ".join(registry.GAMES))
@@ -81,7 +106,7 @@ def cmd_par(args, out):
     computed = []
     for game in games:
         try:
-            sheets = registry.sheets(game)
+            sheets = registry.sheets(game, config) if config else registry.sheets(game)
         except KeyError:
             sys.stderr.write("tablectl par: unknown game %r; one of: %s\n"
                              % (game, ", ".join(registry.GAMES)))
@@ -157,6 +182,9 @@ def build_parser():
     par.add_argument("--json", action="store_true", help="machine-readable output")
     par.add_argument("--html", metavar="FILE", help="write the lab report (HTML, inline SVG "
                      "charts, software version and manifest signature) to FILE")
+    par.add_argument("--config", metavar="TABLE.toml",
+                     help="price the table as this configuration sets it up (its game, "
+                          "options and paytables)")
     par.set_defaults(func=cmd_par)
     play = sub.add_parser("play", help="play one stacked-shoe scenario (JSON) and print "
                           "the outcome; exit 2 for an invalid scenario")
@@ -176,6 +204,8 @@ def build_parser():
     add_journal_parser(sub)
     from controller.console.auth import add_parser as add_passwd_parser
     add_passwd_parser(sub)
+    from controller.top import add_parser as add_top_parser
+    add_top_parser(sub)
     from controller.trace.cli import add_parser as add_trace_parser
     add_trace_parser(sub)
     return ap

@@ -68,3 +68,8 @@ class ManifestError(ConsoleError):
 
 class JournalError(TablectlError):
     """The journal cannot be opened, written or trusted (controller/journal)."""
+
+
+class ClearRefused(ControllerError):
+    """A clear of a lock-out asked by someone, or at a place, its rule does not allow, or
+    before the check the rule names has passed (controller/clearing.py)."""

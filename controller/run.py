@@ -145,7 +145,8 @@ class Runner:
         self.console_path, self.console = start_console(
             self.ctl, self.drivers, clock=self.ctl.clock,
             pin_store_path=console.get("pins") or default_pin_store(),
-            tty=console.get("tty"), manifest_path=console.get("manifest"))
+            tty=console.get("tty"), manifest_path=console.get("manifest"),
+            config=dict(self.cfg, controller=self.section))     # `show config` shows both
         self.err.write("console: %s\n" % self.console_path)
         self.err.flush()
 

@@ -22,10 +22,12 @@ import json
 from controller import config as configuration
 from controller.errors import ConfigError, InvalidCard, TablectlError
 from controller.games import model_class
-from controller.games.engine import ROUND_OVER, Table
+from controller.games.engine import DECK_REMOVED, ROUND_OVER, Table
 from controller.games.events import Event
+from controller.rules import cards as C
 
-TOP_KEYS = ("game", "config", "cards", "seats", "actions", "start_position", "dice")
+TOP_KEYS = ("game", "config", "cards", "deck", "seats", "actions", "start_position", "dice")
+DECK_KEYS = ("missing", "extra")
 
 
 class ScenarioError(TablectlError):
@@ -55,6 +57,11 @@ def _check_shape(doc):
     cards = doc.get("cards", [])
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         raise ScenarioError("cards must be a list of card codes such as \"As\"")
+    deck = doc.get("deck", {})
+    if not isinstance(deck, dict) or any(k not in DECK_KEYS for k in deck) or not all(
+            isinstance(v, list) and all(isinstance(c, str) for c in v) for v in deck.values()):
+        raise ScenarioError("deck must be {\"missing\": [cards], \"extra\": [cards]}: the cards "
+                            "a deck that is not whole lacks or holds once more")
     if not isinstance(doc["seats"], dict):
         raise ScenarioError("seats must map a seat number to its wagers")
     actions = doc.get("actions", [])
@@ -76,10 +83,59 @@ class Runner:
             raise ScenarioError("config: %s" % e)
         self.table = Table(cls(cfg))
         self.model = self.table.model
-        self.cards = list(doc.get("cards", []))
+        self.cards = self.whole_shoe(doc)
+        # what a game's own scenario answers read: the listed cards and the rest of the shoe
+        self.shoe_doc = dict(doc, cards=list(self.cards))
         self.next_card = 0
         self.actions = list(doc.get("actions", []))
         self.next_action = 0
+        # (action index, why): the seat's next action when an offer to a hand that can take
+        # no more cards was declined, and why that hand could not have taken it: if the action
+        # is then never asked for, the refusal names the rule, not just "never asked for".
+        self.passed_over = None
+
+    def whole_shoe(self, doc):
+        """The listed cards, then the rest of the game's deck(s) in the deck's own order: the
+        list is the top of the shoe (../shared/scenario-format.md). `deck.missing` takes a card
+        out of the rest, `deck.extra` puts one more in; a card listed more often than the
+        decks hold it is left for the game to refuse, naming its section."""
+        listed = list(doc.get("cards", []))
+        spec = doc.get("deck", {})
+        whole = getattr(self.model, "scenario_deck", None)
+        if whole is None:
+            if spec:
+                raise ScenarioError("deck: %s is not played with cards" % doc["game"])
+            return listed
+        pool = {}
+        order = []
+        for code in whole():
+            if code not in pool:
+                order.append(code)
+            pool[code] = pool.get(code, 0) + 1
+
+        def canonical(code, what):
+            try:
+                c = C.code(C.parse(code))
+            except InvalidCard as e:
+                raise ScenarioError("%s: %s" % (what, e))
+            if c not in pool:
+                raise ScenarioError("%s: %s is not a card of this game's decks" % (what, c))
+            return c
+        for code in spec.get("missing", []):
+            c = canonical(code, "deck.missing")
+            if pool[c] == 0:
+                raise ScenarioError("deck.missing: the decks hold no %s left to miss" % c)
+            pool[c] -= 1
+        for code in spec.get("extra", []):
+            pool[canonical(code, "deck.extra")] += 1
+        for code in listed:
+            try:
+                c = C.code(C.parse(code))
+            except InvalidCard:
+                continue                    # the game names what is wrong with it
+            if pool.get(c):
+                pool[c] -= 1
+        return listed + [c for c in order for _ in range(pool[c])]
 
     def feed(self, kind, data=None, where=None):
         try:
@@ -94,7 +150,10 @@ class Runner:
     def start(self):
         """Open the table, shuffle the stacked shoe, place the wagers, "no more bets"."""
         self.feed("open_table")
-        self.feed("shuffle", {"stack": self.cards, "scenario": self.doc}, "cards")
+        shuffle = {"stack": self.cards, "scenario": self.doc}
+        if self.doc.get("deck"):
+            shuffle["deck"] = self.doc["deck"]
+        self.feed("shuffle", shuffle, "cards")
         for seat, wagers in sorted(self.doc["seats"].items()):
             if not isinstance(wagers, dict):
                 raise ScenarioError("seats.%s must map wager names to cents" % seat)
@@ -106,13 +165,18 @@ class Runner:
     def finish(self):
         """Answer what the round asks until it is settled or void; then the output."""
         guard = 0
-        while self.model.state not in ROUND_OVER:
+        while self.model.state not in ROUND_OVER and not (
+                # a round voided by a wrong stub count takes the deck off the table with it
+                self.model.state == DECK_REMOVED and self.model.status == "void"):
             guard += 1
             if guard > 10000:
                 raise ScenarioError("the round does not end (%s)" % self.model.state)
             self.answer(self.model.pending)
         if self.next_action < len(self.actions):
             a = self.actions[self.next_action]
+            if self.passed_over and self.passed_over[0] == self.next_action:
+                raise ScenarioError("action %d: %s" % (self.next_action + 1,
+                                                       self.passed_over[1]))
             raise ScenarioError("action %d: %s for seat %s was never asked for: the round "
                                 "ended %s" % (self.next_action + 1, a["action"], a["seat"],
                                               self.model.status))
@@ -152,7 +216,7 @@ class Runner:
         elif need == "reader":
             self.feed("reader", {"blackjack": self.model.scenario_reader_answer()}, "card reader")
         else:
-            kind, data = self.model.scenario_answer(pending, self.doc)
+            kind, data = self.model.scenario_answer(pending, self.shoe_doc)
             self.feed(kind, data, need)
 
     def decide(self, pending):
@@ -162,6 +226,11 @@ class Runner:
             if nxt is not None and str(nxt["seat"]) == seat and nxt["action"] == pending["offer"]:
                 self.take_action(nxt)
             else:
+                why = getattr(self.model, "scenario_refusal", None)
+                why = why and nxt is not None and str(nxt["seat"]) == seat and \
+                    why(pending, nxt["action"])
+                if why:
+                    self.passed_over = (self.next_action, why)
                 self.feed("decision", {"seat": seat, "action": "decline",
                                        "offer": pending["offer"]})
             return

@@ -128,7 +128,9 @@ class Simulation:
             from controller.console import start_console
             self.console_path, self.console = start_console(
                 self.ctl, self.drivers, clock=self.ctl.clock,
-                pin_store_path=os.environ.get("TABLECTL_PINS", CONSOLE_PINS))
+                pin_store_path=os.environ.get("TABLECTL_PINS", CONSOLE_PINS),
+                config=dict(getattr(model, "config", None) or {},     # `show config`: the
+                            controller={"devices": dev_cfg}))         # simulated devices too
             self.autoplay = Autoplay(self.ctl, self.sim, self.drivers, seed, self.faults)
             if journal is not None:
                 self.ctl.capture_rng()

@@ -94,7 +94,12 @@ class TableController:
                       "lockouts": 0}
         self.kinds = Counter()       # events journaled this run, by kind (irregularity:KIND)
         self.refusals = Tail(keep)   # (event, reason) of the refused events, in order
-        self.lockouts = Tail(keep)   # {"reason", "section", "cleared"} per lock-out
+        # per lock-out: {"reason", "section", "device", "ts_ns", "cleared", "cleared_by",
+        # "cleared_at", "cleared_ns"}
+        self.lockouts = Tail(keep)
+        self.watchers = []           # fn(what, lockout) on the loop thread: "lock_out", "cleared"
+        self.step_watchers = []      # fn(ctl) on the loop thread after each step (meters)
+        self._event = None           # the event being applied (who cleared a lock-out)
         self._thread = None
         self._running = False
 
@@ -198,6 +203,7 @@ class TableController:
         self.stats["events"] += 1
         was = self.model.state
         self.journal(event)                      # before it is applied, always
+        self._event = event
         self.kinds[event.kind] += 1
         if event.kind == "irregularity":
             self.kinds["irregularity:%s" % event.get("kind")] += 1
@@ -221,6 +227,7 @@ class TableController:
             self.model.lock("controller error on a %s event: %r" % (event.kind, e), None,
                             "controller")
         self._after(was)
+        self._event = None
 
     def _apply(self, event):
         for p in self.policies:
@@ -266,17 +273,38 @@ class TableController:
     def _after(self, was):
         self._track_lockout(was)
         self.sync_outputs()
+        for fn in list(self.step_watchers):
+            try:
+                fn(self)
+            except Exception:                    # noqa: BLE001 - a watcher's bug is its own
+                log.exception("step watcher")
 
     def _track_lockout(self, was):
         now = self.model.state
         if now == LOCKED_OUT and was != LOCKED_OUT:
             lo = self.model.lockout or {}
             self.stats["lockouts"] += 1
-            self.lockouts.append({"reason": lo.get("reason"), "section": lo.get("section"),
-                                  "cleared": False})
+            entry = {"reason": lo.get("reason"), "section": lo.get("section"),
+                     "device": lo.get("device"), "ts_ns": self.clock(), "cleared": False,
+                     "cleared_by": None, "cleared_at": None, "cleared_ns": None}
+            self.lockouts.append(entry)
             self.note("lock_out", reason=lo.get("reason"), section=lo.get("section"))
+            self._tell("lock_out", entry)
         elif was == LOCKED_OUT and now != LOCKED_OUT and self.lockouts:
-            self.lockouts[-1]["cleared"] = True
+            entry = self.lockouts[-1]
+            ev = self._event if self._event is not None and self._event.kind == "clear" else None
+            entry.update(cleared=True, cleared_ns=self.clock(),
+                         cleared_by=ev.get("role") if ev else None,
+                         cleared_at=(ev.get("at") or ev.source) if ev else None)
+            self._tell("cleared", entry)
+
+    def _tell(self, what, entry):
+        """The watchers (the console's announcements): a failing one never stops the loop."""
+        for fn in list(self.watchers):
+            try:
+                fn(what, dict(entry))
+            except Exception:                    # noqa: BLE001 - a watcher's bug is its own
+                log.exception("lock-out watcher")
 
     # ---- outputs --------------------------------------------------------------------------
 

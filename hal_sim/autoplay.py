@@ -352,8 +352,13 @@ class Autoplay:
             sim.inject("none")
         self.stats["floor_clears"] += 1
         self.panel("approval", role="floor", badge="FP-%d" % self.stats["floor_clears"])
+        # the clear service tests the device on its own thread (controller/clearing.py), then
+        # submits the clear: pump the loop until it has answered
+        service = getattr(self.ctl, "clearing", None)
         if self.model.state == LOCKED_OUT and not self.pump(
-                lambda: self.model.state != LOCKED_OUT, 0.05):
+                lambda: self.model.state != LOCKED_OUT or (
+                    (service is None or service.busy is None) and self.ctl.queue.empty()),
+                WAIT_S) or self.model.state == LOCKED_OUT:
             # a failed self-test (a fault still in the line): wait, then try again
             time.sleep(0.01)
 

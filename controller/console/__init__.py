@@ -7,10 +7,15 @@
 
     session.py   line discipline (echo, Backspace/DEL, CR or LF), log-in, idle end
     auth.py      roles, salted scrypt PINs (`tablectl passwd ROLE`), the log-in lock-out
-    commands.py  the commands and who may run them; nothing edits a meter or the journal
-    view.py      card identities kept off the screen; journal entries in one shape
+    commands.py  the command tree (prefixes, ?), who may run what; nothing edits a meter or
+                 the journal; `clear` asks the one clear service (controller/clearing.py)
+    view.py      card identities kept off the screen, device text made printable, casino
+                 local time, dollars; journal entries in one shape
+    wager_meters.py  handle, paid, hold and rounds per wager, gaming day and since installation
     manifest.py  SHA-256 manifest of the installed software and its check (`verify`)
-    server.py    the pty or tty, and the console's thread
+    server.py    the pty or tty (awaited when absent), hang-ups, announcements, the thread
+
+`tablectl top` (controller/top.py) draws the same screen as `watch` from the journal file.
 
 The manual is docs/console.md.
 """

@@ -76,14 +76,7 @@ def verify_pin(entry, pin):
     return hmac.compare_digest(got, want)
 
 
-_DUMMY = None
-
-
-def _dummy_entry():
-    global _DUMMY
-    if _DUMMY is None:
-        _DUMMY = hash_pin("0000000", salt=b"\0" * 16)
-    return _DUMMY
+_DUMMIES = {}              # scrypt parameters -> an entry no PIN matches (PinStore.dummy)
 
 
 class PinStore:
@@ -137,22 +130,93 @@ class PinStore:
         except PinStoreError:
             entry = None
         if not isinstance(entry, dict):
-            verify_pin(_dummy_entry(), pin)
+            verify_pin(self.dummy(), pin)
             return False
         return verify_pin(entry, pin)
 
+    def dummy(self):
+        """An entry no PIN matches, at the cost of the real ones (the file's own parameters,
+        else this store's): an unknown role or a role without a PIN takes as long as a real
+        one, so the time taken does not tell which roles exist."""
+        try:
+            entries = [e for e in self.load().values() if isinstance(e, dict)]
+        except PinStoreError:
+            entries = []
+        params = dict(SCRYPT, **self.params)
+        for e in entries:
+            try:
+                params = {k: int(e[k]) for k in ("n", "r", "p")}
+                break
+            except (KeyError, TypeError, ValueError):
+                continue
+        key = tuple(sorted(params.items()))
+        if key not in _DUMMIES:
+            _DUMMIES[key] = hash_pin("0000000", salt=b"\0" * 16, **params)
+        return _DUMMIES[key]
+
 
 class LoginGuard:
-    """Failed log-ins in a row; `max_failures` of them lock the console for `lock_s`."""
+    """Failed log-ins in a row; `max_failures` of them lock the console for `lock_s`.
 
-    def __init__(self, clock, max_failures=5, lock_s=300):
+    With a `state_path` (the console uses the PIN file's path + ".lock"), the count and the
+    lock survive a restart: they are written there (atomically, mode 0600) at every change,
+    with the lock's end on the wall clock (`wall`, injectable), since the monotonic clock
+    restarts with the machine. A state file that cannot be read locks the console for
+    `lock_s` (nothing silent: the reason is `problem`); one that cannot be written is logged
+    and the lock holds in memory."""
+
+    def __init__(self, clock, max_failures=5, lock_s=300, state_path=None, wall=None):
+        import time
         self.clock = clock
         self.max_failures = max_failures
         self.lock_ns = int(lock_s * 1e9)
         self.failures = 0
         self.locked_until = None
+        self.state_path = state_path
+        self.wall = wall or time.time_ns
+        self.problem = None
+        if state_path:
+            self._load()
 
-    def remaining_ns(self):
+    def _load(self):
+        try:
+            with open(self.state_path) as f:
+                doc = json.load(f)
+            failures = int(doc.get("failures", 0))
+            until = doc.get("locked_until_wall_ns")
+            until = None if until is None else int(until)
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError, TypeError, AttributeError) as e:
+            self.problem = "log-in lock file %s cannot be read (%s): locked" % (
+                self.state_path, e)
+            self.failures, self.locked_until = self.max_failures, self.clock() + self.lock_ns
+            return
+        self.failures = max(0, failures)
+        if until is not None:
+            left = min(until - self.wall(), self.lock_ns)
+            if left > 0:
+                self.locked_until = self.clock() + left
+
+    def _save(self):
+        if not self.state_path:
+            return
+        left = self.remaining_ns(save=False)
+        doc = {"failures": self.failures,
+               "locked_until_wall_ns": self.wall() + left if left else None}
+        tmp = self.state_path + ".tmp"
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w") as f:
+                json.dump(doc, f)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.state_path)
+        except OSError as e:
+            import logging
+            logging.getLogger(__name__).warning("log-in lock file %s: %s", self.state_path, e)
+
+    def remaining_ns(self, save=True):
         """ns until the console unlocks; 0 when it is not locked."""
         if self.locked_until is None:
             return 0
@@ -160,18 +224,23 @@ class LoginGuard:
         if left > 0:
             return left
         self.locked_until, self.failures = None, 0
+        if save:
+            self._save()
         return 0
 
     def failed(self):
         """Count one failure; True if the console is now locked."""
         self.failures += 1
-        if self.failures >= self.max_failures:
+        locked = self.failures >= self.max_failures
+        if locked:
             self.locked_until = self.clock() + self.lock_ns
-            return True
-        return False
+        self._save()
+        return locked
 
     def succeeded(self):
-        self.failures = 0
+        if self.failures:
+            self.failures = 0
+            self._save()
 
 
 # ---- `tablectl passwd ROLE` ----------------------------------------------------------------

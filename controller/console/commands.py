@@ -1,22 +1,31 @@
 """The console's commands: read the table, and ask the controller; never change it directly.
 
-A command reads the controller, the drivers and the journal, or submits an Event for the
-controller's loop to apply like any other input (`clear`, `inspections reader`): no
-command writes a meter, the model or the journal itself. Every command line is journaled
-first, through the controller's journal hook, as Record("console", {"role", "command",
-"args"}); a refusal adds Record("console_refused", {"role", "command", "reason"}).
+A command reads the controller, the drivers and the journal, or asks the controller for
+something it applies like any other input (`clear` through the one clear service,
+controller/clearing.py; `inspections reader`): no command writes a meter, the model or the
+journal itself. Every command line is journaled first, through the controller's journal
+hook, as Record("console", {"role", "command", "args"}); a refusal adds
+Record("console_refused", {"role", "command", "reason"}).
 
-Who may run what (each role may run everything of the roles below it):
-    dealer        help, status, meters, inspections (to read)
-    floorperson   lockouts, clear, inspections reader pass|fail, selftest, events
-    technician    devices, verify, config show
+The commands form a tree (`COMMANDS`): a word may be shortened to any prefix no other word at
+its place shares (`sh st` is `show status`), and `?` after any partial line lists what may
+follow it there, for the logged-in role. Who may run what (each role may run everything of
+the roles below it) is each node's `minimum`; `help` and `?` list only what the role may run:
+    dealer        help, status, meters, inspections (to read), show status|meters|version|link,
+                  watch
+    floorperson   lockouts, clear, inspections reader pass|fail, selftest, events,
+                  show lockouts|events
+    technician    devices, verify, config show, show devices|config
     administrator (everything above)
 """
 
+import hashlib
+import json
 import logging
 import time
 from collections import deque
 
+from controller.clearing import CONSOLE, rule_for, selftest as _selftest, service_for
 from controller.console import view
 from controller.console.auth import ROLES, at_least
 from controller.errors import ConsoleError, ManifestError
@@ -24,34 +33,72 @@ from controller.games.engine import CLOSED, LOCKED_OUT
 from controller.progressive import cents, progressives
 
 log = logging.getLogger(__name__)
-ALIASES = {"progressive": "progressive_system"}      # lock-out device -> driver type
 EVENTS_DEFAULT, EVENTS_MAX = 20, 500
 # A GPIO self-test writes each output its current level again from the console's thread;
 # only in these states are the outputs held still (at their safe values) by the loop.
 QUIET = (LOCKED_OUT, CLOSED)
+LAST_ROUNDS = 5
 
 
 class Command:
-    __slots__ = ("name", "minimum", "usage", "help", "func")
+    """One word of the command tree: `func(role, args)` runs it (None: it needs a word after
+    it); `children` the words that may follow; `args` the usage of what else may follow."""
 
-    def __init__(self, name, minimum, usage, help_, func):
-        self.name, self.minimum, self.usage, self.help, self.func = \
-            name, minimum, usage, help_, func
+    __slots__ = ("name", "minimum", "usage", "help", "func", "children", "args")
+
+    def __init__(self, name, minimum, usage, help_, func=None, children=(), args=""):
+        self.name, self.minimum, self.usage, self.help, self.func, self.args = \
+            name, minimum, usage, help_, func, args
+        self.children = {c.name: c for c in children}
+
+
+class Resolved:
+    """A line read against the tree: the path of commands, the words left as arguments,
+    whether a `?` asked what may follow, and the prefix typed before that `?`."""
+
+    def __init__(self, path, args, asked=False, partial=""):
+        self.path, self.args, self.asked, self.partial = path, args, asked, partial
+
+    @property
+    def command(self):
+        return self.path[-1] if self.path else None
+
+
+def match(nodes, word):
+    """The node `word` names among `nodes` (exactly, or as the one prefix); ConsoleError
+    if it is ambiguous; None if nothing starts with it."""
+    word = word.lower()
+    if word in nodes:
+        return nodes[word]
+    found = [n for name, n in nodes.items() if name.startswith(word)]
+    if len(found) > 1:
+        raise ConsoleError("%r is ambiguous: %s" % (word[:40], ", ".join(sorted(
+            n.name for n in found))))
+    return found[0] if found else None
+
+
+class Watch(str):
+    """What `watch` returns: the session refreshes `screen()` in place until a key."""
 
 
 class Commands:
-    """The command table over one controller. `run(role, line)` returns the text to show
+    """The command tree over one controller. `run(role, line)` returns the text to show
     (lines separated by "\\n") or raises ConsoleError with the reason it was refused.
 
     `devices` {name: driver with status(), selftest(), clear_fault()?}; `journal` what
     `events` reads (default: a journaled controller's file, else its memory);
     `note(kind, **data)` journals a console record (default: controller.note);
     `apply_timeout_s` how long (real time) a command waits for the controller's loop to
-    apply an event it submitted.
+    apply an event it submitted; `config` the configuration `show config` prints (with its
+    [controller] section, if the caller has one); `link` a callable giving the floor link's
+    state, {"up": bool, "since_ns": table ns, "waiting": rows not yet sent}, or None
+    (`show link` says "not configured" until the floor link sets one).
     """
 
     def __init__(self, controller, devices=None, *, journal=None, note=None,
-                 manifest_path=None, manifest_root=None, config=None, apply_timeout_s=2.0):
+                 manifest_path=None, manifest_root=None, config=None, apply_timeout_s=2.0,
+                 link=None):
+        from controller.console.wager_meters import WagerMeters
         self.ctl = controller
         self.devices = dict(devices or {})
         self.journal = _journal_of(controller) if journal is None else journal
@@ -60,55 +107,197 @@ class Commands:
         self.manifest_root = manifest_root
         self.config = config
         self.apply_timeout_s = apply_timeout_s
-        self.table = {}
-        for c in (
-            Command("help", "dealer", "help [COMMAND]", "what you may run here", self.c_help),
+        self.link = link
+        store = getattr(controller, "store", None)
+        self.meters_book = WagerMeters(controller, self.gaming_day,
+                                       getattr(store, "path", None) or None)
+        S = self._show_children()
+        self.tree = {c.name: c for c in (
+            Command("help", "dealer", "help [COMMAND]", "what you may run here", self.c_help,
+                    args="[COMMAND]"),
             Command("status", "dealer", "status", "the table's state, lock-out and counts",
                     self.c_status),
-            Command("meters", "dealer", "meters", "progressive and controller meters (read "
-                    "only)", self.c_meters),
-            Command("inspections", "dealer", "inspections [reader pass|fail]",
-                    "reader, decks and dice; record the reader's daily inspection",
-                    self.c_inspections),
-            Command("lockouts", "floorperson", "lockouts", "every lock-out and whether it "
-                    "was cleared", self.c_lockouts),
-            Command("clear", "floorperson", "clear", "clear the lock-out once the device "
-                    "passes its self-test", self.c_clear),
+            Command("meters", "dealer", "meters", "money meters per wager, progressive and "
+                    "controller meters (read only)", self.c_meters),
+            Command("inspections", "dealer", "inspections", "reader, decks and dice",
+                    self.c_inspections, children=(
+                        Command("reader", "floorperson", "inspections reader pass|fail",
+                                "record the card reader's daily inspection (581.2(d))",
+                                children=(
+                                    Command("pass", "floorperson", "inspections reader pass",
+                                            "the reader passed", self.c_reader_pass),
+                                    Command("fail", "floorperson", "inspections reader fail",
+                                            "the reader failed: the table locks out "
+                                            "(581.13(i))", self.c_reader_fail))),)),
+            Command("lockouts", "floorperson", "lockouts", "every lock-out: when, which "
+                    "device and rule, who cleared it and when", self.c_lockouts),
+            Command("clear", "floorperson", "clear", "clear the lock-out once what its rule "
+                    "names has passed", self.c_clear),
             Command("selftest", "floorperson", "selftest [DEVICE]", "run device self-tests",
-                    self.c_selftest),
-            Command("events", "floorperson", "events [N] | events search TEXT",
-                    "the journal's last N entries, or those matching TEXT", self.c_events),
+                    self.c_selftest, args="[DEVICE]"),
+            Command("events", "floorperson", "events [N]", "the journal's last N entries",
+                    self.c_events, args="[N]", children=(
+                        Command("search", "floorperson", "events search TEXT",
+                                "the last entries matching TEXT", self.c_search,
+                                args="TEXT"),)),
             Command("devices", "technician", "devices [DEVICE]", "state, counters and last "
-                    "fault of each device", self.c_devices),
+                    "fault of each device", self.c_devices, args="[DEVICE]"),
             Command("verify", "technician", "verify [SEED]", "SHA-256 of the installed "
-                    "software against its manifest; the journal's head", self.c_verify),
+                    "software against its manifest; the journal's head", self.c_verify,
+                    args="[SEED]"),
             Command("config", "technician", "config show", "the table's configuration",
+                    children=(Command("show", "technician", "config show",
+                                      "the configuration, its [controller] section and hash",
+                                      self.c_config),)),
+            Command("show", "dealer", "show WHAT", "show one of the table's views",
+                    children=S),
+            Command("watch", "dealer", "watch", "the table live, refreshed in place; any key "
+                    "ends it", self.c_watch),
+            Command("logout", "dealer", "logout", "end this session (also exit, quit)",
+                    self.c_logout),
+        )}
+
+    def _show_children(self):
+        return (
+            Command("status", "dealer", "show status", "as `status`", self.c_status),
+            Command("meters", "dealer", "show meters", "as `meters`", self.c_meters),
+            Command("version", "dealer", "show version", "the software version and the "
+                    "manifest's hash", self.c_version),
+            Command("link", "dealer", "show link", "the floor link: up or down since when, "
+                    "rows waiting", self.c_link),
+            Command("lockouts", "floorperson", "show lockouts", "as `lockouts`",
+                    self.c_lockouts),
+            Command("events", "floorperson", "show events [N]", "as `events`", self.c_events,
+                    args="[N]"),
+            Command("devices", "technician", "show devices [DEVICE]", "as `devices`",
+                    self.c_devices, args="[DEVICE]"),
+            Command("config", "technician", "show config", "as `config show`",
                     self.c_config),
-        ):
-            self.table[c.name] = c
+        )
+
+    # ---- the tree ---------------------------------------------------------------------------
+
+    def resolve(self, words):
+        """A Resolved for the words of a line (see the module docstring); ConsoleError for an
+        unknown or ambiguous word."""
+        path, nodes, args = [], self.tree, []
+        for i, word in enumerate(words):
+            if "?" in word:
+                return Resolved(path, args, True, word.split("?", 1)[0].lower())
+            if args:
+                args.append(word)
+                continue
+            node = match(nodes, word) if nodes else None
+            if node is None:
+                if not path:
+                    raise ConsoleError("unknown command %r: type help or ?" % word[:40])
+                if path[-1].func is None:
+                    raise ConsoleError("%s: no %r here; usage: %s (type %s ?)" % (
+                        " ".join(n.name for n in path), word[:40], path[-1].usage,
+                        " ".join(n.name for n in path)))
+                args.append(word)
+                continue
+            path.append(node)
+            nodes = node.children
+        return Resolved(path, args)
+
+    def catalogue(self):
+        """[(usage, minimum, help)] of every command line that runs something, tree order:
+        what docs/console.md's command table lists (tests/console/test_docs.py)."""
+        out = []
+
+        def walk(nodes):
+            for n in nodes.values():
+                if n.func is not None:
+                    out.append((n.usage, n.minimum, n.help))
+                walk(n.children)
+        walk(self.tree)
+        return out
+
+    def visible(self, role, nodes):
+        return [n for n in nodes.values() if at_least(role, n.minimum)]
+
+    def usage(self, role, node, prefix=""):
+        kids = [c.name for c in self.visible(role, node.children)]
+        words = prefix + node.name
+        if kids:
+            words += " " + ("[%s]" if node.func else "%s") % "|".join(kids)
+        if node.args:
+            words += " " + node.args
+        return words
+
+    def possible(self, role, r):
+        """What may follow the words of `r` (the `?` answer), for `role`."""
+        nodes = r.path[-1].children if r.path else self.tree
+        lines = []
+        prefix = " ".join(n.name for n in r.path)
+        for n in self.visible(role, nodes):
+            if n.name.startswith(r.partial):
+                lines.append("  %-14s %s" % (n.name, n.help))
+        if r.path and not r.partial:
+            node = r.path[-1]
+            if node.args:
+                lines.append("  %-14s %s" % (node.args, "(argument)"))
+            if node.func is not None:
+                lines.append("  %-14s %s" % ("<Enter>", "run `%s`" % prefix))
+        if not lines:
+            return "nothing you may run follows %r" % ((prefix + " " + r.partial).strip())
+        return "\n".join(lines)
+
+    def is_logout(self, line):
+        words = line.split()
+        if len(words) != 1 or "?" in words[0]:
+            return False
+        if words[0].lower() in ("exit", "quit"):
+            return True
+        try:
+            node = match(self.tree, words[0])
+        except ConsoleError:
+            return False
+        return node is not None and node.name == "logout"
 
     # ---- dispatch -------------------------------------------------------------------------
 
     def available(self, role):
-        return [c for c in self.table.values() if at_least(role, c.minimum)]
+        return self.visible(role, self.tree)
 
     def run(self, role, line):
         words = line.split()
         if not words:
             return ""
-        name, args = words[0].lower(), words[1:]
-        if name.isdigit():               # a PIN typed at the wrong prompt is not journaled
-            name, args = "(digits)", []
+        if words[0].isdigit():           # a PIN typed at the wrong prompt is not journaled
+            words = ["(digits)"]
+        try:
+            r = self.resolve(words)
+            err = None
+        except ConsoleError as e:
+            r, err = None, e
+        if r is not None and r.path:
+            name = r.path[0].name
+            args = [n.name for n in r.path[1:]] + r.args + (["?"] if r.asked else [])
+        else:
+            name, args = ("?" if r is not None else words[0].lower()), words[1:]
         self.note("console", role=role, command=view.scrub(name[:40]),
                   args=[view.scrub(a[:80]) for a in args[:8]])
-        cmd = self.table.get(name)
         try:
-            if cmd is None:
-                raise ConsoleError("unknown command %r: type help" % name[:40])
-            if not at_least(role, cmd.minimum):
-                raise ConsoleError("%s needs a %s or above; you are logged in as %s"
-                                   % (name, cmd.minimum, role))
-            return cmd.func(role, args)
+            if err is not None:
+                raise err
+            if r.asked:
+                return self.possible(role, r)
+            for i, node in enumerate(r.path):
+                if not at_least(role, node.minimum):
+                    raise ConsoleError("%s needs a %s or above; you are logged in as %s"
+                                       % (" ".join(n.name for n in r.path[:i + 1]),
+                                          node.minimum, role))
+            cmd = r.command
+            if cmd.func is None:
+                raise ConsoleError("usage: %s (type %s ? for what each does)" % (
+                    self.usage(role, cmd, "".join(n.name + " " for n in r.path[:-1])),
+                    " ".join(n.name for n in r.path)))
+            if r.args and not cmd.args:
+                raise ConsoleError("%s takes no argument %r" % (
+                    " ".join(n.name for n in r.path), r.args[0][:40]))
+            return cmd.func(role, r.args)
         except ConsoleError as e:
             self.note("console_refused", role=role, command=view.scrub(name[:40]),
                       reason=view.scrub(str(e)))
@@ -123,17 +312,29 @@ class Commands:
 
     def c_help(self, role, args):
         if args:
-            cmd = self.table.get(args[0].lower())
-            if cmd is None:
+            r = self.resolve(args)
+            if not r.path:
                 raise ConsoleError("no command %r" % args[0][:40])
-            return "%s\n  %s\n  (%s or above)" % (cmd.usage, cmd.help, cmd.minimum)
-        width = max(len(c.usage) for c in self.table.values())
-        lines = ["commands for a %s:" % role]
-        lines += ["  %-*s  %s" % (width, c.usage, c.help) for c in self.available(role)]
-        lines.append("  %-*s  %s" % (width, "logout", "end this session"))
+            cmd = r.command
+            if not at_least(role, cmd.minimum):
+                raise ConsoleError("%s needs a %s or above; you are logged in as %s"
+                                   % (cmd.usage, cmd.minimum, role))
+            lines = ["%s\n  %s\n  (%s or above)" % (cmd.usage, cmd.help, cmd.minimum)]
+            for c in self.visible(role, cmd.children):
+                lines.append("  %s: %s (%s or above)" % (c.usage, c.help, c.minimum))
+                for g in self.visible(role, c.children):
+                    lines.append("  %s: %s (%s or above)" % (g.usage, g.help, g.minimum))
+            return "\n".join(lines)
+        rows = [(self.usage(role, c), c.help) for c in self.available(role)]
+        width = max(len(u) for u, _ in rows)
+        lines = ["commands for a %s (a unique prefix will do; ? lists what may follow):" % role]
+        lines += ["  %-*s  %s" % (width, u, h) for u, h in rows]
         lines.append("line editing: Backspace or DEL erases, Ctrl-U erases the line, "
                      "Ctrl-C cancels it")
         return "\n".join(lines)
+
+    def c_logout(self, role, args):       # the session ends it (Session.is_logout)
+        return "logout"
 
     def c_status(self, role, args):
         ctl, model = self.ctl, self.ctl.model
@@ -150,27 +351,60 @@ class Commands:
         if state == LOCKED_OUT:
             lo = model.lockout or {}
             rows.append(("LOCKED OUT", "%s [%s]" % (lo.get("reason"), lo.get("section") or "-")))
-            how = ("(%s is covered as out of order: no self-test)" % lo.get("device")
-                   if lo.get("covered") else "once %s passes its self-test"
-                   % (lo.get("device") or "every device"))
-            rows.append(("to clear", "a floorperson or above runs `clear` " + how))
+            last = self.ctl.lockouts[-1] if self.ctl.lockouts else {}
+            if last.get("ts_ns") is not None and not last.get("cleared"):
+                rows.append(("since", view.local_time(ctl, last["ts_ns"])))
+            rows.append(("to clear", rule_for(lo).describe()))
         s = ctl.stats
         rows.append(("controller", "events %(events)d, applied %(applied)d, refused "
                      "%(refused)d, errors %(errors)d, faults %(faults)d" % s))
         if self.devices:
             rows.append(("devices", ", ".join("%s %s" % (n, _state(d))
                                               for n, d in sorted(self.devices.items()))))
+        rows.append(("floor link", self._link_text()))
         return _table(rows)
+
+    def gaming_day(self, ts_ns):
+        """The gaming day of a stamp: the card reader's policy's day where it keeps one, else
+        a day from 06:00 casino local time (controller/policies/devices.py)."""
+        from controller.policies.devices import DAY_NS, ReaderInspection
+        reader = self.ctl.policy(ReaderInspection)
+        if reader is not None and reader.wall_offset_ns:
+            return reader.gaming_day(ts_ns)
+        start = reader.day_start_ns if reader is not None else 6 * 3600 * 10 ** 9
+        return (ts_ns + view.local_offset_ns(self.ctl) - start) // DAY_NS
+
+    def day_text(self, day):
+        import datetime
+        return (datetime.date(1970, 1, 1) + datetime.timedelta(days=int(day))).isoformat()
 
     def c_meters(self, role, args):
         model = self.ctl.model
+        today, total, day = self.meters_book.read()
+        from controller.policies.devices import ReaderInspection
+        reader = self.ctl.policy(ReaderInspection)
+        start = reader.day_start_ns if reader is not None else 6 * 3600 * 10 ** 9
+        lines = ["money meters per wager (a gaming day begins %02d:%02d local time):"
+                 % (start // (3600 * 10 ** 9), start // (60 * 10 ** 9) % 60)]
+        since = "since installation" if self.meters_book.journal_path else \
+            "since this controller started (no journal file)"
+        for title, book in (("gaming day %s" % self.day_text(day), today), (since, total)):
+            lines.append("  %s" % title)
+            if not book:
+                lines.append("    no settled rounds")
+            for wager, m in sorted(book.items()):
+                hold_pct = "" if not m["handle"] else "  (%.1f%% of handle)" % (
+                    100.0 * m["hold"] / m["handle"])
+                lines.append("    %-20s handle %s  paid %s  hold %s%s  rounds %d"
+                             % (wager, view.dollars(m["handle"]), view.dollars(m["paid"]),
+                                view.dollars(m["hold"]), hold_pct, m["rounds"]))
         rows = [("round number", getattr(model, "round_no", "-"))]
         kept = getattr(self.ctl, "meters", None)          # the journal's regulation meters
         if isinstance(kept, dict):
             rows += [(k, v) for k, v in sorted(kept.items())
                      if not str(k).startswith("progressive.")]
         rows += [("lock-outs", self.ctl.stats["lockouts"]),
-                ("events", self.ctl.stats["events"]), ("refused", self.ctl.stats["refused"])]
+                 ("events", self.ctl.stats["events"]), ("refused", self.ctl.stats["refused"])]
         meters = progressives(model)
         for name, m in sorted(meters.items()):
             num, den = (m.get("rate") or [0, 1])
@@ -181,58 +415,54 @@ class Commands:
                             cents(m.get("contributed")), m.get("wagers"))))
         if not meters:
             rows.append(("progressive", "none at this table"))
-        return _table(rows)
+        return "\n".join(lines) + "\n" + _table(rows)
 
     def c_lockouts(self, role, args):
         lines = []
         for n, lo in enumerate(list(self.ctl.lockouts), 1):
-            lines.append("%3d  %-9s %s [%s]" % (n, "cleared" if lo["cleared"] else "IN FORCE",
-                                                lo["reason"], lo["section"] or "-"))
+            lines.append("%3d  %-9s %s  device %s  %s [%s]" % (
+                n, "cleared" if lo.get("cleared") else "IN FORCE",
+                view.local_time(self.ctl, lo.get("ts_ns")), lo.get("device") or "-",
+                lo.get("reason"), lo.get("section") or "-"))
+            if lo.get("cleared"):
+                lines.append("     cleared by %s%s at %s" % (
+                    lo.get("cleared_by") or "-",
+                    " (%s)" % lo["cleared_at"] if lo.get("cleared_at") else "",
+                    view.local_time(self.ctl, lo.get("cleared_ns"))))
         if not lines:
             lines.append("no lock-outs")
         if self.ctl.model.state == LOCKED_OUT:
             lo = self.ctl.model.lockout or {}
+            rule = rule_for(lo)
             if lo.get("covered"):
                 lines.append("now locked out: device %s, covered as out of order; `clear` "
                              "clears without its self-test" % lo.get("device"))
             else:
-                lines.append("now locked out: device %s; `clear` runs its self-test, then clears"
-                             % (lo.get("device") or "- (every device is tested)"))
+                lines.append("now locked out: %s; cleared by %s"
+                             % (rule.kind_text(), rule.describe()))
         return "\n".join(lines)
 
     def c_clear(self, role, args):
         ctl = self.ctl
         if ctl.model.state != LOCKED_OUT:
             raise ConsoleError("nothing to clear: the table is not locked out")
-        lockout = ctl.model.lockout or {}
-        covered = lockout.get("covered")      # out of service: not tested (games/out_of_order.py)
-        drivers = [] if covered else self.drivers_for(lockout.get("device"))
-        lines = ["self-test %s: none, it is covered as out of order" % lockout.get("device")] \
-            if covered else []
-        for name, driver in drivers:
-            if _writes_outputs(driver) and ctl.model.state not in QUIET:
-                raise ConsoleError("\n".join(lines + ["the table is no longer locked out "
-                                                      "(%s): nothing to clear" % ctl.model.state]))
-            ok, detail = _selftest(driver)
-            lines.append("self-test %s: %s%s" % (name, "pass" if ok else "FAIL",
-                                                 "" if ok else " (%s)" % detail))
-            if not ok:
-                raise ConsoleError("\n".join(lines + ["lock-out not cleared: %s failed its "
-                                                      "self-test" % name]))
-        for name, driver in drivers:
-            if hasattr(driver, "clear_fault"):
-                driver.clear_fault()
-        event = ctl.event("clear", {"role": role} if covered else {"role": role, "selftest": True},
-                          source="console")
-        ctl.submit(event)
-        outcome = self._await(event, lambda: ctl.model.state != LOCKED_OUT)
-        if outcome is None:
+        ticket = service_for(ctl, self.devices).request(role, CONSOLE)
+        lines = list(ticket.lines)
+        if ticket.ok:
             lines.append("lock-out cleared by %s; the table is %s" % (role, ctl.model.state))
-        elif outcome is _PENDING:
+        elif ticket.ok is None and ticket.event is not None:
             lines.append("clear submitted; the controller has not applied it yet (see status)")
         else:
-            raise ConsoleError("\n".join(lines + ["the controller refused the clear: %s"
-                                                  % outcome]))
+            failed = next((ln.split(":")[0][len("self-test "):] for ln in lines
+                           if ln.startswith("self-test ") and ": FAIL" in ln), None)
+            if failed:
+                lines.append("lock-out not cleared: %s failed its self-test" % failed)
+            elif any(ln.startswith("journal check: FAIL") for ln in lines):
+                lines.append("lock-out not cleared: the journal failed its check; "
+                             "%s" % rule_for(ctl.model.lockout).check)
+            else:
+                lines.append(ticket.reason or "lock-out not cleared")
+            raise ConsoleError("\n".join(lines))
         return "\n".join(lines)
 
     def c_selftest(self, role, args):
@@ -259,20 +489,21 @@ class Commands:
 
     def c_inspections(self, role, args):
         from controller.policies.devices import ReaderInspection
-        reader = self.ctl.policy(ReaderInspection)
-        if args:
-            if args[0].lower() != "reader" or len(args) != 2 or \
-                    args[1].lower() not in ("pass", "fail"):
-                raise ConsoleError("usage: inspections reader pass|fail")
-            if not at_least(role, "floorperson"):
-                raise ConsoleError("the card reader's inspection is recorded by a floorperson "
-                                   "or above (581.2(d)); you are logged in as %s" % role)
-            if reader is None:
-                raise ConsoleError("this table has no card reader inspection (%s)"
-                                   % self.ctl.model.GAME)
-            return self._record_inspection(role, reader, args[1].lower() == "pass")
-        return "\n".join(self._inspection_lines(reader))
+        return "\n".join(self._inspection_lines(self.ctl.policy(ReaderInspection)))
 
+    def c_reader_pass(self, role, args):
+        return self._reader(role, True)
+
+    def c_reader_fail(self, role, args):
+        return self._reader(role, False)
+
+    def _reader(self, role, passed):
+        from controller.policies.devices import ReaderInspection
+        reader = self.ctl.policy(ReaderInspection)
+        if reader is None:
+            raise ConsoleError("this table has no card reader inspection (%s)"
+                               % self.ctl.model.GAME)
+        return self._record_inspection(role, reader, passed)
     def _record_inspection(self, role, reader, passed):
         ctl = self.ctl
         before = len(reader.inspections)
@@ -325,31 +556,6 @@ class Commands:
                                               ", to be changed within %d h (%s)" % got))
         return lines
 
-    def c_events(self, role, args):
-        if args and args[0].lower() == "search":
-            text = " ".join(args[1:])
-            if not text:
-                raise ConsoleError("usage: events search TEXT")
-            found, shown = 0, deque(maxlen=EVENTS_DEFAULT)      # a journal of months: streamed
-            for line in (view.render(e) for e in view.entries(self.journal)
-                         if not _own_search(e)):
-                if text.lower() in line.lower():
-                    found += 1
-                    shown.append(line)
-            head = "%d entries match %r%s" % (found, text, "; the last %d:" % len(shown)
-                                              if found > len(shown) else "")
-            return "\n".join([head] + list(shown))
-        n = EVENTS_DEFAULT
-        if args:
-            try:
-                n = int(args[0])
-            except ValueError:
-                raise ConsoleError("usage: events [N] | events search TEXT")
-            if not 1 <= n <= EVENTS_MAX:
-                raise ConsoleError("N is 1 to %d" % EVENTS_MAX)
-        return "\n".join(view.render(e) for e in view.entries(self.journal, last=n)) or \
-            "the journal is empty"
-
     def c_devices(self, role, args):
         if args:
             driver = self.devices.get(args[0])
@@ -400,27 +606,78 @@ class Commands:
                 " (keyed, key id %s)" % store.key_id if store.keyed else "",)))
         return "\n".join(lines)
 
+    def c_events(self, role, args):
+        n = EVENTS_DEFAULT
+        if args:
+            try:
+                n = int(args[0])
+            except ValueError:
+                raise ConsoleError("usage: events [N] | events search TEXT")
+            if not 1 <= n <= EVENTS_MAX:
+                raise ConsoleError("N is 1 to %d" % EVENTS_MAX)
+        return "\n".join(view.render(e, self.when) for e in view.entries(self.journal, last=n)) \
+            or "the journal is empty"
+
+    def when(self, ts_ns):
+        return view.local_time(self.ctl, ts_ns)
+
+    def c_search(self, role, args):
+        text = " ".join(args)
+        if not text:
+            raise ConsoleError("usage: events search TEXT")
+        found, shown = 0, deque(maxlen=EVENTS_DEFAULT)      # a journal of months: streamed
+        for line in (view.render(e, self.when) for e in view.entries(self.journal)
+                     if not _own_search(e)):
+            if text.lower() in line.lower():
+                found += 1
+                shown.append(line)
+        head = "%d entries match %r%s" % (found, text, "; the last %d:" % len(shown)
+                                          if found > len(shown) else "")
+        return "\n".join([head] + list(shown))
+
+    def configuration(self):
+        return self.config if self.config is not None else getattr(self.ctl.model, "config", {})
+
     def c_config(self, role, args):
-        if [a.lower() for a in args] != ["show"]:
-            raise ConsoleError("usage: config show")
-        cfg = self.config if self.config is not None else getattr(self.ctl.model, "config", {})
-        return "\n".join("%-32s %s" % kv for kv in view.flat(view.redact(cfg))) or "(empty)"
+        cfg = self.configuration()
+        lines = ["configuration hash  %s" % config_hash(cfg)]
+        section = cfg.get("controller") if isinstance(cfg, dict) else None
+        game = {k: v for k, v in cfg.items() if k != "controller"} if isinstance(cfg, dict) \
+            else cfg
+        lines += ["%-32s %s" % kv for kv in view.flat(view.redact(game))] or ["(empty)"]
+        lines.append("[controller]")
+        if isinstance(section, dict) and section:
+            # device names and ports, not cards: "shoe" here is the dealing shoe's driver
+            lines += ["  %-30s %s" % (k, view.scrub(v)) for k, v in view.flat(section)]
+        else:
+            lines.append("  not configured here (no devices, ports or pins were given)")
+        return "\n".join(lines)
 
-    # ---- helpers --------------------------------------------------------------------------
+    def c_version(self, role, args):
+        from controller.console import manifest
+        lines = ["tablectl %s" % software_version()]
+        try:
+            path = self.manifest_path or manifest.default_path(self.manifest_root)
+            lines.append("manifest %s  signature %s" % (path, manifest.signature(
+                manifest.read(path))))
+        except (ManifestError, OSError) as e:
+            lines.append("manifest: none (%s)" % e)
+        return "\n".join(lines)
 
-    def drivers_for(self, device):
-        """[(name, driver)] whose self-test clears a lock-out of `device`: the drivers of
-        that name or type; every driver when the lock-out names none of them."""
-        if device:
-            want = ALIASES.get(device, device)
-            found = [(n, d) for n, d in sorted(self.devices.items())
-                     if n == want or getattr(d, "device", None) == want]
-            if found:
-                return found
-            if want not in ("controller", "outputs"):
-                raise ConsoleError("no driver for %s at this console: its self-test cannot run"
-                                   % device)
-        return sorted(self.devices.items())
+    def _link_text(self):
+        if self.link is None:
+            return "not configured"
+        try:
+            st = self.link()
+        except Exception as e:              # noqa: BLE001 - the link's bug is not the console's
+            return "unknown (%s)" % e
+        if not st:
+            return "not configured"
+        since = st.get("since_ns")
+        return "%s%s, %s rows waiting" % (
+            "up" if st.get("up") else "DOWN",
+            "" if since is None else " since %s" % view.local_time(self.ctl, since),
+            st.get("waiting", "-"))
 
     def _await(self, event, done):
         """None once `done()`, the refusal's reason if the controller refused `event`,
@@ -436,8 +693,74 @@ class Commands:
                 return _PENDING
             time.sleep(0.002)
 
+    def announcement(self, what, entry):
+        """The line announcing a lock-out ("lock_out") or its clearing ("cleared")."""
+        if what == "lock_out":
+            return "*** LOCK-OUT %s: %s [%s]; device %s; to clear: %s" % (
+                view.local_time(self.ctl, entry.get("ts_ns")), entry.get("reason"),
+                entry.get("section") or "-", entry.get("device") or "-",
+                rule_for(self.ctl.model.lockout or entry).describe())
+        return "*** lock-out cleared %s by %s%s: %s; the table is %s" % (
+            view.local_time(self.ctl, entry.get("cleared_ns")), entry.get("cleared_by") or "-",
+            " (%s)" % entry["cleared_at"] if entry.get("cleared_at") else "",
+            entry.get("reason"), self.ctl.model.state)
+
+    def c_link(self, role, args):
+        return "floor link  %s" % self._link_text()
+
+    def c_watch(self, role, args):
+        return Watch("watch")
+
+    def screen(self):
+        """What `watch` (and `tablectl top`) shows: state, devices, lock-outs, meters, rounds."""
+        from controller.top import render
+        return render(self.live_info())
+
+    def live_info(self):
+        ctl, model = self.ctl, self.ctl.model
+        today, _, day = self.meters_book.read()
+        lo = model.lockout or {} if model.state == LOCKED_OUT else None
+        return {
+            "now": view.local_time(ctl, ctl.clock()), "game": model.GAME, "state": model.state,
+            "round": getattr(model, "round_no", None), "accepting": ctl.accepting(),
+            "lockout": None if lo is None else {"reason": lo.get("reason"),
+                                                "to_clear": rule_for(lo).describe()},
+            "devices": [(n, str(_status(d).get("state", "-")),
+                         _fault_text(_status(d).get("last_fault")))
+                        for n, d in sorted(self.devices.items())],
+            "lockouts": [{"when": view.local_time(ctl, x.get("ts_ns")),
+                          "device": x.get("device"), "reason": x.get("reason"),
+                          "cleared": x.get("cleared"), "by": x.get("cleared_by")}
+                         for x in list(ctl.lockouts)[-5:]],
+            "day": self.day_text(day), "meters": today,
+            "rounds": list(self.meters_book.recent),
+        }
+
 
 _PENDING = object()
+
+
+def config_hash(cfg):
+    """SHA-256 of the configuration as canonical JSON (sorted keys, no spaces)."""
+    return hashlib.sha256(json.dumps(cfg, sort_keys=True, separators=(",", ":"),
+                                     default=str).encode()).hexdigest()
+
+
+def software_version():
+    try:
+        from importlib.metadata import version
+        return version("tablectl")
+    except Exception:                       # noqa: BLE001 - not installed: say so
+        return "(not installed as a package)"
+
+
+def _fault_text(fault):
+    if not fault:
+        return ""
+    if isinstance(fault, dict):
+        return " ".join("%s=%s" % kv for kv in view.flat(view.redact(fault)))
+    return view.scrub(str(fault))
+
 
 
 def _journal_of(controller):
@@ -451,8 +774,12 @@ def _journal_of(controller):
 
 def _own_search(entry):
     """A console record of an `events` command: searches do not find each other."""
-    return entry.type == "record" and entry.kind in ("console", "console_refused") and \
-        isinstance(entry.data, dict) and entry.data.get("command") == "events"
+    if entry.type != "record" or entry.kind not in ("console", "console_refused") or \
+            not isinstance(entry.data, dict):
+        return False
+    cmd = entry.data.get("command")
+    return cmd == "events" or (cmd == "show" and (entry.data.get("args") or [None])[0]
+                               == "events")
 
 
 def _status(driver):
@@ -471,21 +798,9 @@ def _writes_outputs(driver):
     return bool(getattr(driver, "outputs", None))
 
 
-def _selftest(driver):
-    """(passed, detail) of one driver's self-test; an exception is a failure."""
-    try:
-        ok = bool(driver.selftest())
-    except Exception as e:                  # noqa: BLE001 - a failing device is a failed test
-        return False, "%s: %s" % (type(e).__name__, e)
-    if ok:
-        return True, None
-    last = getattr(driver, "last_selftest", None) or getattr(driver, "last_fault", None) or {}
-    return False, (last.get("detail") if isinstance(last, dict) else None) or "no answer"
-
-
 def _table(rows):
     width = max(len(k) for k, _ in rows)
     return "\n".join("%-*s  %s" % (width, k, v) for k, v in rows)
 
 
-__all__ = ["Commands", "ROLES"]
+__all__ = ["Commands", "ROLES", "Watch", "config_hash"]

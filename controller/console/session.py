@@ -15,6 +15,7 @@ log-outs and lock-outs of the console are journaled through `note`; never a PIN.
 
 from controller.console import view
 from controller.console.auth import ROLES
+from controller.console.commands import Watch
 from controller.errors import ConsoleError
 
 BS, DEL, CR, LF, ESC = 0x08, 0x7F, 0x0D, 0x0A, 0x1B
@@ -107,6 +108,8 @@ class Session:
         self.pending_role = None     # typed, PIN not yet
         self.last = clock()
         self.sessions = 0
+        self.watching = None         # the clock time `watch` last drew its screen
+        self.watch_ns = 10 ** 9      # how often `watch` redraws
 
     # ---- bytes in, bytes out ---------------------------------------------------------------
 
@@ -126,6 +129,9 @@ class Session:
         """Keys typed; returns what goes back down the line."""
         self.last = self.clock()
         out = bytearray()
+        if self.watching is not None and data:
+            self.watching = None                    # any key ends `watch`
+            return crlf("\x1b[J\nwatch ended\n") + self.prompt()
         for b in data:
             echo, line = self.editor.key(b)
             out += echo
@@ -138,9 +144,13 @@ class Session:
         return bytes(out)
 
     def tick(self):
-        """End an idle session (or an abandoned log-in); returns what to send, if anything."""
+        """End an idle session (or an abandoned log-in), redraw `watch`; returns what to send."""
         if self.role is None and self.pending_role is None:
             return b""
+        if self.watching is not None and self.role is not None and \
+                self.clock() - self.watching >= self.watch_ns and \
+                self.clock() - self.last < self.idle_ns:
+            return self._draw()
         if self.clock() - self.last < self.idle_ns:
             return b""
         if self.role is not None:
@@ -152,12 +162,44 @@ class Session:
         return crlf("\nlog-in abandoned\n") + self.prompt()
 
     def end(self, reason):
-        """Log out (logout, idle, console stopped)."""
+        """Log out (logout, idle, hangup, console stopped)."""
         if self.role is not None:
             self.note("console_logout", role=self.role, reason=reason, session=self.sessions)
         self.role = None
         self.pending_role = None
+        self.watching = None
         self.editor.reset()
+
+    def hangup(self):
+        """The line dropped (the terminal program quit, DCD/HUP, EOF or EIO on read): the
+        session ends, and whoever connects next finds the log-in prompt. Returns the banner
+        and prompt to queue for them, or b"" if there was no session."""
+        if self.role is None and self.pending_role is None:
+            return b""
+        self.end("hangup")
+        return self.start()
+
+    def announce(self, text):
+        """An asynchronous line (a lock-out, its clearing) for the logged-in session: on a
+        line of its own, then the prompt and the partial line typed so far, redrawn, so
+        typing goes on where it was."""
+        if self.role is None:
+            return b""
+        body = b"\r\x1b[K" + crlf(view.printable(view.scrub(text)) + "\n")
+        if self.watching is not None:
+            return body
+        partial = bytes(self.editor.buf) if self.editor.echo else b""
+        return body + self.prompt() + partial
+
+    def _draw(self):
+        self.watching = self.clock()
+        try:
+            screen = self.commands.screen()
+        except Exception as e:              # noqa: BLE001 - a broken view is shown as such
+            screen = "watch: %s" % e
+        screen = view.printable(view.scrub(screen))
+        return b"\x1b[H\x1b[2J" + crlf(screen.replace("\n", "\x1b[K\n") +
+                                       "\n(any key ends watch)\x1b[K")
 
     # ---- lines -----------------------------------------------------------------------------
 
@@ -174,8 +216,7 @@ class Session:
             return self.prompt()
         left = self.guard.remaining_ns()
         if left:
-            return crlf("console locked after failed log-ins: try again in %d seconds\n"
-                        % -(-left // 10 ** 9)) + self.prompt()
+            return self._locked(role, left)
         self.pending_role = role
         self.editor.echo = False
         return self.prompt()
@@ -185,9 +226,11 @@ class Session:
         self.editor.echo = True
         left = self.guard.remaining_ns()
         if left:
-            return crlf("console locked after failed log-ins: try again in %d seconds\n"
-                        % -(-left // 10 ** 9)) + self.prompt()
-        if role in ROLES and self.authenticate(role, pin):
+            return self._locked(role, left)
+        # authenticate() is asked for every role name, known or not: an unknown one costs the
+        # same scrypt (auth.PinStore.dummy), so the time taken tells nothing
+        ok = self.authenticate(role, pin)
+        if ok and role in ROLES:
             self.guard.succeeded()
             self.role = role
             self.sessions += 1
@@ -204,11 +247,20 @@ class Session:
             msg += "too many failed log-ins: the console is locked for %d seconds\n" % secs
         return crlf(msg) + self.prompt()
 
+    def _locked(self, role, left):
+        """An attempt while the console is locked: refused without a PIN, and journaled."""
+        self.pending_role = None
+        self.editor.echo = True
+        self.note("console_login", role=role if role in ROLES else "(unknown)", ok=False,
+                  locked=True, failures=self.guard.failures)
+        return crlf("console locked after failed log-ins: try again in %d seconds\n"
+                    % -(-left // 10 ** 9)) + self.prompt()
+
     def _command(self, text):
         word = text.strip().lower()
         if not word:
             return self.prompt()
-        if word in LOGOUT:
+        if word in LOGOUT or self.commands.is_logout(word):
             role = self.role
             self.end("logout")
             return crlf("%s logged out\n\n%s\n" % (role, self.BANNER)) + self.prompt()
@@ -216,5 +268,7 @@ class Session:
             out = self.commands.run(self.role, text)
         except ConsoleError as e:
             out = "refused: %s" % e
-        out = view.scrub(out)
+        if isinstance(out, Watch):
+            return self._draw()
+        out = view.printable(view.scrub(out))
         return crlf(out + ("\n" if out and not out.endswith("\n") else "")) + self.prompt()

@@ -113,11 +113,13 @@ def flat(value, prefix=""):
             out.extend(flat(value[k], "%s%s" % (prefix + "." if prefix else "", k)))
         return out
     if isinstance(value, (list, tuple)):
-        return [(prefix, "[" + ", ".join(_atom(v) for v in value) + "]")]
+        return [(prefix, _atom(value))]
     return [(prefix, _atom(value))]
 
 
 def _atom(v):
+    if isinstance(v, (dict, list, tuple)) and not v:
+        return "none"                      # a person reads "none", not {} or []
     if isinstance(v, dict):
         return "{" + ", ".join("%s=%s" % (k, _atom(x)) for k, x in v.items()) + "}"
     if isinstance(v, (list, tuple)):
@@ -129,13 +131,70 @@ def _atom(v):
     return str(v)
 
 
-def render(entry):
-    """One line for an entry, already redacted."""
+def render(entry, when=None):
+    """One line for an entry, already redacted; `when(ts_ns)` gives its time as a person
+    reads it (the console: casino local time), else the table clock's seconds."""
     data = redact(entry.data if isinstance(entry.data, dict) else {"value": entry.data})
     detail = " ".join("%s=%s" % (k, _atom(v)) for k, v in data.items())
     tag = entry.kind if entry.type == "event" else "%s:%s" % (entry.type, entry.kind)
     src = " (%s)" % entry.source if entry.source else ""
-    return scrub("#%-6s %12s  %s%s  %s" % (entry.seq, seconds(entry.ts_ns), tag, src,
-                                          detail)).rstrip()
+    stamp = seconds(entry.ts_ns) if when is None or entry.ts_ns is None else when(entry.ts_ns)
+    return scrub("#%-6s %12s  %s%s  %s" % (entry.seq, stamp, tag, src, detail)).rstrip()
 
 
+
+
+# ---- what a person reads: no terminal control from a device, the casino's wall clock ----
+
+def printable(text):
+    """Text a terminal shows as text: a device's reason holding ESC[2J, ESC]0;x BEL or any
+    other control or 8-bit byte cannot clear the screen, retitle the window or ring the bell.
+    ESC becomes "^[", any other control or non-ASCII character "?"; newlines are kept."""
+    out = []
+    for ch in str(text):
+        o = ord(ch)
+        if ch == "\n" or 0x20 <= o < 0x7F:
+            out.append(ch)
+        elif ch == "\t":
+            out.append(" ")
+        elif o == 0x1B:
+            out.append("^[")
+        else:
+            out.append("?")
+    return "".join(out)
+
+
+def wall_ns(ctl, ts_ns):
+    """The wall-clock time of a table-time stamp: by this boot's clock record (journal/clock.py)
+    when the controller keeps one, else by the wall clock now less the stamp's age."""
+    import time
+    boot = getattr(getattr(ctl, "clock", None), "boot", None) or {}
+    if isinstance(boot.get("wall_ns"), int) and isinstance(boot.get("table_ns"), int):
+        return ts_ns - boot["table_ns"] + boot["wall_ns"]
+    return time.time_ns() - (ctl.clock() - ts_ns)
+
+
+def local_time(ctl, ts_ns):
+    """ISO 8601 in the casino's local time (the machine's time zone), with its offset."""
+    import datetime
+    if not isinstance(ts_ns, int):
+        return "-"
+    wall = wall_ns(ctl, ts_ns)
+    return datetime.datetime.fromtimestamp(wall / 1e9).astimezone().isoformat(
+        timespec="seconds")
+
+
+def local_offset_ns(ctl):
+    """What to add to a table time for the casino's local wall-clock time now."""
+    import time
+    now = ctl.clock()
+    wall = wall_ns(ctl, now)
+    return wall - now + time.localtime(wall // 10 ** 9).tm_gmtoff * 10 ** 9
+
+
+def dollars(cents):
+    """1250 -> '$12.50'; -1250 -> '-$12.50' (money is integer cents; people read dollars)."""
+    if not isinstance(cents, int) or isinstance(cents, bool):
+        return "-"
+    sign = "-" if cents < 0 else ""
+    return "%s$%s.%02d" % (sign, format(abs(cents) // 100, ","), abs(cents) % 100)

@@ -21,6 +21,9 @@ class PlayerDecisions:
         if seat != p["seat"]:
             raise IllegalEvent("seat %s acts (%s), but the procedure asks seat %s (%s)"
                                % (seat, action, p["seat"], self.waiting_for()))
+        if p["need"] == "offer" and p["offer"] == "surrender" and "hand" in p:
+            self.answer_surrender_offer(seat, action, event)
+            return
         if p["need"] == "offer":
             offer = p["offer"]
             if action == "decline" and event.get("offer", offer) == offer:
@@ -40,6 +43,31 @@ class PlayerDecisions:
             detail["amount"] = self.double_amount(seat, index, event)
         self.note(action, **detail)
         getattr(self, "act_" + action)(seat, index, event)
+
+    def answer_surrender_offer(self, seat, action, event):
+        """A hand that can take no more cards surrenders, or stands by declining (or by the
+        dealer keying stand): the only choices left to it (581.9(a))."""
+        index = self.turn[1]
+        if action == "surrender":
+            self.note("surrender", seat=seat, hand=index + 1)
+            self.act_surrender(seat, index, event)
+        elif action in ("decline", "stand") and event.get("offer", "surrender") == "surrender":
+            self.note("declined", seat=seat, offer="surrender", hand=index + 1)
+            self.act_stand(seat, index, event)
+        else:
+            raise IllegalEvent("seat %s may not %s: hand %d can take no more cards: %s; it "
+                               "stands or surrenders" % (seat, action, index + 1,
+                                                         self.no_more_cards_reason(seat, index)))
+
+    def scenario_refusal(self, pending, action):
+        """Why the hand a declined offer was made to could not take `action`, or None."""
+        if pending.get("offer") != "surrender" or "hand" not in pending or action not in ACTIONS:
+            return None
+        why = self.refusal(action, pending["seat"], pending["hand"] - 1)
+        return why and "seat %s may not %s: %s" % (pending["seat"], action, why)
+
+    def no_more_cards_reason(self, seat, index):
+        return self.refusal("hit", seat, index)
 
     def not_now(self, action, seat):
         """Why `action` is not what the procedure asks now, with the section."""
@@ -120,6 +148,12 @@ class PlayerDecisions:
                 if allowed == ["stand"]:
                     hand["done"] = hand["stood"] = True
                     continue
+                if set(allowed) == {"stand", "surrender"}:
+                    # It can take no more cards (doubled, split aces, a refused card): it is
+                    # not asked to stand; the surrender still open to it (581.9(a)) is offered.
+                    self.pending = {"need": "offer", "seat": seat, "hand": i + 1,
+                                    "offer": "surrender"}
+                    return
                 self.pending = {"need": "decision", "seat": seat, "hand": i + 1,
                                 "allowed": allowed}
                 return

@@ -243,12 +243,16 @@ class BlackjackFamily(PlayerDecisions, GameModel):
         if problem:
             raise InvalidCard("%s: %s" % (what, problem))
         code = C.code(card)
-        copies = self.batch_counts()[code]
+        copies = self.batch_counts()[code] + getattr(self, "extra_cards", {}).get(code, 0)
         if seen.get(code, 0) + 1 > copies:
             raise InvalidCard("%s: one %s too many: a batch of %d decks holds %d (%s)"
                               % (what, code, self.DECKS, copies, self.SECTIONS["deck"]))
         seen[code] = seen.get(code, 0) + 1
         return code
+
+    def scenario_deck(self):
+        """The whole batch a scenario's listed cards are the top of (controller/scenario.py)."""
+        return [code for code, copies in self.batch_counts().items() for _ in range(copies)]
 
     def from_shoe(self, code, what="card"):
         """A card out of the shoe, checked and counted against the batch."""
@@ -262,10 +266,15 @@ class BlackjackFamily(PlayerDecisions, GameModel):
         super().on_shuffle(event)
 
     def start_shoe(self, event):
-        """A new shoe: the count of cards out of it restarts; a stacked shoe is checked whole.
+        """A new shoe: the count of cards out of it restarts; a stacked shoe is checked whole,
+        a card the batch holds once more for each time its `deck.extra` names it.
         A live table reports the batch's first card, burned to the discard rack, on the
         shuffle event ({"burn": code}: 581.7(c), 633a.7(c)); it counts against the batch."""
         self.shoe_seen = {}
+        self.extra_cards = {}
+        for code in ((event.get("deck") or {}).get("extra") or []):
+            code = self.check_card(code, {}, "deck.extra %r" % (code,))
+            self.extra_cards[code] = self.extra_cards.get(code, 0) + 1
         seen = {}
         for n, code in enumerate(event.get("stack") or [], 1):
             self.check_card(code, seen, "card %d (%r)" % (n, code))

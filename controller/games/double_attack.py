@@ -15,10 +15,14 @@ wagers the original Bet and Double Attack Wagers again).
 Readings of the text (581 is silent or loose on them):
   * A Double Down Wager wins, loses or ties with its hand's Bet and is paid 1 to 1: 581.12 prints
     no odds for it, and it is an addition to the hand's wager.
-  * A surrender after doubling returns the Double Down Wager: 581.9(b) collects half of the Bet
-    and Double Attack Wagers only.
-  * A hand that can take no more cards (doubled, split aces) but totals under 21 is still asked:
-    stand or surrender (581.9(a) allows surrender after doubling and after splitting).
+  * A surrender after doubling collects half of the Double Down Wager too, with the Bet and
+    Double Attack halves (options.surrender_double_down "half", the default). 581.9(b) names
+    only the Bet and Double Attack Wagers; read literally ("returned") the Double Down is a free
+    option to look at the card and surrender, and the game's house edge under basic strategy
+    goes from +0.52% to -2.31% (controller/par/readings.py; docs/interpretations.md).
+  * A hand that can take no more cards (doubled, split aces) but totals under 21 is not asked
+    to stand: the surrender 581.9(a) still allows it is an offer, and the hand stands when it
+    is declined.
   * Each surrender with A K Q J up asks the card reader again, as 581.9(b)(2) says. A "yes" that
     the earlier peek missed ends the round as a dealer Blackjack (581.9(b)(2)(i), 581.10(b),
     581.11(d)) and locks the table for the reader (581.13(i)); so does a Blackjack found when the
@@ -76,6 +80,7 @@ IRREGULARITIES = {
 }
 ANY_TIME = ("cover_card", "device_out_of_order", "new_dealer")   # check their own states
 SHUFFLERS = ("automated", "manual")
+SURRENDER_DOUBLE_DOWN = ("half", "returned")
 
 
 def _positive(what, section):
@@ -100,11 +105,15 @@ class DoubleAttackBlackjack(OutOfOrder, BlackjackFamily):
                              else "a player bets on 1 to 6 boxes (581.6(g))"),
         # 581.5(a): the cards are shuffled by an automated card shuffling device or by hand
         "shuffler": (str, one_of(SHUFFLERS, "581.5(a)")),
+        # 581.9(b) on a surrender after doubling: "half" of the Double Down Wager collected
+        # with the Bet and Double Attack halves, or "returned" whole (docs/interpretations.md)
+        "surrender_double_down": (str, one_of(SURRENDER_DOUBLE_DOWN, "581.9(b)")),
     }
     DEFAULTS = {"table_min": 100, "table_max": 1000000, "offered": {"bust_it": True},
                 "limits": {}, "paytables": {},
                 "options": {"reader_shows_hole_card": False, "insurance_chip_unit": 100,
-                            "boxes_per_player": 2, "shuffler": "automated"}}
+                            "boxes_per_player": 2, "shuffler": "automated",
+                            "surrender_double_down": "half"}}
     MAIN_WAGER = "bet"
     HAND_WAGERS = ("bet", "double_attack")
     PEEK_RANKS = "AKQJ"
@@ -278,7 +287,12 @@ class DoubleAttackBlackjack(OutOfOrder, BlackjackFamily):
         self.result(seat, bet_name, settle.SURRENDER, nets[0])
         if da_name in placed:
             self.result(seat, da_name, settle.SURRENDER, nets[1])
-        self.return_wagers(seat, [wager_name("double_down", index)])
+        dd_name = wager_name("double_down", index)
+        if dd_name in placed and self.option("surrender_double_down") == "half":
+            # The Double Down Wager is part of the hand's wager and goes with it: half is
+            # collected (581.9(b) read with 581.10(a); docs/interpretations.md, issue 19).
+            self.result(seat, dd_name, settle.SURRENDER, settle.half_returned(placed[dd_name]))
+        self.return_wagers(seat, [dd_name])
 
     def pay_blackjack(self, seat, index):
         """Even money on the Bet and Double Attack Wagers at once; Bust It stays (581.7(h)(1))."""

@@ -25,8 +25,9 @@ Table options (config `options`):
 The deck, its hours and shuffles, the stub counts (583.8(e)-(g), 583.9(e)-(g), 583.10(d)-(f)),
 the irregularities and device faults of 583.13 are controller/games/single_deck.py, with the
 sections below. A round due a stub count waits in `stub_count` once the stub is out (after the
-flop; from an automated shoe after the community stack, 583.10(c)). A scenario cannot give a
-count: its round is round 1 of a fresh deck.
+flop; from an automated shoe after the community stack, 583.10(c)). A scenario's stub count is
+what its deck holds (the listed cards, the rest of the deck, `deck.missing` and `deck.extra`),
+the dealer finding no misdeal.
 
 Readings of the text:
   * The cards are shuffled after every round (583.5(a)): a new round needs a shuffle event.
@@ -306,8 +307,11 @@ class FlopPoker(SingleDeckGame):
     def scenario_answer(self, pending, doc):
         from controller.scenario import ScenarioError
         if pending.get("need") == "stub_count":
-            raise ScenarioError("round %d waits for the dealer's stub count (%s): a scenario "
-                                "cannot give it" % (self.round_no, pending["section"]))
+            # the dealer counts what the scenario's deck holds: the cards it lists, the rest of
+            # the deck, less `deck.missing`, plus `deck.extra` (583.8(e))
+            return "irregularity", {"kind": "stub_count",
+                                    "stub": len(doc.get("cards", [])) - len(self.shoe_out),
+                                    "misdealt": False}
         raise ScenarioError("%s does not ask for %r" % (self.GAME, pending.get("need")))
 
     def scenario_summary(self):

@@ -418,8 +418,11 @@ class RaiseItUpStud(SingleDeckGame):
                                     % pending["for"])
             return "card", {"cards": cards[start:start + 3]}
         if pending["need"] == "stub_count":
-            # a stacked deck is a whole deck: the stub holds what the deal left
-            return "irregularity", {"kind": "stub_count", "stub": DECK_SIZE - len(self.shoe_out)}
+            # the stub holds what the deal left of the scenario's deck: the listed cards, the
+            # rest of the deck, less `deck.missing`, plus `deck.extra` (669a.8(f))
+            return "irregularity", {"kind": "stub_count",
+                                    "stub": len(doc.get("cards", [])) - len(self.shoe_out),
+                                    "misdealt": False}
         raise ScenarioError("%s does not ask for %r" % (GAME, pending["need"]))
 
     def scenario_summary(self):

@@ -191,13 +191,18 @@ class SingleDeckGame(OutOfOrder, GameModel):
 
     def start_shoe(self, event):
         """Nothing is out of a freshly shuffled deck; a stacked deck (a scenario) holds each
-        card once."""
+        card once, or as many more times as its `deck.extra` says (a stub count's surplus,
+        583.8(e), 669a.8(f))."""
         self.shoe_out = []
+        self.extra_cards = {}
+        for code in ((event.get("deck") or {}).get("extra") or []):
+            code = self.card(code, "deck.extra %r" % (code,), ())
+            self.extra_cards[code] = self.extra_cards.get(code, 0) + 1
         seen = []
         for n, code in enumerate(event.get("stack") or [], 1):
             what = "card %d (%r)" % (n, code)
             code = self.card(code, what, ())
-            if code in seen:
+            if seen.count(code) > self.extra_cards.get(code, 0):
                 raise self.refused("stacked_twice", what=what, n=n, code=code)
             seen.append(code)
 
@@ -210,9 +215,14 @@ class SingleDeckGame(OutOfOrder, GameModel):
         if card == C.JOKER:
             raise self.refused("joker", what=what)
         code = C.code(card)
-        if code in (self.shoe_out if seen is None else seen):
+        out = self.shoe_out if seen is None else seen
+        if code in out and out.count(code) > getattr(self, "extra_cards", {}).get(code, 0):
             raise self.refused("twice", what=what, code=code)
         return code
+
+    def scenario_deck(self):
+        """The whole deck a scenario's listed cards are the top of (controller/scenario.py)."""
+        return [C.code(c) for c in C.standard_deck()]
 
     def take(self, code, what):
         """A card out of the deck, dealt or found face up."""

@@ -29,11 +29,12 @@ Readings of the text:
   * The starting position in a scenario is its `start_position`: an int is the random number
     generator's value, {"dice": [a, b, c]} the dice; that form decides the method for the
     round (a config that names the other method contradicts it and is refused).
-  * The stub: the deck holds the cards a scenario lists (`cards`), or the `count` a shuffle
-    event gives (a shuffler that counts), else 53. After the deal that count less the 42
-    cards dealt must be 11; a card found face up went to the discard rack (670a.13(f)) and
-    is counted with the stub, not missing. A scenario listing fewer than 53 cards is a short deck:
-    no position was misdealt, so all hands are void and the deck is removed from the table
+  * The stub: the deck holds the cards a scenario's shoe holds (its listed cards, then the rest
+    of the deck less `deck.missing`, plus `deck.extra`: controller/scenario.py), or the `count`
+    a shuffle event gives (a shuffler that counts), else 53. After the deal that count less the
+    42 cards dealt must be 11; a card found face up went to the discard rack (670a.13(f)) and
+    is counted with the stub, not missing. A scenario deck with a card missing or extra: no
+    position was misdealt, so all hands are void and the deck is removed from the table
     (670a.8(f)); the next round waits for a new deck. A dealer who counts a different stub
     reports it: Event("irregularity", {"kind": "stub_count", "count": n, "misdealt": bool}).
   * The Double Down offer and the setting go seat by seat from the dealer's right, the order
@@ -60,6 +61,7 @@ from controller.games.out_of_order import WHILE_LOCKED, OutOfOrder
 from controller.games.six_card_fortune_players import DEALER, DEALER_SETTING, PLAYERS, \
     PlayersAndDealer, card_code
 from controller.progressive import contribute, new_meter
+from controller.rules import cards as C
 from controller.rules import paigow as pg
 
 GAME = "six-card-fortune-pai-gow"
@@ -236,13 +238,17 @@ class SixCardFortune(OutOfOrder, PlayersAndDealer, GameModel):
         options = ((doc or {}).get("config") or {}).get("options") or {}
         self.stacked_method = options.get("start_method") if isinstance(options, dict) else None
         if stack is not None:
-            seen = set()
+            extra = {}
+            for value in ((event.get("deck") or {}).get("extra") or []):
+                code = card_code(value, "deck.extra %r" % (value,))
+                extra[code] = extra.get(code, 0) + 1
+            seen = {}
             for n, value in enumerate(stack, 1):
                 code = card_code(value, "card %d (%r)" % (n, value))
-                if code in seen:
+                if seen.get(code, 0) > extra.get(code, 0):
                     raise InvalidCard("card %d: %s is listed twice; the game uses one deck "
-                                      "(670a.3(a))" % (n, code))
-                seen.add(code)
+                                      "(670a.3(a)) and deck.extra does not add one" % (n, code))
+                seen[code] = seen.get(code, 0) + 1
             self.deck_count = len(stack)
         else:
             count = event.get("count", pg.DECK_SIZE)
@@ -515,6 +521,10 @@ class SixCardFortune(OutOfOrder, PlayersAndDealer, GameModel):
                                                  "(670a.5(a), 670a.13)")
 
     # ---- scenarios (controller/scenario.py) ------------------------------------------------
+
+    def scenario_deck(self):
+        """The whole deck a scenario's listed cards are the top of (controller/scenario.py)."""
+        return [C.code(c) for c in C.joker_deck()]
 
     def scenario_answer(self, pending, doc):
         """The dice of `start_position`; the dealer sets by the house way."""

@@ -22,7 +22,7 @@ journal.
 
 from collections import deque
 
-from controller.errors import JournalError
+from controller.errors import ClearRefused, JournalError
 from controller.games.engine import LOCKED_OUT, Table
 from controller.games.events import Event
 from controller.journal import clock as table_clock
@@ -30,7 +30,7 @@ from controller.journal import meters as M
 from controller.journal import state as S
 from controller.journal.chain import Break
 from controller.outputs import Outputs
-from controller.policies import Policy, default_policies
+from controller.policies import CONSUMED, Policy, default_policies
 from controller.table import TableController
 
 STEP_RECORDS = ("tick", "resume_void", "integrity_lock", "clock")
@@ -62,6 +62,15 @@ class ReplaySelftest(Policy):
         self.results = []
 
     def before(self, ctl, event):
+        if event.kind == "clear" and ctl.model.state == LOCKED_OUT:
+            # controller/clearing.py: the live policy refused it, or deferred it to the clear
+            # service (whose own clear event follows with its result); the replay does the same
+            refused = next((r["data"] for r in self.ctx.records if r["kind"] == "refused"
+                            and r["data"].get("error") == "ClearRefused"), None)
+            if refused is not None:
+                raise ClearRefused(refused.get("reason"))
+            if any(r["kind"] == "clear_deferred" for r in self.ctx.records):
+                return CONSUMED
         if event.kind == "clear" and "selftest" not in event.data and \
                 ctl.model.state == LOCKED_OUT:
             hint = next((r["data"] for r in self.ctx.records if r["kind"] == "selftest"), None)

@@ -5,8 +5,9 @@ Insurance (581.12(b)) only on his hole card under an ace: both are priced
 exactly over the eight 48-card decks (581.3(a)), cards drawn without
 replacement. The players' cards are left unseen: they are dealt and drawn
 without sight of the hole card, so they do not change the distribution of the
-dealer's cards from a freshly shuffled batch. Bet and Double Attack Wagers
-depend on the player's decisions (581.9-581.11) and are listed, not priced.
+dealer's cards from a freshly shuffled batch. The Bet, Double Attack and Double Down Wagers
+depend on the player's decisions (581.9-581.11): they are priced together under basic
+strategy (controller/par/blackjack_strategy.py states the method).
 
 Counting runs over classes of identical cards (a rank in a suit: 48 classes
 in the batch, each 8 copies), with the rules core deciding each class triple,
@@ -14,7 +15,8 @@ so the sheet and the table settle by the same code.
 """
 
 from controller.errors import InvalidHand
-from controller.par.sheet import LOSES, StrategyDependent, from_paytable
+from controller.par import blackjack_strategy as strategy
+from controller.par.sheet import LOSES, from_paytable
 from controller.rules import blackjack, cards, paytables
 
 GAME = paytables.DAB
@@ -112,15 +114,22 @@ def insurance_sheet(deck=None):
                               "no other card seen" % combos)
 
 
-def sheets():
-    """Every wager of 581.12, in the order of the section."""
-    return [
-        StrategyDependent(GAME, "bet", "581.12(a)",
-                          "the player's total depends on his decisions to draw, stand, double "
-                          "down, split or surrender (581.7(h)-(k), 581.9-581.11)"),
-        StrategyDependent(GAME, "double_attack", "581.12(a)",
-                          "placed after the dealer's up card is seen (581.7(e)) and settled with "
-                          "the Bet Wager on the player's decisions (581.7(o)(2))"),
-        insurance_sheet(),
-        bust_it_sheet(),
-    ]
+def base_game(options=None):
+    """Bet, Double Attack and Double Down together, per unit of the Bet, under basic strategy
+    with the Double Attack decision (controller/par/blackjack_strategy.py)."""
+    from controller.par.blackjack import BaseGamePar
+    rules = strategy.double_attack_rules(options)
+    return BaseGamePar(GAME, ["bet", "double_attack", "double_down"], "581.12(a)", rules,
+                       "eight 48-card decks (581.3(a)); Blackjack pays 1 to 1 (581.12(a)); the "
+                       "dealer stands on all 17s (581.7(n)); double down on two or more cards "
+                       "(581.10(a)); surrender at any time before standing (581.9(a)), after "
+                       "doubling with the Double Down Wager %s (options.surrender_double_down)"
+                       % ("half collected" if rules.surrender_double_down == "half"
+                          else "returned"))
+
+
+def sheets(config=None):
+    """Every wager of 581.12, in the order of the section; the base game under the table's
+    configured options."""
+    options = (config or {}).get("options", {})
+    return [base_game(options), insurance_sheet(), bust_it_sheet()]

@@ -117,3 +117,76 @@ def test_tablectl_passwd_uses_TABLECTL_PINS(tmp_path, monkeypatch):
     assert auth.default_pin_store() == str(tmp_path / "env.json")
     monkeypatch.delenv("TABLECTL_PINS")
     assert auth.default_pin_store() == "/etc/tablectl/console-pins.json"
+
+
+class CountingScrypt:
+    """hashlib.scrypt itself, counting each call's cost parameter (a spy, not a mock)."""
+
+    def __init__(self, monkeypatch):
+        import hashlib
+        self.calls = []
+        real = hashlib.scrypt
+
+        def scrypt(*a, **kw):
+            self.calls.append(kw.get("n"))
+            return real(*a, **kw)
+        monkeypatch.setattr(auth.hashlib, "scrypt", scrypt)
+
+
+def test_an_unknown_role_costs_the_same_scrypt_as_a_real_one(tmp_path, monkeypatch):
+    from tests.console.support import PINS, Rig
+    rig = Rig(tmp_path)
+    spy = CountingScrypt(monkeypatch)
+    for role in ("technician", "root", "floorperson"):
+        rig.type(role + "\r")
+        assert "login incorrect" in rig.type("0000\r")
+    # one scrypt per attempt, each at the stored entries' own cost (FAST here, n=2**10)
+    assert spy.calls == [FAST["n"]] * 3
+    store = PinStore(str(tmp_path / "only-tech.json"), **FAST)
+    store.set("technician", PINS["technician"])
+    spy.calls.clear()
+    assert not store.verify("dealer", "1357")            # a role without a PIN
+    assert not store.verify("(nobody)", "1357")          # no such role
+    assert spy.calls == [FAST["n"]] * 2
+
+
+def test_the_log_in_lock_survives_a_restart_and_attempts_during_it_are_journaled(tmp_path):
+    from tests.console.support import PINS, Rig
+    rig = Rig(tmp_path, max_failures=2, lock_s=120)
+    lock_file = str(tmp_path / "pins.json.lock")
+    wall = Clock(10 ** 18)
+    rig.guard = LoginGuard(rig.clock, max_failures=2, lock_s=120, state_path=lock_file,
+                           wall=wall)
+    rig.session.guard = rig.guard
+    for _ in range(2):
+        rig.type("technician\r")
+        rig.type("0000\r")
+    assert "locked" in rig.type("technician\r")
+    # a restart: a new guard (and a monotonic clock that began again) on the same file
+    wall.now += 30 * S
+    rig2 = Rig(tmp_path / "after", max_failures=2, lock_s=120)
+    rig2.guard = LoginGuard(Clock(5), max_failures=2, lock_s=120, state_path=lock_file,
+                            wall=wall)
+    rig2.session.guard = rig2.guard
+    assert 85 * S < rig2.guard.remaining_ns() <= 90 * S
+    out = rig2.type("technician\r")
+    assert "console locked after failed log-ins: try again in 90 seconds" in out
+    assert "PIN" not in out and rig2.session.role is None
+    tries = rig2.ctl.journal.records("console_login")
+    assert tries[-1].data == {"role": "technician", "ok": False, "locked": True,
+                              "failures": 2}
+    wall.now += 91 * S
+    rig3 = Rig(tmp_path / "later", max_failures=2, lock_s=120)
+    rig3.guard = LoginGuard(Clock(5), max_failures=2, lock_s=120, state_path=lock_file,
+                            wall=wall)
+    rig3.session.guard = rig3.guard
+    assert rig3.guard.remaining_ns() == 0
+    rig3.type("technician\r")
+    assert "logged in as technician" in rig3.type(PINS["technician"] + "\r")
+
+
+def test_an_unreadable_log_in_lock_file_locks_the_console(tmp_path):
+    lock_file = tmp_path / "pins.json.lock"
+    lock_file.write_text("{not json")
+    guard = LoginGuard(Clock(0), max_failures=5, lock_s=300, state_path=str(lock_file))
+    assert guard.remaining_ns() == 300 * S and "cannot be read" in guard.problem

@@ -141,7 +141,9 @@ def test_clear_runs_the_devices_self_test_then_submits_the_clear(tmp_path, runni
     assert rig.drivers["card_reader"].selftests == 0          # only the failed device
     assert rig.ctl.model.state == "closed" and rig.ctl.lockouts[-1]["cleared"]
     clear = [e for e in rig.ctl.journal if isinstance(e, Event) and e.kind == "clear"]
-    assert len(clear) == 1 and clear[0].data == {"role": "floorperson", "selftest": True}
+    assert len(clear) == 1 and clear[0].data == {"role": "floorperson", "selftest": True,
+                                                 "device": "dealing_shoe", "at": "console",
+                                                 "check": "device"}
     assert clear[0].source == "console"
     assert "cleared" in rig.run("lockouts")
 
@@ -154,7 +156,10 @@ def test_a_failed_self_test_leaves_the_lock_out_in_force(tmp_path, running):
     out = rig.run("clear")
     assert "self-test shoe: FAIL (motor stuck)" in out and "not cleared" in out
     assert rig.ctl.model.state == "locked_out" and rig.drivers["shoe"].cleared == 0
-    assert not [e for e in rig.ctl.journal if isinstance(e, Event) and e.kind == "clear"]
+    # the failed result is journaled as an input the game refuses: nothing silent
+    clear = [e for e in rig.ctl.journal if isinstance(e, Event) and e.kind == "clear"]
+    assert [e.data["selftest"] for e in clear] == [False]
+    assert "has not passed its self-test" in rig.ctl.refusals[-1][1]
     assert "shoe failed its self-test" in rig.ctl.journal.records("console_refused")[-1].data[
         "reason"]
 
@@ -190,7 +195,7 @@ def test_a_shuffler_covered_as_out_of_order_is_cleared_without_its_self_test(tmp
     rig.ctl.submit(rig.ctl.event("irregularity", {"kind": "device_out_of_order",
                                                   "device": "shuffler", "covered": True}))
     wait(lambda: (rig.ctl.model.lockout or {}).get("covered"))
-    assert "(shuffler is covered as out of order: no self-test)" in rig.run("status")
+    assert "without a self-test: shuffler is covered as out of order" in rig.run("status")
     assert "covered as out of order; `clear` clears without its self-test" in \
         rig.run("lockouts")
     out = rig.run("clear")
@@ -198,7 +203,8 @@ def test_a_shuffler_covered_as_out_of_order_is_cleared_without_its_self_test(tmp
     assert "lock-out cleared by floorperson; the table is opened" in out
     assert dead.selftests == 1 and dead.cleared == 0          # its fault stays latched
     clear = [e for e in rig.ctl.journal if isinstance(e, Event) and e.kind == "clear"]
-    assert [e.data for e in clear] == [{"role": "floorperson"}]
+    assert [(e.data["selftest"], e.data["check"]) for e in clear] == [(False, "device"),
+                                                                     (True, "covered")]
 
 
 def test_a_lock_out_of_a_device_without_a_driver_here_is_not_cleared(tmp_path, running):

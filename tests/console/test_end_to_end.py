@@ -113,14 +113,17 @@ def test_socat_logs_in_reads_status_and_lockouts_clears_a_shoe_jam_and_logs_out(
                 assert "shoe ready" in status
 
                 sim.sim.serial["shoe"].jam()          # the real device's jam, over the line
-                wait(lambda: ctl.model.state == "locked_out")
+                announced = term.expect(b"tablectl[floorperson]> ")     # unasked, at once
+                assert "*** LOCK-OUT" in announced and "device dealing_shoe: jam" in announced
+                assert ctl.model.state == "locked_out"
                 lockouts = term.command("lockouts")
-                assert "IN FORCE  device dealing_shoe: jam" in lockouts
+                assert "IN FORCE" in lockouts and "device dealing_shoe: jam" in lockouts
                 assert "shoe fault" in term.command("status")
 
                 cleared = term.command("clear")
                 assert "self-test shoe: pass" in cleared
                 assert "lock-out cleared by floorperson; the table is closed" in cleared
+                assert "*** lock-out cleared" in term.expect(b"tablectl[floorperson]> ")
                 assert ctl.model.state == "closed" and ctl.lockouts[-1]["cleared"]
                 assert sim.drivers["shoe"].state == "ready"
                 assert "cleared" in term.command("lockouts")
@@ -137,7 +140,8 @@ def test_socat_logs_in_reads_status_and_lockouts_clears_a_shoe_jam_and_logs_out(
     kinds = [getattr(e, "kind", None) for e in ctl.journal]
     assert kinds.index("console_login") < kinds.index("clear")
     clear = next(e for e in ctl.journal if isinstance(e, Event) and e.kind == "clear")
-    assert clear.data == {"role": "floorperson", "selftest": True} and clear.source == "console"
+    assert clear.data == {"role": "floorperson", "selftest": True, "device": "dealing_shoe",
+                          "at": "console", "check": "device"} and clear.source == "console"
     commands = [(r.data["role"], r.data["command"]) for r in ctl.journal.records("console")]
     assert commands == [("floorperson", c) for c in ("status", "lockouts", "status", "clear",
                                                      "lockouts")]
@@ -170,12 +174,58 @@ def test_start_console_serves_a_pty_and_stop_leaves_nothing_behind(tmp_path):
         os.write(fd, b"technician\n" + PINS["technician"].encode() + b"\n")
         until(b"tablectl[technician]> ")
         assert console.thread.is_alive() and console.path == path
+        console.stop()                                # with the terminal still on the line
     finally:
         os.close(fd)
-    console.stop()
     console.stop()                                    # idempotent
     assert not console.thread.is_alive()
     assert ctl.journal.records("console_logout")[-1].data == {
         "role": "technician", "reason": "console stopped", "session": 1}
     assert ctl.journal.records("console_started")[0].data["line"] == path
+    assert fds() == before
+
+
+def test_a_missing_console_adapter_never_stops_the_console_and_an_unplugged_one_is_awaited(
+        tmp_path):
+    """The console's serial adapter absent at start: the console starts and waits; when it
+    appears (a pty's slave stands in for /dev/tablectl/console) the log-in prompt is served;
+    unplugged (its far end closes: EIO), the session ends and the console waits again."""
+    before = fds()
+    ctl, _, clock = make("flop-poker")
+    store = PinStore(str(tmp_path / "pins.json"), **FAST)
+    store.set("technician", PINS["technician"])
+    line = str(tmp_path / "console")                 # like /dev/tablectl/console: not there
+    path, console = start_console(ctl, {}, clock=time.monotonic_ns, pin_store_path=store.path,
+                                  pin_params=FAST, tty=line)
+    try:
+        assert console.absent and path == line
+        assert ctl.journal.records("console_line_absent")[0].data["line"] == line
+        master, slave = os.openpty()                  # the adapter is plugged in
+        os.symlink(os.ttyname(slave), line)
+        os.close(slave)
+        screen = b""
+
+        def until(marker, timeout=8):
+            nonlocal screen
+            end = time.monotonic() + timeout
+            while marker not in screen:
+                assert time.monotonic() < end, screen
+                if select.select([master], [], [], 0.1)[0]:
+                    try:
+                        screen += os.read(master, 4096)
+                    except OSError:                   # EIO: the console has not opened it yet
+                        time.sleep(0.05)
+            out, screen = screen, b""
+            return out
+
+        assert b"role: " in until(b"role: ")
+        assert not console.absent
+        os.write(master, b"technician\r" + PINS["technician"].encode() + b"\r")
+        until(b"tablectl[technician]> ")
+        os.close(master)                              # unplugged
+        wait(lambda: console.absent, 8)
+        assert ctl.journal.records("console_logout")[-1].data["reason"] == "hangup"
+        assert console.thread.is_alive()
+    finally:
+        console.stop()
     assert fds() == before

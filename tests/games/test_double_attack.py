@@ -380,13 +380,19 @@ def test_no_surrender_once_the_hand_stands():
 
 
 @pytest.mark.reg("581.11(e)")
-def test_split_aces_are_asked_only_to_stand_or_surrender():
+def test_split_aces_are_not_asked_to_stand_only_offered_surrender():
     t = table()
     start(t, {"1": {"bet": 1000}})
     dealt(t, "6h", "As", "Ad", "9c")
     act(t, "1", "split")
     cards(t, "5h")
-    assert t.model.pending["allowed"] == ["stand", "surrender"]
+    assert t.model.pending == {"need": "offer", "seat": "1", "hand": 1, "offer": "surrender"}
+    with pytest.raises(IllegalEvent, match=r"may not hit: hand 1 can take no more cards: a "
+                                           r"split ace takes one card only \(581.11\(e\)\)"):
+        act(t, "1", "hit")
+    act(t, "1", "decline")
+    assert t.model.hands["1"][0]["stood"]
+    assert t.model.pending["need"] == "card"
 
 
 # ---- 581.13 irregularities -----------------------------------------------------------------------
@@ -426,7 +432,8 @@ def test_an_exposed_card_goes_to_the_next_player_who_takes_a_card():
     irregular(t, "card_exposed_in_error", card="Kd")
     assert "refuse" in t.model.pending["allowed"]
     act(t, "1", "refuse")
-    assert t.model.pending["allowed"] == ["stand", "surrender"]      # no more cards for seat 1
+    # no more cards for seat 1: offered the surrender only; the dealer's "stand" declines it
+    assert t.model.pending == {"need": "offer", "seat": "1", "hand": 1, "offer": "surrender"}
     act(t, "1", "stand")
     act(t, "2", "hit")
     assert t.model.hands["2"][0]["cards"] == ["5d", "4s", "Kd"]
@@ -687,6 +694,61 @@ def test_the_machine_is_drawn_from_its_definition():
     text = mermaid(DAB)
     for state in DAB.ROUND_STATES:
         assert state in text
+
+
+# ---- 581.9(b): the Double Down Wager on a surrender after doubling (issue 19) ----------------
+
+def _double_then_surrender(t, up, hole, player=("5s", "4d"), drawn="2c", attack=500, double=1500):
+    start(t, {"1": {"bet": 1000}})
+    dealt(t, up, *player, hole, double_attack={"1": attack})
+    act(t, "1", "double", double)
+    cards(t, drawn)
+    assert t.model.pending == {"need": "offer", "seat": "1", "hand": 1, "offer": "surrender"}
+    act(t, "1", "surrender")
+
+
+@pytest.mark.reg("581.9(b)")
+@pytest.mark.reg("581.9(b)(1)")
+def test_a_doubled_hand_surrendered_against_a_non_peek_card_loses_half_the_double_down():
+    t = table()
+    _double_then_surrender(t, "6h", "9c")
+    cards(t, "Kd")          # the dealer's 25: the surrender stands whatever he makes
+    assert results(t) == {"1": {"bet": ("surrender", -500), "double_attack": ("surrender", -250),
+                                "double_down": ("surrender", -750)}}
+
+
+@pytest.mark.reg("581.9(b)")
+@pytest.mark.reg("581.9(b)(2)(ii)")
+def test_a_doubled_hand_surrendered_against_a_peeked_ace_without_blackjack_loses_half():
+    t = table()
+    start(t, {"1": {"bet": 1000}})
+    dealt(t, "Ah", "5s", "4d", "7c", double_attack={"1": 1000})
+    act(t, "1", "decline")
+    t.handle(Event("reader", {"blackjack": False}))         # the peek of 581.7(g)
+    act(t, "1", "double", 2000)
+    cards(t, "3c")
+    act(t, "1", "surrender")
+    assert t.model.pending == {"need": "reader", "for": "surrender of seat 1"}
+    t.handle(Event("reader", {"blackjack": False}))         # asked again, 581.9(b)(2)
+    assert t.model.dealer == ["Ah", "7c"]       # his soft 18 stands, nothing more to draw
+    assert results(t) == {"1": {"bet": ("surrender", -500), "double_attack": ("surrender", -500),
+                                "double_down": ("surrender", -1000)}}
+
+
+@pytest.mark.reg("581.9(b)")
+def test_the_literal_reading_returns_the_double_down_when_configured():
+    t = table(surrender_double_down="returned")
+    _double_then_surrender(t, "6h", "9c")
+    cards(t, "Kd")
+    assert results(t) == {"1": {"bet": ("surrender", -500), "double_attack": ("surrender", -250),
+                                "double_down": ("returned", 0)}}
+
+
+@pytest.mark.reg("581.9(b)")
+def test_the_double_down_treatment_is_a_checked_option():
+    with pytest.raises(ConfigError, match=r"surrender_double_down.*half, returned.*581.9\(b\)"):
+        configuration.validate({"options": {"surrender_double_down": "kept"}}, DAB)
+    assert DAB.DEFAULTS["options"]["surrender_double_down"] == "half"
 
 
 # ---- the burn card (581.7(c)) ------------------------------------------------------------

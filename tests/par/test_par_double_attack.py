@@ -173,12 +173,16 @@ def test_insurance_counts_follow_the_deck(decks):
 # ---- the sheet ---------------------------------------------------------------------------
 
 @pytest.mark.reg("581.12")
-def test_sheets_price_insurance_and_bust_it_and_list_the_strategy_wagers():
+def test_sheets_price_the_base_game_insurance_and_bust_it():
     sheets = da.sheets()
-    assert [s.wager for s in sheets] == ["bet", "double_attack", "insurance", "bust_it"]
-    assert isinstance(sheets[0], StrategyDependent) and isinstance(sheets[1], StrategyDependent)
-    assert isinstance(sheets[2], WagerPar) and isinstance(sheets[3], WagerPar)
+    assert [s.wager for s in sheets] == ["base_game", "insurance", "bust_it"]
+    assert not any(isinstance(s, StrategyDependent) for s in sheets)
+    assert isinstance(sheets[1], WagerPar) and isinstance(sheets[2], WagerPar)
     for s in sheets:
         j = s.to_json()
         assert j["wager"] == s.wager and j["section"].startswith("581.12")
-    assert sheets[3].to_json()["house_edge_exact"] == "70283/877836"
+    base = sheets[0].to_json()
+    assert base["strategy"] == "basic" and base["wagers"] == ["bet", "double_attack", "double_down"]
+    assert 0.004 < base["house_edge"] < 0.006 and "exact dealer outcome" in base["method"]
+    assert base["double_attack_on"] == ["2", "3", "4", "5", "6", "7", "8"]
+    assert sheets[2].to_json()["house_edge_exact"] == "70283/877836"

@@ -34,7 +34,7 @@ def test_every_wager_wins_and_loses_in_some_scenario():
     seen = {}
     for exp_path in glob.glob(os.path.join(FOLDER, "*.expect.json")):
         out = _load(exp_path).get("output")
-        if not out:
+        if not out or out["status"] == "void":        # a void round returns every wager
             continue
         for seat in out["seats"].values():
             for wager, r in seat["wagers"].items():

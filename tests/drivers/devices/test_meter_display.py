@@ -179,7 +179,8 @@ def test_a_display_not_showing_the_new_amount_locks_the_table(table):
     place(fed, {2: {"six_card_fortune": 1000, "progressive": 500}})
     fed.handle(Event("no_more_bets"))
     assert fed.until(lambda: fed.model.state == "locked_out")
-    assert fed.ctl.lockouts == [{"reason": "device meter_display: mismatch",
+    assert [{k: lo[k] for k in ("reason", "section", "cleared")}
+            for lo in fed.ctl.lockouts] == [{"reason": "device meter_display: mismatch",
                                  "section": "605a.7", "cleared": False}]
     fault = [e for e in fed.ctl.journal if getattr(e, "kind", None) == "fault"][0]
     assert (fault.data["sent"], fault.data["shown"]) == (600100, 600000)
@@ -196,9 +197,14 @@ def test_a_display_fault_drives_the_table_safe_until_repaired_and_cleared(table)
     assert all(o.pin.is_safe for o in fed.ctl.outputs.all()) and gpio.level(LOCKOUT) is True
     assert wait_for(lambda: b.sim.blanked == "LOCKED")
     fed.ctl.submit(Event("clear", {"role": "floorperson"}))
-    fed.ctl.run_until_idle()                                   # the self-test fails: refused
+    # the clear service tests the display on its own thread, then submits the clear with the
+    # result (controller/clearing.py): the self-test fails, the clear is refused
+    assert fed.until(lambda: fed.ctl.refusals)
     assert fed.model.state == "locked_out" and "self-test" in fed.ctl.refusals[-1][1]
+    assert wait_for(lambda: fed.ctl.clearing.busy is None)
     b.sim.malfunction = None                                   # the display is repaired
-    fed.handle(Event("clear", {"role": "floorperson"}))
+    fed.ctl.submit(Event("clear", {"role": "floorperson"}))
+    assert fed.until(lambda: fed.model.state != "locked_out")
+    assert wait_for(lambda: fed.ctl.clearing.busy is None)
     assert fed.model.state == "wagers_open" and gpio.level(LOCKOUT) is False
     assert wait_for(lambda: b.sim.blanked is None and b.sim.shown == {"progressive": 600000})

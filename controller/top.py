@@ -1,0 +1,262 @@
+"""`tablectl top --journal PATH`: the table live, read from its journal file, refreshing in
+place; and the one screen both it and the console's `watch` draw (`render`).
+
+Why the journal and not the running controller: the journal is already the one record every
+part writes before anything is applied, SQLite in WAL mode lets a read-only reader follow it
+without ever blocking the controller's writer, and it needs no new port, socket or privilege on
+a table (nothing to secure, nothing that can stop the loop). `top` therefore opens the file
+read-only (mode=ro), reads only the rows after those it has seen, and shows:
+    the table's state (the last snapshot's, or LOCKED OUT while a lock-out is in force),
+    each device's health (its last fault, whether a clear followed, frames rejected),
+    the last lock-outs (casino local time), the money meters per wager for the gaming day,
+    and the last rounds.
+Every text that came from a device is made printable first (console/view.py printable).
+"""
+
+import datetime
+import json
+import os
+import sqlite3
+import time
+from collections import deque
+
+from controller.console import view
+from controller.console.wager_meters import add_round, round_line
+from controller.errors import JournalError
+
+CLEAR = "\x1b[H\x1b[2J"          # cursor home, clear the screen: the refresh in place
+
+
+def render(info):
+    """The screen (text lines joined by "\\n") for an info dict (see Commands.live_info)."""
+    lines = ["tablectl top  %s  %s" % (info.get("game") or "-", info.get("now") or "")]
+    state = info.get("state") or "-"
+    lines.append("state %s  round %s%s" % (
+        state, info.get("round") if info.get("round") is not None else "-",
+        "" if info.get("accepting") is None else "  wagers %s" % (
+            "recognized" if info["accepting"] else "not recognized")))
+    lo = info.get("lockout")
+    if lo:
+        lines.append("LOCKED OUT: %s" % lo.get("reason"))
+        if lo.get("to_clear"):
+            lines.append("  to clear: %s" % lo["to_clear"])
+    lines.append("")
+    lines.append("devices")
+    for name, state, fault in info.get("devices") or []:
+        lines.append("  %-20s %-10s %s" % (name, state, fault or ""))
+    if not info.get("devices"):
+        lines.append("  none known")
+    lines.append("lock-outs (last 5)")
+    for x in info.get("lockouts") or []:
+        lines.append("  %s  %-12s %-9s %s%s" % (
+            x.get("when"), x.get("device") or "-", "cleared" if x.get("cleared") else "IN FORCE",
+            x.get("reason"), " (by %s)" % x["by"] if x.get("by") else ""))
+    if not info.get("lockouts"):
+        lines.append("  none")
+    lines.append("meters, gaming day %s" % (info.get("day") or "-"))
+    for wager, m in sorted((info.get("meters") or {}).items()):
+        lines.append("  %-20s handle %s  paid %s  hold %s  rounds %d" % (
+            wager, view.dollars(m["handle"]), view.dollars(m["paid"]), view.dollars(m["hold"]),
+            m["rounds"]))
+    if not info.get("meters"):
+        lines.append("  no settled rounds")
+    lines.append("last rounds")
+    for r in info.get("rounds") or []:
+        lines.append("  round %-6s %-8s handle %s  players' net %s" % (
+            r["round"], r["status"], view.dollars(r["handle"]), view.dollars(r["net"])))
+    if not info.get("rounds"):
+        lines.append("  none yet")
+    return view.printable("\n".join(lines))
+
+
+class JournalFollower:
+    """The journal file read-only, row by row after the last one seen: what `top` shows."""
+
+    DAY_START_NS = 6 * 3600 * 10 ** 9
+
+    def __init__(self, path):
+        if not os.path.isfile(path):
+            raise JournalError("journal %s: no such file" % path)
+        self.path = path
+        self.seq = 0
+        self.game = None
+        self.state = None
+        self.round = None
+        self.lockout = None
+        self.lockouts = deque(maxlen=5)
+        self.devices = {}            # name -> {"state", "fault", "rejected"}
+        self.rounds = deque(maxlen=5)
+        self.days = {}
+        self.offset_ns = 0           # table time + this = local wall clock (clock records)
+        self.last_round = 0
+        self.last_ts = None
+        self._fault_device = None
+
+    def local(self, ts_ns):
+        if not isinstance(ts_ns, int):
+            return "-"
+        wall = ts_ns + self.offset_ns
+        return datetime.datetime.fromtimestamp(wall / 1e9, datetime.timezone.utc).replace(
+            tzinfo=None).isoformat(timespec="seconds") + self.zone(wall)
+
+    def zone(self, wall_local_ns):
+        off = time.localtime(wall_local_ns // 10 ** 9).tm_gmtoff
+        sign = "+" if off >= 0 else "-"
+        return "%s%02d:%02d" % (sign, abs(off) // 3600, abs(off) % 3600 // 60)
+
+    def day(self, ts_ns):
+        return (ts_ns + self.offset_ns - self.DAY_START_NS) // (24 * 3600 * 10 ** 9)
+
+    def read(self):
+        """Take the rows added since the last read."""
+        try:
+            db = sqlite3.connect("file:%s?mode=ro" % self.path, uri=True, timeout=1.0)
+        except sqlite3.Error as e:
+            raise JournalError("journal %s cannot be opened read-only: %s" % (self.path, e))
+        try:
+            cur = db.execute("SELECT seq, ts_ns, source, entry, kind, round_no, data FROM journal"
+                             " WHERE seq > ? ORDER BY seq", (self.seq,))
+            for seq, ts, source, entry, kind, round_no, data in cur:
+                self.seq = seq
+                self.last_ts = ts
+                try:
+                    data = json.loads(data)
+                except (TypeError, ValueError):
+                    data = {}
+                self._row(ts, source, entry, kind, round_no, data if isinstance(data, dict)
+                          else {})
+        except sqlite3.Error as e:
+            raise JournalError("journal %s cannot be read: %s" % (self.path, e))
+        finally:
+            db.close()
+        return self
+
+    def _row(self, ts, source, entry, kind, round_no, data):
+        if not (entry == "record" and kind in ("lock_out", "integrity_lock")) and \
+                not (entry == "event" and kind == "fault"):
+            if entry == "event":
+                self._fault_device = None      # a lock-out names the fault of its own step
+        if round_no is not None:
+            self.round = round_no
+        if entry == "genesis":
+            self.game = data.get("game")
+        elif entry == "record" and kind == "clock":
+            try:
+                self.offset_ns = data["wall_ns"] - data["table_ns"] + \
+                    data.get("utc_offset_s", 0) * 10 ** 9
+            except (KeyError, TypeError):
+                pass
+        elif entry == "snapshot":
+            table = data.get("table") or {}
+            model = table.get("model") or {}
+            self.state = table.get("state") or self.state
+            self.game = table.get("game") or self.game
+            n = model.get("round_no") or 0
+            if n > self.last_round and model.get("status") in ("settled", "void"):
+                self.last_round = n
+                self.rounds.append(round_line(n, model["status"], model.get("wagers"),
+                                              model.get("results")))
+                if model["status"] == "settled":
+                    add_round(self.days.setdefault(self.day(ts), {}), model.get("wagers"),
+                              model.get("results"))
+        elif entry == "record" and kind in ("lock_out", "integrity_lock"):
+            if self.lockout is None:
+                self.lockout = {"reason": data.get("reason"), "ts": ts}
+                device = data.get("device") or ("journal" if kind == "integrity_lock" else
+                                                self._fault_device)
+                self.lockouts.append({"when": self.local(ts), "device": device,
+                                      "reason": data.get("reason"), "cleared": False})
+        elif entry == "event" and kind == "fault":
+            # the driver's name (the event's source) is the device a technician knows
+            dev = str(source if source not in (None, "console", "controller", "test")
+                      else data.get("device"))
+            self.devices.setdefault(dev, {"state": "ok", "fault": "", "rejected": 0}).update(
+                state="FAULT", fault="last fault: %s at %s" % (data.get("reason"),
+                                                                   self.local(ts)))
+            self._fault_device = data.get("device") or dev
+        elif entry == "event" and kind == "frame_rejected":
+            dev = str(data.get("device") or source)
+            self.devices.setdefault(dev, {"state": "ok", "fault": "", "rejected": 0})
+            self.devices[dev]["rejected"] += 1
+        elif entry == "event" and kind == "clear" and self.lockout is not None and \
+                data.get("selftest") is not False:
+            self._cleared(data)
+        elif entry == "event":
+            dev = str(source)
+            if dev not in ("console", "controller", "test") and dev not in self.devices:
+                self.devices[dev] = {"state": "ok", "fault": "", "rejected": 0}
+
+    def _cleared(self, data):
+        # a clear the game refused is followed by a `refused` record; a lock-out is cleared
+        # once a snapshot or another input shows play again: here, optimistically, at the clear
+        # the clear service submitted with a passed check
+        if data.get("selftest") is True or "selftest" not in data:
+            self.lockout = None
+            if self.lockouts:
+                self.lockouts[-1].update(cleared=True, by=data.get("role"))
+            for d in self.devices.values():
+                if d["state"] == "FAULT":
+                    d["state"] = "ok"
+
+    def info(self):
+        today = self.day(self.last_ts) if self.last_ts is not None else None
+        state = "locked_out" if self.lockout else (self.state or "-")
+        return {"now": self.local(self.last_ts), "game": self.game, "state": state,
+                "round": self.round, "accepting": None,
+                "lockout": None if self.lockout is None else {
+                    "reason": self.lockout["reason"],
+                    "to_clear": "see the console's `status`"},
+                "devices": [(n, d["state"], (d["fault"] + ("  %d frames rejected"
+                                                           % d["rejected"] if d["rejected"]
+                                                           else "")).strip())
+                            for n, d in sorted(self.devices.items())],
+                "lockouts": list(self.lockouts),
+                "day": None if today is None else (datetime.date(1970, 1, 1) + datetime.timedelta(
+                    days=int(today))).isoformat(),
+                "meters": self.days.get(today, {}), "rounds": list(self.rounds)}
+
+
+def cmd_top(args, out):
+    follower = JournalFollower(args.journal)
+    n = 0
+    try:
+        while True:
+            screen = render(follower.read().info())
+            if out.isatty() if hasattr(out, "isatty") else False:
+                out.write(CLEAR + screen.replace("\n", "\x1b[K\n") + "\x1b[K\x1b[J")
+            else:
+                out.write(screen + "\n\n")
+            out.flush()
+            n += 1
+            if args.count and n >= args.count:
+                return 0
+            time.sleep(args.interval)
+    except KeyboardInterrupt:
+        out.write("\n")
+        return 0
+
+
+def add_parser(sub):
+    p = sub.add_parser("top", help="the table live from its journal file (read-only), "
+                                   "refreshing in place; Ctrl-C ends it")
+    p.add_argument("--journal", required=True, help="the table's journal file")
+    p.add_argument("--interval", type=_interval, default=1.0,
+                   help="seconds between refreshes (default 1)")
+    p.add_argument("--count", type=int, default=0, help="refresh this many times, then exit "
+                                                        "(default: until Ctrl-C)")
+    p.set_defaults(func=cmd_top)
+    return p
+
+
+def _interval(text):
+    import argparse
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("not a number of seconds: %r" % text)
+    if not 0.1 <= v <= 3600:
+        raise argparse.ArgumentTypeError("the interval is 0.1 to 3600 seconds")
+    return v
+
+
+__all__ = ["render", "JournalFollower", "cmd_top", "add_parser"]

@@ -1,0 +1,150 @@
+"""`tablectl top` and the console's `watch`, seen as a person sees them: in a real terminal
+(tmux: keys sent, the pane captured), each redrawn in place."""
+import os
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+
+from controller.console import start_console
+from controller.games.events import Event
+from controller.sim import Simulation
+from controller.top import JournalFollower, render
+from tests.console.support import FAST, PINS, pin_store
+
+TMUX = shutil.which("tmux")
+SOCAT = shutil.which("socat")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class Tmux:
+    """One tmux server of our own (its own socket), one pane running `command`."""
+
+    def __init__(self, command, width=130, height=50):
+        self.sock = "tablectl-test-%s" % uuid.uuid4().hex[:8]
+        self._tmux("-f", "/dev/null", "new-session", "-d", "-x", str(width), "-y", str(height),
+                   "-s", "t", command)
+
+    def _tmux(self, *args):
+        return subprocess.run([TMUX, "-L", self.sock] + list(args), check=True,
+                              capture_output=True, text=True, timeout=10).stdout
+
+    def keys(self, *keys):
+        self._tmux("send-keys", "-t", "t", *keys)
+
+    def screen(self):
+        return self._tmux("capture-pane", "-p", "-t", "t")
+
+    def wait_for(self, text, timeout=10.0):
+        end = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            assert time.monotonic() < end, "no %r on the screen:\n%s" % (text, screen)
+            time.sleep(0.05)
+
+    def close(self):
+        subprocess.run([TMUX, "-L", self.sock, "kill-server"], capture_output=True, timeout=10)
+
+
+@pytest.fixture
+def tmux():
+    if TMUX is None:
+        pytest.skip("tmux is not installed (apt-get install tmux)")
+    made = []
+
+    def make(command, **kw):
+        t = Tmux(command, **kw)
+        made.append(t)
+        return t
+    yield make
+    for t in made:
+        t.close()
+
+
+def simulate(path, rounds, seed, faults=()):
+    s = Simulation("flop-poker", seed, faults, journal=str(path))
+    try:
+        s.run(rounds)
+    finally:
+        s.close()
+    return s
+
+
+def test_top_shows_state_devices_lock_outs_meters_and_rounds_refreshing_in_place(tmp_path,
+                                                                                tmux):
+    path = tmp_path / "table.db"
+    first = simulate(path, 3, 1, faults=[("shoe", "jam", 0.5)])
+    assert first.ctl.lockouts
+    cmd = "cd %s && %s -m controller.cli top --journal %s --interval 0.2" % (
+        ROOT, sys.executable, path)
+    t = tmux(cmd)
+    screen = t.wait_for("last rounds")
+    assert "tablectl top  flop-poker" in screen
+    assert "devices" in screen and "shoe" in screen
+    assert "lock-outs (last 5)" in screen and "dealing_shoe" in screen
+    assert "meters, gaming day" in screen and "handle $" in screen
+    assert "round 3" in screen
+    simulate(path, 2, 2)                      # the table plays on: top follows the file
+    screen = t.wait_for("round 5")
+    assert screen.count("tablectl top") == 1   # redrawn in place, not scrolled
+    t.keys("C-c")
+
+
+def test_top_refuses_a_missing_journal_in_one_line(tmp_path, capsys):
+    from controller import cli
+    assert cli.main(["top", "--journal", str(tmp_path / "none.db")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no such file" in err
+
+
+def test_top_prints_device_text_harmlessly(tmp_path):
+    sim = Simulation("flop-poker", 1, journal=str(tmp_path / "j.db"))
+    try:
+        sim.ctl.submit(Event("fault", {"device": "dealing_shoe",
+                                       "reason": "jam\x1b[2J\x1b]0;x\x07"}, "shoe",
+                             sim.ctl.clock()))
+        sim.ctl.run_until_idle()
+    finally:
+        sim.close()
+    screen = render(JournalFollower(str(tmp_path / "j.db")).read().info())
+    assert "jam^[[2J^[]0;x?" in screen and "\x1b" not in screen and "\x07" not in screen
+
+
+def test_console_watch_redraws_in_place_until_a_key(tmp_path, tmux):
+    if SOCAT is None:
+        pytest.skip("socat is not installed")
+    pins = pin_store(tmp_path)
+    sim = Simulation("flop-poker", seed=4)
+    ctl = sim.ctl
+    ctl.start()
+    path, console = start_console(ctl, sim.drivers, clock=time.monotonic_ns,
+                                  pin_store_path=pins.path, pin_params=FAST)
+    try:
+        t = tmux("%s -,rawer,escape=0x1d %s,rawer" % (SOCAT, path))
+        t.keys("Enter")
+        t.wait_for("role:")
+        t.keys("technician", "Enter")
+        t.wait_for("PIN:")
+        t.keys(PINS["technician"], "Enter")
+        t.wait_for("tablectl[technician]>")
+        t.keys("wat", "Enter")                # a unique prefix of `watch`
+        screen = t.wait_for("(any key ends watch)")
+        assert "state closed" in screen and "shoe" in screen and "lock-outs" in screen
+        ctl.submit(ctl.event("fault", {"device": "dealing_shoe", "reason": "jam"}, "shoe"))
+        screen = t.wait_for("LOCKED OUT: device dealing_shoe: jam")
+        assert screen.count("tablectl top") == 1      # one screen, redrawn in place
+        assert "to clear: a floorperson or above" in screen
+        t.keys("q")
+        screen = t.wait_for("watch ended")
+        t.wait_for("tablectl[technician]>")
+        t.keys("logout", "Enter")
+        t.wait_for("role:")
+    finally:
+        console.stop()
+        ctl.stop()
+        sim.close()
