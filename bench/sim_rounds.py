@@ -1,18 +1,28 @@
 """Full-stack simulated rounds per second per game: real drivers, ptys, controller, autoplay.
 
-    python bench/sim_rounds.py [--rounds N] [--seed S] [--game G]...
+    python bench/sim_rounds.py [--rounds N] [--repeat R] [--seed S] [--game G]... [--journal]
 
 For each game, `tablectl sim`'s Simulation plays N rounds (simulated devices on real ptys,
-the real drivers, the TableController with its policies, the autoplay dealer and players),
-then the reference replays the very Events that run journaled into the game machine alone
-(a bare engine Table, in-process: what `tablectl play` runs). Both are measured in this run,
-so the last column, full stack divided by machine alone, holds across machines while the
-rates do not; it is the price of the devices, the serial protocol and the loop.
+the real drivers, the TableController with its policies, the autoplay dealer and players;
+with --journal, the SQLite journal too), then the reference replays the very Events that run
+journaled into the game machine alone (a bare engine Table, in-process: what `tablectl play`
+runs). Both sides are the best of R repeats measured in this run, so the ratios hold across
+machines while the rates do not:
+    ratio    full stack rate / machine alone rate: the price of devices, protocol and loop
+    cpu      the controller loop thread's CPU per round (journal, policies, game, outputs;
+             the autoplay's own actions and the driver threads excluded) / the machine
+             alone's CPU per round (goal <= 4x with the journal, issue 16)
+    wire     the bytes both ways on every serial line per round, as the rounds per second
+             115200 baud 8N1 allows: sent one after the other (the autoplay acts one device
+             at a time; the heartbeats ride along), and on the busiest line direction alone
+             (every line in parallel): the physical ceilings beside the measured rate, which
+             ptys do not pace
 """
 import argparse
 import os
 import random
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -22,22 +32,56 @@ from controller.errors import TablectlError  # noqa: E402
 from controller.games import ALL_GAMES, model_class  # noqa: E402
 from controller.games.engine import Table  # noqa: E402
 from controller.games.events import Event  # noqa: E402
-from controller.sim import Simulation, game_config  # noqa: E402
+from hal_sim.simulation import Simulation, game_config  # noqa: E402
+
+BAUD_BYTES_S = 115200 / 10          # 8 data bits, a start and a stop bit
 
 
-def full_stack(game, rounds, seed):
-    s = Simulation(game, seed)
+class Events(list):
+    """A second journal sink: every Event the controller journals (the reference's input)."""
+
+
+def full_stack(game, rounds, seed, journal_dir=None):
+    """(rounds/s, loop CPU s per round, wire bytes per round, the events applied)."""
+    path = os.path.join(journal_dir, "%s-%d.db" % (game, time.monotonic_ns())) \
+        if journal_dir else None
+    s = Simulation(game, seed, journal=path, keep=None)
+    events = Events()
     try:
+        ctl = s.ctl
+        journal = ctl.journal
+
+        def tee(entry):
+            if isinstance(entry, Event):
+                events.append(entry)
+            journal(entry)
+        ctl.journal = tee
+        cpu = [0.0]
+        run_once = ctl.run_once
+
+        def timed(*a, **k):
+            t0 = time.thread_time()
+            try:
+                return run_once(*a, **k)
+            finally:
+                cpu[0] += time.thread_time() - t0
+        ctl.run_once = timed
+        ports = [sim.port for sim in s.sim.serial.values()]
+        wire0 = [(p.written.total, p.read_total) for p in ports]
         t0 = time.perf_counter()
         s.run(rounds)
         dt = time.perf_counter() - t0
+        wire = [(p.written.total - w, p.read_total - r) for p, (w, r) in zip(ports, wire0)]
+        if s.stuck:
+            raise SystemExit("bench: %s stuck at round %d: %s"
+                             % (game, s.stuck["round"], s.stuck["why"]))
     finally:
         s.close()
-    events = [e for e in s.ctl.journal if isinstance(e, Event)]
-    return rounds / dt, events
+    return rounds / dt, cpu[0] / rounds, [(w / rounds, r / rounds) for w, r in wire], events
 
 
-def machine_alone(game, events, rounds, seed, repeat=3):
+def machine_alone(game, events, rounds, seed, repeat):
+    """(rounds/s, CPU s per round), best of `repeat`."""
     best = None
     for _ in range(repeat):
         cls = model_class(game)
@@ -48,27 +92,42 @@ def machine_alone(game, events, rounds, seed, repeat=3):
             model.use_rng(lambda: rng.randint(1, 7))
         table = Table(model)
         t0 = time.perf_counter()
+        c0 = time.thread_time()
         for e in events:
             try:
                 table.handle(e)
             except TablectlError:
                 pass                     # refused on the table too (e.g. a past-post)
-        dt = time.perf_counter() - t0
-        best = dt if best is None else min(best, dt)
-    return rounds / best
+        dt, cpu = time.perf_counter() - t0, time.thread_time() - c0
+        best = (dt, cpu) if best is None else (min(best[0], dt), min(best[1], cpu))
+    return rounds / best[0], best[1] / rounds
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=100)
+    ap.add_argument("--repeat", type=int, default=3, help="best of this many, both sides")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--game", action="append", help="default: every game")
+    ap.add_argument("--journal", action="store_true", help="the full stack journals to SQLite")
     args = ap.parse_args(argv)
-    for game in args.game or ALL_GAMES:
-        full, events = full_stack(game, args.rounds, args.seed)
-        alone = machine_alone(game, events, args.rounds, args.seed)
-        print("%-26s full stack %8.1f rounds/s   machine alone %9.1f rounds/s   ratio %.4f"
-              % (game, full, alone, full / alone))
+    with tempfile.TemporaryDirectory() as tmp:
+        for game in args.game or ALL_GAMES:
+            runs = [full_stack(game, args.rounds, args.seed, tmp if args.journal else None)
+                    for _ in range(args.repeat)]
+            full = max(r[0] for r in runs)
+            cpu = min(r[1] for r in runs)
+            wire = runs[0][2]
+            alone, alone_cpu = machine_alone(game, runs[0][3], args.rounds, args.seed,
+                                             args.repeat)
+            total = sum(w + r for w, r in wire)
+            busiest = max(max(w, r) for w, r in wire)
+            print("%-26s full stack %7.1f rounds/s   wire %5d B/round: ceiling %6.1f rounds/s "
+                  "one byte at a time, %6.1f on the busiest line alone   machine alone %8.1f "
+                  "rounds/s   cpu %6.2f ms vs %5.3f ms = %5.2fx   ratio %.4f"
+                  % (game, full, total, BAUD_BYTES_S / total, BAUD_BYTES_S / busiest, alone,
+                     cpu * 1e3, alone_cpu * 1e3, cpu / alone_cpu if alone_cpu else float("inf"),
+                     full / alone))
 
 
 if __name__ == "__main__":

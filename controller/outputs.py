@@ -5,9 +5,17 @@ and drives them all to their safe values on any fault, each on its own, so one l
 cannot be written stops no other.
 """
 
-import logging
+from drivers.hal import safe_all
 
-log = logging.getLogger(__name__)
+
+class _Named:
+    """A safe-path target under the name its failure is reported by."""
+
+    def __init__(self, what, target):
+        self.what, self.to_safe = what, target.to_safe
+
+    def __repr__(self):
+        return self.what
 
 
 class Output:
@@ -53,18 +61,12 @@ class Outputs:
             self.lockout.set(True)
 
     def safe_all(self):
-        """Every output to its safe value, each on its own: one bad line stops no other."""
-        failures = []
-        safe = [(repr(out.pin), out.pin.to_safe) for out in self.all()]
+        """Every output to its safe value, each on its own: one bad line stops no other.
+        drivers.hal.safe_all is the loop; the failures come back JSON-able for the journal."""
+        targets = [out.pin for out in self.all()]
         if self.meters is not None:
-            safe.append(("meter display %s" % self.meters.name, self.meters.to_safe))
-        for what, to_safe in safe:
-            try:
-                to_safe()
-            except Exception as e:          # noqa: BLE001 - the safe path never stops
-                log.exception("%s: safe value not applied", what)
-                failures.append((what, repr(e)))
-        return failures
+            targets.append(_Named("meter display %s" % self.meters.name, self.meters))
+        return [(what, repr(e)) for what, e in safe_all(targets)]
 
     def show(self, lockout, tower, jackpot, lit, meters=None):
         """`meters` {name: cents} for the display, None while the table is closed."""

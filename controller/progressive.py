@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from controller.errors import ConfigError, SettlementError
 from controller.rules import paytables as pt
+from controller.units import cents  # noqa: F401 - its home is the bottom layer
 
 
 def new_meter(game, prog):
@@ -81,14 +82,6 @@ def meter_values(model):
     return {name: m["value"] for name, m in progressives(model).items()}
 
 
-def cents(n):
-    """1234567 -> '$12,345.67', as the console and the meter display show an amount."""
-    if not isinstance(n, int):
-        return str(n)
-    sign = "-" if n < 0 else ""
-    return "%s$%s.%02d" % (sign, format(abs(n) // 100, ","), abs(n) % 100)
-
-
 def _net_fixed(pay_, wager):
     from controller.rules.settle import net_for
     return net_for(pay_, wager)
@@ -103,3 +96,9 @@ def needs_attendant(game, pay_):
     if game == pt.RIU:
         return pay_.num >= 100
     return True
+
+
+def progressive_wagers(model):
+    """The wager names a progressive table game system accepts at this game."""
+    meters = getattr(model, "meters", None)
+    return ("progressive",) + tuple(meters) if isinstance(meters, dict) else ("progressive",)

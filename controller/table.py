@@ -14,6 +14,7 @@ anyway through the engine's one idempotent `lock()`. Any unexpected exception wh
 applying an event is treated the same way: refused, journaled, table locked.
 """
 
+import collections
 import logging
 import queue
 import threading
@@ -24,13 +25,15 @@ from controller.errors import TablectlError
 from controller.games.engine import CLOSED, LOCKED_OUT, ROUND_OVER, SHUFFLED, WAGERS_OPEN
 from controller.games.events import Event
 from controller.outputs import Outputs
-from controller.progressive import meter_values
+from controller.policies import CONSUMED  # noqa: F401 - a policy handled the event itself
+from controller.progressive import meter_values, progressive_wagers  # noqa: F401
 
 log = logging.getLogger(__name__)
 
-CONSUMED = object()          # a policy handled the event itself: the game does not see it
 ACCEPTING = (SHUFFLED, WAGERS_OPEN) + ROUND_OVER   # where a wager is (or opens) a round
 _STOP = object()
+_WAKE = object()                         # "look at the priority lane"
+URGENT = ("no_more_bets",)               # the lock-out press: its line engaged ahead of the queue
 FRAME_REJECTED = "frame_rejected"        # input a driver threw away; journaled, not applied
 
 
@@ -78,21 +81,25 @@ class TableController:
 
     def __init__(self, table, *, clock=time.monotonic_ns, journal=None, outputs=None,
                  policies=None, keep=None):
-        """`keep`: how many refusals and lock-outs to keep in memory (None: all of them)."""
+        """`keep`: how many refusals, lock-outs and (without a journal) entries to keep in
+        memory (None: all of them)."""
         self.table = table
         self.model = table.model
         self.clock = clock
-        self.journal = MemoryJournal() if journal is None else journal
-        self.outputs = outputs or Outputs()
+        self.journal = MemoryJournal(keep) if journal is None else journal
+        self.outputs = outputs or Outputs()      # (sets _shown: nothing written yet)
         if policies is None:
             from controller.policies import default_policies
             policies = default_policies(self.model.GAME)
         self.policies = list(policies)
         self.queue = queue.SimpleQueue()
+        self.urgent = queue.SimpleQueue()    # the priority lane (see `submit`)
+        self._held = set()                   # presses taken from it, not applied yet
         self.seq = 0
         self.stats = {"events": 0, "applied": 0, "refused": 0, "errors": 0, "faults": 0,
                       "lockouts": 0}
         self.kinds = Counter()       # events journaled this run, by kind (irregularity:KIND)
+        self.sources = Counter()     # inputs taken this run by source, rejected frames aside
         self.refusals = Tail(keep)   # (event, reason) of the refused events, in order
         # per lock-out: {"reason", "section", "device", "ts_ns", "cleared", "cleared_by",
         # "cleared_at", "cleared_ns"}
@@ -102,18 +109,34 @@ class TableController:
         self._event = None           # the event being applied (who cleared a lock-out)
         self._thread = None
         self._running = False
+        self._notes = 0              # notes written (a timer that wrote one did something)
+        self._synced = False         # the outputs were synced by the step just applied
 
     # ---- inputs (any thread) ----------------------------------------------------------
 
     def submit(self, event):
-        """Queue an event; safe from driver threads and GPIO callbacks."""
-        self.queue.put(event)
+        """Queue an event; safe from driver threads and GPIO callbacks.
+
+        A lock-out press (URGENT) takes the priority lane: the loop engages the lock-out
+        output before it applies the next queued event, so the line never waits behind
+        wagers queued before the press. The press itself is then journaled and applied in
+        stamp order among those wagers (`order`), so what is recognized, and what a replay
+        of the journal sees, is what it was without the lane."""
+        if event.kind in URGENT:
+            self.urgent.put(event)
+            self.queue.put(_WAKE)            # wakes a loop asleep on the queue
+        else:
+            self.queue.put(event)
 
     def frame_rejected(self, device, reason, frame):
         """A driver threw input away (a malformed frame, junk, a bad entry): journaled like
         every input, on the loop's thread, and never applied. Safe from driver threads."""
         self.submit(Event(FRAME_REJECTED, {"device": device, "reason": reason, "frame": frame},
                           device, self.clock()))
+
+    def idle(self):
+        """Nothing queued in either lane."""
+        return self.queue.empty() and self.urgent.empty()
 
     def event(self, kind, data=None, source="dealer_panel"):
         """An event stamped now by the injected clock."""
@@ -124,24 +147,31 @@ class TableController:
 
     # ---- the loop (one thread) --------------------------------------------------------
 
-    def run_once(self):
-        """Apply every event queued now (see `order`), then the policies' timers."""
+    def run_once(self, wait_s=None):
+        """Apply every event queued now (see `order`), then the policies' timers.
+
+        `wait_s`: when nothing is queued, sleep on the queue up to that long (and no later
+        than a policy's next deadline) for the first event: the caller is woken by an input,
+        not by polling."""
         batch = []
+        if wait_s is not None and self.queue.empty() and self.urgent.empty():
+            try:
+                batch.append(self.queue.get(timeout=max(0.0, min(wait_s, self._wait_s()))))
+            except queue.Empty:
+                pass
         while True:
             try:
-                item = self.queue.get_nowait()
+                batch.append(self.queue.get_nowait())
             except queue.Empty:
                 break
-            if item is not _STOP:
-                batch.append(item)
-        for event in order(batch):
-            self.process(event)
+        batch = [item for item in batch if item is not _STOP]
+        self._apply_batch(batch)
         self.tick()
         return len(batch)
 
     def run_until_idle(self, limit=100000):
         for _ in range(limit):
-            if not self.run_once() and self.queue.empty():
+            if not self.run_once() and self.queue.empty() and self.urgent.empty():
                 return
         raise RuntimeError("the controller did not become idle after %d steps" % limit)
 
@@ -182,9 +212,45 @@ class TableController:
                     self._running = False
                     break
                 batch.append(item)
-            for event in order(batch):
-                self.process(event)
+            self._apply_batch(batch)
             self.tick()
+
+    def _apply_batch(self, batch):
+        """The batch in `order`, with the priority lane looked at before each event: a press
+        found there engages the lock-out line at once, then joins the events queued so far
+        in `order`, so the wagers stamped before it are applied (and journaled) before it,
+        exactly as when it waited in line."""
+        pending = collections.deque(order([e for e in batch if e is not _WAKE]))
+        while True:
+            if not self.urgent.empty():
+                pending = collections.deque(order(list(pending) + self._take_urgent()))
+            if not pending:
+                return
+            self.process(pending.popleft())
+
+    def _take_urgent(self):
+        """The presses in the priority lane, each holding the lock-out line engaged from now
+        until it is applied, and every event queued behind them so far."""
+        presses = []
+        while True:
+            try:
+                presses.append(self.urgent.get_nowait())
+            except queue.Empty:
+                break
+        for press in presses:
+            self._held.add(id(press))
+        self.outputs.engage_lockout()         # the regulated moment: before any queued wager
+        queued = []
+        while True:
+            try:
+                item = self.queue.get_nowait()
+            except queue.Empty:
+                break
+            if item is _STOP:
+                self._running = False
+            elif item is not _WAKE:
+                queued.append(item)
+        return presses + queued
 
     def _wait_s(self):
         due = [d for d in (p.deadline() for p in self.policies) if d is not None]
@@ -196,15 +262,19 @@ class TableController:
 
     def note(self, what, ts_ns=None, /, **data):
         """Journal something the controller decided (a refusal, a hold, a warning)."""
+        self._notes += 1
         self.journal(Record(what, data, self.clock() if ts_ns is None else ts_ns))
 
     def process(self, event):
+        self._held.discard(id(event))
         self.seq += 1
         self.stats["events"] += 1
         was = self.model.state
         self.journal(event)                      # before it is applied, always
         self._event = event
         self.kinds[event.kind] += 1
+        if event.kind != FRAME_REJECTED:
+            self.sources[event.source] += 1
         if event.kind == "irregularity":
             self.kinds["irregularity:%s" % event.get("kind")] += 1
         try:
@@ -239,10 +309,8 @@ class TableController:
             p.after(self, event)
 
     def _safe_path(self, event):
-        """The one fault path: outputs safe first, then the game's lock-out whatever it says."""
-        failures = self.outputs.safe_all()
-        if failures:
-            self.note("safe_path_failures", event.ts_ns, failures=failures)
+        """A device's fault: the safe state first, then the game's lock-out whatever it says."""
+        self.safe_state(event.ts_ns)
         try:
             self.table.handle(event)
         finally:
@@ -251,6 +319,16 @@ class TableController:
                                 event.get("section"), event.get("device"))
             for p in self.policies:
                 p.after(self, event)
+
+    def safe_state(self, ts_ns=None):
+        """THE safe path: every output to its safe value (drivers.hal.safe_all, one try/except
+        per line), failures journaled. A fault, a locked table, an output that cannot be
+        written and the runtime's shutdown (controller/runtime.py) all come here."""
+        self._shown = LOCKED_OUT
+        failures = self.outputs.safe_all()
+        if failures:
+            self.note("safe_path_failures", ts_ns, failures=failures)
+        return failures
 
     def refuse(self, event, error, attempt=False):
         self.stats["refused"] += 1
@@ -261,18 +339,25 @@ class TableController:
     def tick(self):
         """Timers of the policies (a deferred close of wagers, interval warnings)."""
         now = self.clock()
+        notes, changed = self._notes, False
         for p in self.policies:
             was = self.model.state
             try:
                 p.tick(self, now)
             except TablectlError as e:
                 self.note("refused", now, event_kind="tick", error=type(e).__name__, reason=str(e))
+            changed = changed or self.model.state != was
             self._track_lockout(was)
-        self.sync_outputs()            # once: an idle loop ticks thousands of times a second
+        # once, and not again right after a step that synced them, unless a timer did
+        # something (a close of wagers, a warning): a step costs one sync, not two
+        if changed or notes != self._notes or not self._synced:
+            self.sync_outputs()
+        self._synced = False
 
     def _after(self, was):
         self._track_lockout(was)
         self.sync_outputs()
+        self._synced = True
         for fn in list(self.step_watchers):
             try:
                 fn(self)
@@ -310,37 +395,53 @@ class TableController:
 
     def accepting(self):
         """Whether the table recognizes wagers now: the lock-out output is off only then."""
-        return self.model.state in ACCEPTING and all(p.accepting(self) for p in self.policies)
+        return not self._held and self.model.state in ACCEPTING and \
+            all(p.accepting(self) for p in self.policies)
+
+    @property
+    def outputs(self):
+        return self._outputs
+
+    @outputs.setter
+    def outputs(self, outputs):
+        self._outputs = outputs
+        self._shown = None            # new lines: the next sync writes them all
 
     def sync_outputs(self):
+        """The outputs derived from the table's state; written only when that changed (the
+        lines keep their levels: an idle loop, or a step that changes nothing they show,
+        costs no write and no frame)."""
         state = self.model.state
         if state == LOCKED_OUT:
-            failures = self.outputs.safe_all()
-            if failures:
-                self.note("safe_path_failures", failures=failures)
+            if self._shown is not LOCKED_OUT:
+                self.safe_state()
             return
         in_round = state == WAGERS_OPEN or state in self.model.ROUND_STATES
-        lit = {s for s, placed in self.model.wagers.items()
-               if any(w in placed for w in progressive_wagers(self.model))} if in_round else ()
+        if in_round and self._outputs.seats:
+            names = progressive_wagers(self.model)
+            lit = frozenset(s for s, placed in self.model.wagers.items()
+                            if any(w in placed for w in names))
+        else:
+            lit = frozenset()
         attention = state not in ACCEPTING + tuple(self.model.ROUND_STATES) or \
             any(p.attention(self) for p in self.policies)
-        meters = None if state == CLOSED else meter_values(self.model)
+        meters = None if state == CLOSED or self._outputs.meters is None \
+            else meter_values(self.model)
+        jackpot = state == "settled" and bool(getattr(self.model, "jackpots", None))
+        lockout = not self.accepting()
+        shown = (lockout, attention, jackpot, lit,
+                 None if meters is None else tuple(sorted(meters.items())))
+        if shown == self._shown:
+            return
         try:
-            self.outputs.show(lockout=not self.accepting(), tower=attention,
-                              jackpot=state == "settled" and bool(getattr(self.model, "jackpots",
-                                                                          None)), lit=lit,
-                              meters=meters)
+            self._outputs.show(lockout=lockout, tower=attention, jackpot=jackpot, lit=lit,
+                               meters=meters)
+            self._shown = shown
         except TablectlError as e:
             # an output that cannot be written is a malfunction: the table locks out
             self.note("output_failure", reason=str(e))
             self.model.lock("output failure: %s" % e, None, "outputs")
-            self.outputs.safe_all()
-
-
-def progressive_wagers(model):
-    """The wager names a progressive table game system accepts at this game."""
-    meters = getattr(model, "meters", None)
-    return ("progressive",) + tuple(meters) if isinstance(meters, dict) else ("progressive",)
+            self.safe_state()
 
 
 def order(batch):

@@ -8,10 +8,10 @@ controller's configuration gives wins, then the TABLECTL_HAL environment
 variable; with neither the factory refuses to start -- a table controller must
 never fall back to a simulated table, nor drive real lines by accident.
 
-Every output declares its safe value. `safe_all()` (the fault path) and
-`close()` (shutdown) put every output there, each in its own try/except so one
-failed line cannot keep the others live, as Klipper's shutdown handlers do.
-Pins are BCM GPIO numbers.
+Every output declares its safe value. `safe_all(targets)` is the one safe path
+(the controller's faults, a locked table, shutdown, `PinFactory.close()`): each
+target to its safe value in its own try/except so one failed line cannot keep
+the others live, as Klipper's shutdown handlers do. Pins are BCM GPIO numbers.
 """
 
 import enum
@@ -91,6 +91,30 @@ def open_factory(configured=None, environ=None, **options):
     """A new pin factory of the chosen backend (see `choose_backend`)."""
     module, cls = BACKENDS[choose_backend(configured, environ)]
     return getattr(importlib.import_module(module), cls)(**options)
+
+
+def safe_all(targets):
+    """Every target (an OutputPin, or anything with `to_safe()`: the meter display) to its
+    safe value; never raises for one of them. THE safe path: the factory's, the controller's
+    outputs' and so the fault path's and the shutdown's all run this loop.
+
+    Returns the failures as [(repr(target), exception)], each also logged. A KeyboardInterrupt
+    or SystemExit is held until every target was tried, then re-raised.
+    """
+    failures, held = [], None
+    for target in targets:
+        try:
+            target.to_safe()
+        except Exception as e:
+            safe = getattr(target, "safe", None)
+            log.exception("%r: could not apply safe value%s", target,
+                          "" if safe is None else " %d" % safe)
+            failures.append((repr(target), e))
+        except BaseException as e:
+            held = held or e
+    if held is not None:
+        raise held
+    return failures
 
 
 class _Pin:
@@ -225,18 +249,7 @@ class PinFactory:
         Returns the failures as a list of (pin description, exception), each also
         logged. A KeyboardInterrupt/SystemExit is held until every output was tried.
         """
-        failures, held = [], None
-        for pin in self.outputs():
-            try:
-                pin.to_safe()
-            except Exception as e:
-                log.exception("%r: could not apply safe value %d", pin, pin.safe)
-                failures.append((repr(pin), e))
-            except BaseException as e:
-                held = held or e
-        if held is not None:
-            raise held
-        return failures
+        return safe_all(self.outputs())
 
     def close(self):
         """Safe every output, then release the backend; a second call does nothing.

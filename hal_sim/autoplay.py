@@ -12,8 +12,14 @@ Determinism: the deck order, the players' choices and the fault draws come from
 `random.Random(seed)` streams (simulation randomness; the real table's randomness is the
 physical shuffle, and Six-Card Fortune's starting position keeps `secrets` on a real table:
 here a seeded source is injected with `model.use_rng`). The autoplay drives the controller's
-loop itself (`run_once`) between device actions and waits for each action's event, so one
-action is in flight at a time and a seed replays the same rounds.
+loop itself (`run_once`, asleep on the controller's queue until an input arrives) between
+device actions and waits for the answer of the device it acted on -- that device's inputs
+only, never a frame its driver rejected nor another device's fault -- so one action is in
+flight at a time and a seed replays the same rounds however slow the machine. A line fault
+the driver answers with a fault of its own (babble, silence) is waited for where it is
+injected, and injected rejections are paced under the driver's babble limit, so where a
+lock-out lands never depends on timing. What the autoplay cannot get raises Stuck, which
+the simulation ends in its summary.
 """
 
 import random
@@ -28,7 +34,9 @@ from hal_sim import autoplay_strategy as S
 SUITS = "cdhs"
 DECK = [r + s for r in S.RANKS for s in SUITS]
 SEATS = (1, 2, 3, 4)
-WAIT_S = 3.0            # longest wait for a device's event before the dealer looks again
+WAIT_S = 20.0           # longest wait for a device's event: a loaded machine, never a pace
+
+
 
 
 class Stuck(RuntimeError):
@@ -56,7 +64,7 @@ class Autoplay:
     """Plays rounds of `ctl.model.GAME` on `sim` (a SimTable) through `drivers`.
 
     `faults`: [(device, kind, rate)]; each round draws each fault with its rate and
-    injects it at the fault's moment. `stats` feeds the summary (controller/sim.py).
+    injects it at the fault's moment. `stats` feeds the summary (hal_sim/simulation.py).
     """
 
     def __init__(self, ctl, sim, drivers, seed=0, faults=()):
@@ -72,35 +80,50 @@ class Autoplay:
         self.stats = {"rounds_completed": 0, "rounds_void": 0, "past_post_attempts": 0,
                       "past_post_recognized": 0, "faults_injected": {}, "floor_clears": 0,
                       "returns": {}}
+        self.wait_s = WAIT_S
         self._last_edge = {}
+        self._rejections = {}            # device -> when rejections were injected (pacing)
         if hasattr(self.model, "use_rng"):
             rng = random.Random("start:%s" % seed)
             self.model.use_rng(lambda: rng.randint(1, 7))
 
     # ---- the controller's loop and waiting ------------------------------------------
 
-    def pump(self, until, timeout_s=WAIT_S):
-        """Run the controller's loop until `until()` or the timeout; True if it happened."""
-        end = time.monotonic() + timeout_s
-        while True:
-            self.ctl.run_once()
-            if until():
-                return True
-            if time.monotonic() > end:
-                return False
-            time.sleep(0.0001)
+    def pump(self, until, timeout_s=None):
+        """Run the controller's loop until `until()` or the timeout; True if it happened.
 
-    def act(self, do, events=1, timeout_s=WAIT_S):
-        """Do something at a device and wait until its `events` events were applied."""
-        want = self.ctl.stats["events"] + events
+        The loop sleeps on its queue (`run_once(wait_s)`): it wakes for an event or a policy's
+        timer, never to poll, so each pass here has something to do."""
+        end = time.monotonic() + (self.wait_s if timeout_s is None else timeout_s)
+        while not until():
+            left = end - time.monotonic()
+            if left <= 0:
+                return False
+            self.ctl.run_once(wait_s=left)
+        return True
+
+    def act(self, do, source, events=1, timeout_s=None):
+        """Do something at the device whose driver is `source` and wait until `events` of its
+        inputs were applied (or refused); Stuck when they never come, naming what was awaited.
+
+        Only that device's inputs count, and never a frame its driver threw away: a rejected
+        frame (a bad CRC, junk) or another device's fault is nobody's answer, and counting
+        them let the dealer act again before the answer arrived, so the autoplay raced the
+        line and a seed did not replay (issue 11)."""
+        timeout_s = self.wait_s if timeout_s is None else timeout_s
+        sources = self.ctl.sources
+        want = sources[source] + events
         do()
-        ok = self.pump(lambda: self.ctl.stats["events"] >= want and self.ctl.queue.empty(),
-                       timeout_s)
-        self.ctl.run_until_idle()
-        return ok
+        if not self.pump(lambda: sources[source] >= want and self.ctl.idle(), timeout_s):
+            lockout = (self.model.lockout or {}).get("reason") \
+                if self.model.state == LOCKED_OUT else None
+            raise Stuck("%s did not answer within %.0f s (the table %s%s, waiting for %r)"
+                        % (source, timeout_s, self.model.state,
+                           "" if lockout is None else ": %s" % lockout, self.model.pending))
+        return True
 
     def panel(self, kind, **data):
-        return self.act(lambda: self.sim.serial["dealer_panel"].key(kind, **data))
+        return self.act(lambda: self.sim.serial["dealer_panel"].key(kind, **data), "dealer_panel")
 
     def edge_at(self, key, gap_ns=2_000_000):
         """A GPIO edge time at least `gap_ns` after the last one on that line (debounce)."""
@@ -121,7 +144,7 @@ class Autoplay:
         self.place_wagers()
         round_no = self.model.round_no
         self.no_more_bets()
-        guard = 0
+        guard = presses = rewagers = 0
         while True:
             guard += 1
             if guard > 2000:
@@ -132,10 +155,20 @@ class Autoplay:
                 self.floorperson()
             elif state in ROUND_OVER or state == DECK_REMOVED and self.model.status:
                 break
+            elif state == SHUFFLED and not self.model.wagers:
+                # a device's fault locked the table while the wagers went down; cleared, the
+                # players place them again
+                rewagers += 1
+                if rewagers > 3:
+                    raise Stuck("round %d: the wagers are refused: %r"
+                                % (round_no, self.ctl.refusals[-3:]))
+                self.place_wagers()
+                self.no_more_bets()
             elif state == WAGERS_OPEN:
-                refusals = self.ctl.refusals[-3:]
-                if guard > 3:
-                    raise Stuck("round %d: \"no more bets\" refused: %r" % (round_no, refusals))
+                presses += 1
+                if presses > 3:
+                    raise Stuck("round %d: \"no more bets\" refused: %r"
+                                % (round_no, self.ctl.refusals[-3:]))
                 self.no_more_bets()          # a press refused (e.g. a reshuffle) is pressed again
             elif self.model.pending is None:
                 raise Stuck("round %d waits in %s for nothing the dealer can give"
@@ -199,7 +232,7 @@ class Autoplay:
             self.sim.serial["shuffler"].jam_next()
         if self.fire("shuffler", "miscount"):
             self.sim.serial["shuffler"].miscount(-1)
-        self.act(self.drivers["shuffler"].shuffle)
+        self.act(self.drivers["shuffler"].shuffle, "shuffler")
         self.sim.serial["shuffler"].miscount(0)
 
     def place_wagers(self):
@@ -211,7 +244,8 @@ class Autoplay:
         for seat in sensors:
             if self.fire("progressive", "bounce") and seat == sensors[0]:
                 wire.bounce(seat, 3)
-            self.act(lambda s=seat: wire.place_wager(s, self.edge_at(("sensor", s))))
+            self.act(lambda s=seat: wire.place_wager(s, self.edge_at(("sensor", s))),
+                     "progressive_system")
             wire.bounce(seat, 0)
 
     def no_more_bets(self):
@@ -225,14 +259,16 @@ class Autoplay:
             self.panel("no_more_bets")
         elif _sensor_seats(self.game):
             at = self.edge_at("lockout_button")
-            self.act(lambda: self.sim.progressive.press_lockout(at, width_ns=100_000))
+            self.act(lambda: self.sim.progressive.press_lockout(at, width_ns=100_000),
+                     "progressive_system")
         else:
             at = self.edge_at("no_more_bets")
-            self.act(lambda: self.sim.buttons.press("no_more_bets", at, width_ns=100_000))
+            self.act(lambda: self.sim.buttons.press("no_more_bets", at, width_ns=100_000),
+                     "buttons")
         if stuck and meter_values(self.model) != before:
             self.pump(lambda: self.model.state == LOCKED_OUT)    # the read-back differs
         if display is not None and self.fire("meter_display", "segment"):
-            self.act(lambda: display.fail("segment"))
+            self.act(lambda: display.fail("segment"), "meter_display")
         if self.fire("progressive", "past_post"):
             self.past_post()
 
@@ -244,7 +280,8 @@ class Autoplay:
         if _sensor_seats(self.game):
             wire = self.sim.progressive
             wire.clear(seat, self.edge_at(("sensor", seat)))
-            self.act(lambda: wire.place_wager(seat, self.edge_at(("sensor", seat))))
+            self.act(lambda: wire.place_wager(seat, self.edge_at(("sensor", seat))),
+                     "progressive_system")
         else:
             wager, amount = next(iter(PANEL_WAGERS[self.game].items()))
             self.panel("wager", seat=seat, wager=wager, amount=amount * 2)
@@ -265,10 +302,10 @@ class Autoplay:
         elif need == "stack":
             shoe = self.sim.serial["shoe"]
             if self.fire("shoe", "jam"):
-                self.act(shoe.jam)
+                self.act(shoe.jam, "shoe")
                 return
             cards = [self.deck.pop(0) for _ in range(3)]
-            self.act(lambda: shoe.deal_stack(cards))
+            self.act(lambda: shoe.deal_stack(cards), "shoe")
         elif need == "reader":
             self.peek()
         elif need in ("decision", "offer"):
@@ -291,30 +328,30 @@ class Autoplay:
     def deal(self):
         shoe = self.sim.serial["shoe"]
         if self.fire("shoe", "jam"):
-            self.act(shoe.jam)
+            self.act(shoe.jam, "shoe")
             return
         if not self.deck:
             raise Stuck("the shoe is empty")
         card = self.deck.pop(0)
-        self.act(lambda: shoe.deal(card))
+        self.act(lambda: shoe.deal(card), "shoe")
 
     def peek(self):
         reader = self.sim.serial["card_reader"]
         dealer = list(self.model.dealer)
         reader.hole = dealer[1]
         if self.fire("card_reader", "fail"):
-            self.act(lambda: reader.fail("optics"))
+            self.act(lambda: reader.fail("optics"), "card_reader")
             return
-        self.act(lambda: self.drivers["card_reader"].peek(dealer[0]))
+        self.act(lambda: self.drivers["card_reader"].peek(dealer[0]), "card_reader")
 
     def roll(self, p):
         dice = 3 if "starting" in str(p.get("for", "")) else 2
         values = [self.play_rng.randint(1, 6) for _ in range(dice)]
         reader = self.sim.serial["dice_reader"]
         if self.fire("dice_reader", "no_roll"):
-            self.act(reader.die_out)
+            self.act(reader.die_out, "dice_reader")
             return
-        self.act(lambda: reader.roll(*values))
+        self.act(lambda: reader.roll(*values), "dice_reader")
 
     # ---- faults and the floorperson ----------------------------------------------------------
 
@@ -326,9 +363,36 @@ class Autoplay:
                 continue
             if kind in LINE_KINDS:
                 self.count_fault(device, kind)
-                self.sim.serial[device].inject(kind, LINE_KINDS[kind])
+                if kind in LINE_REJECTED:
+                    self.pace_rejections(device)
+                inject = lambda d=device, k=kind: self.sim.serial[d].inject(k, LINE_KINDS[k])
+                if kind in LINE_FAULTING:
+                    # the driver declares the device malfunctioning: wait for that here, so
+                    # the lock-out lands at the same step of the round whatever the timing
+                    self.act(inject, device)
+                else:
+                    inject()
             else:
                 self.pending_faults.add((device, kind))
+
+    def pace_rejections(self, device):
+        """Keep this device's injected rejections under its driver's babble limit.
+
+        A rejected frame is harmless, but more than `babble_limit` within `babble_window` is
+        the link's babble rule: whether a fault every round becomes a babbling device would
+        then depend on how fast this machine plays rounds. So an injection waits until the
+        window holds fewer than the limit (real time: the link's clock runs at its rate)."""
+        link = getattr(self.drivers.get(device), "link", None)
+        limit = getattr(link, "babble_limit", 8)
+        window_s = getattr(link, "babble_window_ns", 1_000_000_000) / 1e9 * 1.2
+        times = self._rejections.setdefault(device, [])
+        now = time.monotonic()
+        times[:] = [t for t in times if now - t < window_s]
+        if len(times) >= max(1, limit // 2):
+            time.sleep(max(0.0, times[0] + window_s - now))
+            now = time.monotonic()
+            times[:] = [t for t in times if now - t < window_s]
+        times.append(now)
 
     def fire(self, device, kind):
         """True once if this round drew the fault (it is injected at its moment)."""
@@ -357,7 +421,7 @@ class Autoplay:
         service = getattr(self.ctl, "clearing", None)
         if self.model.state == LOCKED_OUT and not self.pump(
                 lambda: self.model.state != LOCKED_OUT or (
-                    (service is None or service.busy is None) and self.ctl.queue.empty()),
+                    (service is None or service.busy is None) and self.ctl.idle()),
                 WAIT_S) or self.model.state == LOCKED_OUT:
             # a failed self-test (a fault still in the line): wait, then try again
             time.sleep(0.01)
@@ -379,6 +443,10 @@ class Autoplay:
                     r["net"] += res[1]
 
 
+# Line faults the driver answers with a fault of its own (the link's babble limit, its
+# heartbeat timeout); the others only cost retransmissions and rejected frames.
+LINE_FAULTING = ("babble", "silence")
+LINE_REJECTED = ("junk", "bad_crc", "split")     # each costs the driver a rejected frame
 LINE_KINDS = {"junk": 16, "bad_crc": 1, "split": 1, "delay": 5, "babble": 12, "silence": True}
 DEVICE_KINDS = {"shoe": ("jam",), "card_reader": ("fail",), "shuffler": ("jam", "miscount"),
                 "progressive": ("bounce", "past_post"), "dice_reader": ("no_roll",),

@@ -13,6 +13,9 @@ threads, no sleeping, times are whatever the caller says.
 import time
 
 from drivers.hal import Edge, HalError, InputPin, OutputPin, PinFactory, Pull
+from hal_sim.recent import Recent
+
+HISTORY_KEPT = 1000                  # writes remembered per output (a simulator runs for hours)
 
 
 class SimFactory(PinFactory):
@@ -41,7 +44,7 @@ class SimFactory(PinFactory):
 
     def _setup_output(self, bcm, level):
         self._levels[bcm] = level
-        self._history[bcm] = [(self.clock(), level)]
+        self._history[bcm] = Recent(HISTORY_KEPT, [(self.clock(), level)])
 
     def _read(self, bcm):
         return self._levels[bcm]
@@ -64,7 +67,8 @@ class SimFactory(PinFactory):
         return self._levels[bcm]
 
     def history(self, bcm):
-        """Every write to an output as (monotonic ns, level), its setup level first."""
+        """The writes to an output as (monotonic ns, level), its setup level first: the latest
+        HISTORY_KEPT of them once there were more."""
         self._pin(bcm, OutputPin)
         return list(self._history[bcm])
 

@@ -18,8 +18,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     (["par.py", "--sample", "2000"], "ratio vs brute force: "),
     (["journal.py", "--sizes", "300,600", "--repeat", "1"], "ratios to "),
     (["lockout.py", "--presses", "20"], "ratio vs queue round trip: "),
-    (["sim_rounds.py", "--rounds", "2", "--game", "props-and-hops", "--game", "poker"],
-     "poker "),
+    (["sim_rounds.py", "--rounds", "2", "--repeat", "1", "--game", "props-and-hops",
+      "--game", "poker"], "poker "),
+    (["soak.py", "--game", "props-and-hops", "--at", "3,6"], "RSS ratio round 6 / round 3: "),
 ])
 def test_the_bench_runs_to_its_summary(args, last):
     r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", args[0])] + args[1:],

@@ -20,10 +20,13 @@ format leaves it out): a live table reports it on the shuffle event ({"burn": co
 dealer's as the irregularity `new_dealer` ({"card": code}); a double shoe burns none.
 """
 
+from types import MappingProxyType
+
 from controller.games.blackjack_hands import DEALER
 from controller.games.engine import CLOSED, IllegalEvent
 from controller.rules import cards as C
 
+_BATCHES = {}                     # copies of each card -> {code: copies} (read-only)
 DETERMINANT = "determinant"
 SIDES = ("hearts_diamonds", "spades_clubs")
 IRREGULARITIES = {"cover_card": "633a.7(e)", "new_dealer": "633a.7(c)"}
@@ -33,9 +36,16 @@ class Shoe:
     """Mixin of the Blackjack model: the shoe, the deal and the irregularities of 633a.7."""
 
     def batch_counts(self):
-        """One batch of `decks` decks; a double shoe's two sides counted together."""
+        """One batch of `decks` decks; a double shoe's two sides counted together.
+
+        Asked twice for every card out of the shoe: built once per number of copies and
+        shared, read-only (it was rebuilt each time, 7% of a simulated round's samples)."""
         copies = self.option("decks") * (2 if self.option("double_shoe") else 1)
-        return {C.code(card): copies for card in C.standard_deck()}
+        batch = _BATCHES.get(copies)
+        if batch is None:
+            batch = _BATCHES[copies] = MappingProxyType(
+                {C.code(card): copies for card in C.standard_deck()})
+        return batch
 
 
     # ---- the deal (633a.7(d), (f)) ----------------------------------------------------------

@@ -29,7 +29,7 @@ gaming day of the card reader's inspection (581.2(d)), so the record is a step o
 
 import time
 
-from controller.policies.devices import DAY_NS
+from controller.units import DAY_NS
 
 UNKNOWN_NS = DAY_NS + 3600 * 10 ** 9     # 25 h: more than any deck, dice or gaming-day interval
 BOOT_ID = "/proc/sys/kernel/random/boot_id"

@@ -10,7 +10,10 @@ output); `attention` lights the tower. What each policy leaves to the games, and
                      counts and malfunctions are the games' lock-outs, shown by the controller
 """
 
-from controller.table import CONSUMED  # noqa: F401 - policies return it
+# A policy returns it from `before`: it handled the event itself, the game does not see it.
+# Defined here, where the policies live, so that the loop (controller/table.py) depends on the
+# policies and never the other way round.
+CONSUMED = object()
 
 
 class Policy:

@@ -24,7 +24,7 @@ from controller.errors import WagerNotRecognized
 from controller.games.engine import LOCKED_OUT, WAGERS_OPEN
 from controller.games.events import Event
 from controller.policies import CONSUMED, Policy
-from controller.table import progressive_wagers
+from controller.progressive import progressive_wagers
 
 # Where a game reconciles the count itself, and the key it takes.
 GAME_TAKES = {"raise-it-up-stud": "progressive_chips",

@@ -7,7 +7,7 @@ backend reports it, so a press and a wager are ordered by when they happened.
 
 from collections import Counter
 
-from controller.games.events import Event
+from controller.events import Event
 from drivers.errors import DeviceError
 
 

@@ -10,7 +10,7 @@ out under the progressive table game system's section (605a.7, required by 669a.
 
 import threading
 
-from controller.progressive import cents as amount_text
+from controller.units import cents as amount_text
 from drivers.devices.serial_device import SerialDevice
 from drivers.errors import DeviceError
 

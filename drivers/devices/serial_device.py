@@ -14,7 +14,7 @@ import time
 from collections import Counter
 
 from controller.errors import TablectlError
-from controller.games.events import Event
+from controller.events import Event
 from drivers.errors import DeviceError
 from drivers.link import Link
 

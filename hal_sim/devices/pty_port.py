@@ -18,8 +18,10 @@ import time
 import tty
 
 from drivers.codec import SOF, MsgType
+from hal_sim.recent import RecentBytes
 
 MS = 1_000_000
+WRITTEN_KEPT = 64 * 1024                        # bytes of the wire's recent past kept
 
 
 class PtyPort:
@@ -38,7 +40,8 @@ class PtyPort:
         self.delay_ns = 0
         self.split_ns = 0
         self.bad_crc = 0                        # corrupt the CRC of this many EVENT frames
-        self.written = bytearray()              # everything that reached the wire, for tests
+        self.written = RecentBytes(WRITTEN_KEPT)   # the latest bytes on the wire, for tests
+        self.read_total = 0                     # bytes the device read (the driver's)
 
     # -- the port a Link uses -------------------------------------------------------
 
@@ -59,9 +62,11 @@ class PtyPort:
         with self._lock:
             self._check()
             try:
-                return os.read(self.master, n)
+                data = os.read(self.master, n)
             except BlockingIOError:
                 return b""
+            self.read_total += len(data)
+            return data
 
     def write(self, data):
         data = bytes(data)

@@ -2,7 +2,8 @@
 
 Each simulated device answers the controller's HELLO (it does not initiate,
 so nothing is lost when the driver's pyserial open flushes the line), handles
-the common commands (selftest, status) and records every command it received.
+the common commands (selftest, status) and records the commands it received (the latest
+COMMANDS_KEPT of them: a simulator runs for hours).
 """
 
 import os
@@ -11,6 +12,9 @@ import time
 from drivers.codec import Codec, MsgType
 from drivers.link import Link
 from hal_sim.devices.pty_port import MS, PtyPort
+from hal_sim.recent import Recent
+
+COMMANDS_KEPT = 1000                    # commands remembered (`commands.total` counts them all)
 
 LINE_FAULTS = ("delay", "silence", "junk", "split", "bad_crc", "babble", "disconnect", "restart",
                "none")
@@ -28,7 +32,7 @@ class SimSerialDevice:
         self.boot_id = boot_id
         self.tick_s = tick_s
         self.link_options = link_options
-        self.commands = []              # every COMMAND payload received, in order
+        self.commands = Recent(COMMANDS_KEPT)   # the latest COMMAND payloads, in order
         self.malfunction = None         # a detail string makes selftest fail
         self.port = self.link = None
 

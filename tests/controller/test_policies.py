@@ -18,7 +18,7 @@ def test_press_engages_the_lockout_in_the_same_step():
     ctl, gpio, clock = rolling_table()
     mark = len(gpio.history(LOCKOUT))
     ctl.submit(ev("no_more_bets", 200))
-    ctl.process(ctl.queue.get())          # one event, nothing else yet
+    ctl.process(ctl.urgent.get())         # one event (the priority lane), nothing else yet
     assert gpio.level(LOCKOUT) is True and gpio.history(LOCKOUT)[mark][1] is True
     assert ctl.model.state == "wagers_open"   # the game closes at the end of the step
     ctl.tick()
@@ -196,3 +196,70 @@ def test_a_failed_inspection_locks_the_table_out():
          ev("irregularity", 5, kind="reader_inspected", role="floorperson", passed=False))
     assert ctl.model.state == "locked_out" and ctl.lockouts[0]["section"] == "581.13(i)"
     assert all(o.pin.is_safe for o in ctl.outputs.all())
+
+
+class JournalWatch(list):
+    """The journal, noting the lock-out line's level as each entry is journaled."""
+
+    def __init__(self, ctl, gpio):
+        super().__init__()
+        self.ctl, self.gpio = ctl, gpio
+
+    def __call__(self, entry):
+        self.append((getattr(entry, "kind", None), getattr(entry, "data", None),
+                     self.gpio.level(LOCKOUT)))
+
+    def records(self, kind):
+        return []
+
+
+@pytest.mark.reg("583.7(c)")
+@pytest.mark.reg("585.3(e)")
+def test_the_press_goes_ahead_of_wagers_already_queued_which_still_count_by_their_stamps():
+    """The priority lane: the lock-out output is engaged before a queued wager is applied
+    (issue 16: the press waited behind them, FIFO); the wagers stamped before the press are
+    still applied, and journaled, before it, one stamped after it is not recognized."""
+    ctl, gpio, clock = rolling_table()
+    watch = ctl.journal = JournalWatch(ctl, gpio)
+    for seat in range(2, 6):
+        ctl.submit(wager(seat, 150 + seat))             # queued first, stamped before
+    ctl.submit(ev("no_more_bets", 200))
+    ctl.submit(wager(6, 201))                            # stamped after the press
+    assert gpio.level(LOCKOUT) is False
+    ctl.run_once()
+    kinds = [k for k, _, _ in watch if k in ("wager", "no_more_bets")]
+    assert kinds == ["wager"] * 4 + ["no_more_bets", "wager"]     # in stamp order
+    assert all(locked for k, _, locked in watch if k == "wager")   # line engaged by then
+    assert sorted(ctl.model.wagers) == ["1", "2", "3", "4", "5"]
+    assert ctl.model.state == "rolling"
+    assert ctl.policies[-1].stats["attempted"] == 1
+
+
+@pytest.mark.reg("585.3(e)")
+def test_a_press_behind_the_first_wagers_of_a_round_closes_them_not_refused():
+    """The press may overtake the very wagers that open the round: they are applied first."""
+    ctl, gpio, clock = make()
+    feed(ctl, ev("open_table", 10), ev("shuffle", 20))
+    assert ctl.model.state == "shuffled"
+    ctl.submit(wager(1, 30))
+    ctl.submit(wager(2, 31))
+    ctl.submit(ev("no_more_bets", 40))
+    ctl.run_until_idle()
+    assert ctl.stats["refused"] == 0 and ctl.model.state == "rolling"
+    assert sorted(ctl.model.wagers) == ["1", "2"] and gpio.level(LOCKOUT) is True
+
+
+def test_outputs_are_written_only_when_what_they_show_changes():
+    """An idle loop or a step that changes nothing shown writes no line (issue 16)."""
+    ctl, gpio, clock = rolling_table()
+    writes = {bcm: len(gpio.history(bcm)) for bcm in (LOCKOUT, TOWER)}
+    for _ in range(50):
+        ctl.tick()
+    ctl.run_until_idle()
+    assert {bcm: len(gpio.history(bcm)) for bcm in (LOCKOUT, TOWER)} == writes
+    feed(ctl, ev("fault", 300, device="dice_shaker_reader", reason="no answer"))
+    locked = {bcm: len(gpio.history(bcm)) for bcm in (LOCKOUT, TOWER)}
+    assert locked[LOCKOUT] > writes[LOCKOUT]             # the fault path writes every line
+    for _ in range(50):
+        ctl.tick()                                       # locked: safe, and left there
+    assert {bcm: len(gpio.history(bcm)) for bcm in (LOCKOUT, TOWER)} == locked
