@@ -62,7 +62,10 @@ def _print_sheet(game, sheets, out):
         if j.get("strategy_dependent"):
             out.write("  strategy-dependent: %s\n" % j["reason"])
             continue
-        if j.get("strategy") is not None and "unit" not in j:
+        if j.get("strategy") is not None and "unit" in j:
+            _print_strategy_sheet(s, j, out)          # Raise It Up, Flop Poker, Six-Card Fortune
+            continue
+        if j.get("strategy") is not None:
             out.write("  house edge %s under %s strategy (per unit of the %s)\n"
                       % (_pct(j["house_edge"]), j["strategy"], j["wagers"][0]))
             for key in ("note", "method", "precision"):
@@ -70,9 +73,6 @@ def _print_sheet(game, sheets, out):
             if j.get("double_attack_on"):
                 out.write("  Double Attack Wager placed against %s up\n"
                           % ", ".join(j["double_attack_on"]))
-            continue
-        if j.get("strategy"):
-            _print_strategy_sheet(s, j, out)
             continue
         if j.get("banked") is False:
             out.write("  no house edge: %s\n" % j["reason"])

@@ -16,8 +16,17 @@ METHOD = ("exact enumeration of every deal (22,100 player hands x 18,424 communi
 
 def base_game_sheet():
     rows, deals, _ = flop_poker_optimal.full_rows()
+    pays = {}
+    for decision, hand, _, _ in rows:
+        if hand == flop_poker_optimal.FOLD:
+            pays[(decision, hand)] = "Ante lost"
+        elif hand == flop_poker_optimal.LOSES:
+            pays[(decision, hand)] = "Ante and Flop lost"
+        else:
+            pays[(decision, hand)] = "Ante %s, Flop %s" % (
+                pt.get(GAME, "ante").pay("win").text(), pt.get(GAME, "flop").pay(hand).text())
     return StrategyPar(GAME, "583.12(a)-(b)", "optimal", METHOD, ("ante", "flop"),
-                       rows=rows, combinations=deals,
+                       rows=rows, combinations=deals, pays=pays,
                        note="per unit of Ante; the Flop Wager equals the Ante (583.7(d)(2)); "
                             "the Pot is paid between players (583.11(e))")
 

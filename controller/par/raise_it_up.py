@@ -18,10 +18,25 @@ METHOD = ("exact enumeration of every deal (the player's 3 cards, then the commu
           "suit that can still flush, each final hand settled by the rules core")
 
 
+def _pays(rows):
+    """How each row is paid: Ante, Blind and Play by 669a.12(b)-(d)."""
+    out = {}
+    for decision, hand, _, _ in rows:
+        if hand in (raise_it_up_optimal.FOLD, raise_it_up_optimal.LOSES):
+            out[(decision, hand)] = ("Ante and Blind lost" if hand == raise_it_up_optimal.FOLD
+                                     else "Ante, Blind and Play lost")
+            continue
+        multiple = int(decision.split("_")[1][0])
+        out[(decision, hand)] = "Ante %s, Blind %s, Play %s on %dx" % (
+            pt.get(GAME, "ante").pay("win").text(), pt.get(GAME, "blind").pay(hand).text(),
+            pt.get(GAME, "play").pay(hand).text(), multiple)
+    return out
+
+
 def base_game_sheet():
     rows, deals, _ = raise_it_up_optimal.full_rows()
     return StrategyPar(GAME, "669a.12(b)-(d)", "optimal", METHOD, ("ante", "blind", "play"),
-                       rows=rows, combinations=deals,
+                       rows=rows, combinations=deals, pays=_pays(rows),
                        note="per unit of Ante; the Blind equals the Ante (669a.7(d)(1)) and "
                             "the Play Wager is 1-3 times it; a tie between choices goes to "
                             "the Play Wager")

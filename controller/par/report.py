@@ -67,8 +67,16 @@ def _rows(sheet):
     elif isinstance(sheet, StrategyPar) and sheet.exact:
         for decision, hand, n, net in sheet.rows:
             p = Fraction(n, sheet.combinations)
-            out.append(("%s / %s" % (decision, hand), n, p, "net %s" % net, Fraction(net),
+            pays = sheet.pays.get((decision, hand), "net %s" % net)
+            out.append(("%s / %s" % (decision, hand), n, p, pays, Fraction(net),
                         p * Fraction(net)))
+    elif callable(getattr(sheet, "outcomes", None)) and hasattr(sheet, "_net"):
+        # A sheet whose outcome may pay several rows at once (blackjack's optional wagers,
+        # controller/par/blackjack.py): its own net of each set of rows paid.
+        for j, (paid, n) in zip(sheet.to_json()["outcomes"], sheet.outcomes()):
+            net = Fraction(sheet._net(paid)[0])
+            p = Fraction(n, sheet.combinations)
+            out.append((j["hand"], n, p, j["pays"], net, p * net))
     elif isinstance(sheet, StrategyPar):
         e = sheet.estimate
         rounds = e["rounds"]
@@ -117,14 +125,7 @@ def _wager_html(game, sheet):
         kind = "no house edge" if j.get("banked") is False else "strategy-dependent"
         out.append('<p class="unpriced">%s: %s</p></section>' % (kind, _e(j["reason"])))
         return "".join(out)
-    if "house_edge_exact" not in j and "ci95" not in j:
-        # the blackjack base games: basic strategy, floating point, no table of hands
-        out.append('<p>Hold: <b class="hold">%s</b> (%s strategy, per unit of the %s; %s)</p>'
-                   % (_e(_pct(sheet.house_edge())), _e(j["strategy"]), _e(j["wagers"][0]),
-                      _e(j["precision"])))
-        out.append('<p class="method">Method: %s</p></section>' % _e(j["method"]))
-        return "".join(out)
-    if isinstance(sheet, StrategyPar):
+    if j.get("strategy"):
         method = "%s strategy; %s" % (j["strategy"], j["method"])
     else:
         method = j.get("note") or ("exact count of the %s combinations, cards dealt without "
@@ -134,14 +135,20 @@ def _wager_html(game, sheet):
         hold = "%s (95%% confidence interval %s to %s, %s rounds, seed %s)" % (
             _pct(edge), _pct(j["ci95"][0]), _pct(j["ci95"][1]), format(j["rounds"], ","),
             j["seed"])
-    else:
+    elif "house_edge_exact" in j:
         hold = "%s (exact %s)" % (_pct(edge), j["house_edge_exact"])
+    else:
+        hold = "%s (%s)" % (_pct(edge), j.get("precision", "computed"))
     out.append('<p>Hold: <b class="hold">%s</b></p>' % _e(hold))
     out.append('<p class="method">Method: %s</p>' % _e(method))
     if j.get("meter_share"):
         out.append("<p>Plus %.8f of the progressive meter per unit wagered "
                    "(meter-share payouts, priced as losses above).</p>" % j["meter_share"])
     rows = _rows(sheet)
+    if not rows:
+        out.append("<p>No rows by hand: the figure is a strategy's expectation over every "
+                   "deal (see the method).</p></section>")
+        return "".join(out)
     out.append('<table class="par"><tr><th class="h">hand</th><th>combinations</th>'
                "<th>probability</th><th>payout</th><th>net per unit</th>"
                "<th>contribution to return</th></tr>")

@@ -145,7 +145,7 @@ class StrategyPar:
     """
 
     def __init__(self, game, section, strategy, method, wagers, rows=None, combinations=None,
-                 estimate=None, note=None, unit="ante"):
+                 estimate=None, note=None, unit="ante", pays=None):
         self.game = game
         self.wager = "base_game"
         self.section = section
@@ -157,6 +157,7 @@ class StrategyPar:
         self.estimate = estimate            # {'house_edge', 'ci95', ...} when simulated
         self.note = note
         self.unit = unit
+        self.pays = pays or {}              # {(decision, hand): how the wagers are paid}
         if self.rows:
             total = sum(r[2] for r in self.rows)
             if total != combinations:
@@ -181,10 +182,15 @@ class StrategyPar:
             out["house_edge"] = round(float(edge), 7)
             out["house_edge_exact"] = "%d/%d" % (edge.numerator, edge.denominator)
             out["combinations"] = self.combinations
-            out["outcomes"] = [{"decision": str(d), "hand": h, "count": n,
-                                "net": "%d/%d" % (Fraction(v).numerator, Fraction(v).denominator)
-                                if Fraction(v).denominator != 1 else str(Fraction(v).numerator)}
-                               for d, h, n, v in self.rows]
+            out["outcomes"] = []
+            for d, h, n, v in self.rows:
+                v = Fraction(v)
+                row = {"decision": str(d), "hand": h, "count": n,
+                       "net": str(v.numerator) if v.denominator == 1
+                       else "%d/%d" % (v.numerator, v.denominator)}
+                if (d, h) in self.pays:
+                    row["pays"] = self.pays[(d, h)]
+                out["outcomes"].append(row)
         else:
             e = self.estimate
             out["house_edge"] = round(e["house_edge"], 7)

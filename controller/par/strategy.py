@@ -1,8 +1,8 @@
 """`tablectl strategy GAME`: the strategy a par sheet's base_game entry assumes,
 printed for a lab or a dealer training course.
 
-One registry, game -> (module, function name); the function takes no argument
-and returns the printable text. Each game's printer lives in its own module so
+One registry, game -> (module, function name[, arguments]); the function returns
+the printable text. Each game's printer lives in its own module so
 that adding a game (a blackjack chart, say) is one line here and a new module,
 never an edit to another game's printer. Modules are imported only when asked for.
 """
@@ -12,6 +12,9 @@ import importlib
 PRINTERS = {
     "raise-it-up-stud": ("controller.par.raise_it_up_strategy", "text"),
     "flop-poker": ("controller.par.flop_poker_strategy", "text"),
+    "blackjack": ("controller.par.blackjack_strategy", "strategy_text", ("blackjack",)),
+    "double-attack-blackjack": ("controller.par.blackjack_strategy", "strategy_text",
+                                ("double-attack-blackjack",)),
 }
 
 
@@ -21,8 +24,10 @@ def games():
 
 def text(game):
     """The strategy of `game` as text; KeyError for a game without one."""
-    module, name = PRINTERS[game]
-    return getattr(importlib.import_module(module), name)()
+    entry = PRINTERS[game]
+    module, name = entry[0], entry[1]
+    args = entry[2] if len(entry) > 2 else ()
+    return getattr(importlib.import_module(module), name)(*args)
 
 
 def cmd_strategy(args, out):
