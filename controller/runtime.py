@@ -258,6 +258,9 @@ class Runtime:
                 driver.stop_reporting()
         if not self.loop:
             self.ctl.run_until_idle()         # no loop thread: the caller's loop, run it here
+            flush = getattr(self.ctl, "flush", None)
+            if flush is not None:             # the journal's derived rows (the round's last
+                flush()                       # snapshot) on the disk while the parts run
 
     @property
     def loop_alive(self):
