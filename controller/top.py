@@ -23,6 +23,7 @@ from collections import deque
 from controller.console import view
 from controller.console.wager_meters import add_round, round_line
 from controller.errors import JournalError
+from controller.human import gaming_day
 
 CLEAR = "\x1b[H\x1b[2J"          # cursor home, clear the screen: the refresh in place
 
@@ -211,8 +212,7 @@ class JournalFollower:
                                                            else "")).strip())
                             for n, d in sorted(self.devices.items())],
                 "lockouts": list(self.lockouts),
-                "day": None if today is None else (datetime.date(1970, 1, 1) + datetime.timedelta(
-                    days=int(today))).isoformat(),
+                "day": None if today is None else gaming_day(int(today)),
                 "meters": self.days.get(today, {}), "rounds": list(self.rounds)}
 
 

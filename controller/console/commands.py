@@ -375,8 +375,8 @@ class Commands:
         return (ts_ns + view.local_offset_ns(self.ctl) - start) // DAY_NS
 
     def day_text(self, day):
-        import datetime
-        return (datetime.date(1970, 1, 1) + datetime.timedelta(days=int(day))).isoformat()
+        from controller.human import gaming_day
+        return gaming_day(int(day))
 
     def c_meters(self, role, args):
         model = self.ctl.model

@@ -5,7 +5,6 @@ GPIO devices take their pins from the factory the caller chose (drivers/hal.py).
 See docs/devices.md.
 """
 
-import inspect
 import time
 
 from drivers.devices.buttons import Buttons
@@ -18,47 +17,13 @@ from drivers.devices.progressive_system import ProgressiveSystem
 from drivers.devices.shuffler import Shuffler
 from drivers.devices.tower_light import TowerLight
 from drivers.errors import DeviceError
-from drivers.link import LINK_OPTIONS, check_url
+from drivers.link import check_url
 
 SERIAL = {"card_reader": CardReader, "shuffler": Shuffler, "shoe": DealingShoe,
           "dealing_shoe": DealingShoe, "dice_reader": DiceReader, "dealer_panel": DealerPanel,
           "meter_display": MeterDisplay}
 GPIO = {"progressive_system": ProgressiveSystem, "buttons": Buttons, "tower_light": TowerLight}
 TYPES = dict(SERIAL, **GPIO)
-
-
-def _settings(cls):
-    """The keyword settings a serial driver takes from a table configuration."""
-    names = set(LINK_OPTIONS)
-    for klass in cls.__mro__:
-        if "__init__" in vars(klass):
-            names |= {p.name for p in inspect.signature(klass.__init__).parameters.values()
-                      if p.kind is p.KEYWORD_ONLY}
-    return names - {"port", "identity", "clock", "on_rejected"}
-
-
-def check_devices(config):
-    """Refuse, before anything is opened, what build_devices() would: an unknown type, a
-    serial device without a url or with one pyserial cannot open by its form, a setting the
-    driver does not take. DeviceError names the device and the key. A path that does not
-    exist is fine (an adapter may be plugged in later)."""
-    for name, entry in (config or {}).items():
-        entry = dict(entry)
-        kind = entry.pop("type", name)
-        cls = TYPES.get(kind)
-        if cls is None:
-            raise DeviceError("device %r: unknown type %r; one of %s"
-                              % (name, kind, ", ".join(sorted(TYPES))))
-        if kind not in SERIAL:
-            continue
-        try:
-            check_url(entry.pop("url", None))
-        except DeviceError as e:
-            raise DeviceError("device %r: %s" % (name, e)) from None
-        unknown = sorted(set(entry) - _settings(cls))
-        if unknown:
-            raise DeviceError("device %r: unknown setting %s; it takes %s"
-                              % (name, ", ".join(unknown), ", ".join(sorted(_settings(cls)))))
 
 
 def build_devices(config, factory=None, *, clock=time.monotonic_ns, on_rejected=None,
@@ -98,5 +63,5 @@ def build_devices(config, factory=None, *, clock=time.monotonic_ns, on_rejected=
     return devices
 
 
-__all__ = ["build_devices", "check_devices", "TYPES", "Buttons", "CardReader", "DealerPanel", "DealingShoe",
+__all__ = ["build_devices", "TYPES", "Buttons", "CardReader", "DealerPanel", "DealingShoe",
            "DiceReader", "MeterDisplay", "ProgressiveSystem", "Shuffler", "TowerLight"]
