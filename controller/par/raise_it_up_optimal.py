@@ -175,6 +175,10 @@ class Solver:
             n *= self.deck_size - i
         return n
 
+    # what a fold forfeits beyond the Ante and Blind (2 UNIT): a side wager lost with the fold
+    # when a reading says so (controller/par/readings.py); 0 for the base game
+    fold_extra = 0
+
     def best(self, level, key):
         """(value summed over ordered completions, decision) at a decision point:
         level 3 (3x or check), 4 (2x or check), 5 (1x or fold). A tie goes to the
@@ -187,7 +191,7 @@ class Solver:
         multiple = 6 - level
         play = b + multiple * p
         if level == 5:
-            other = -2 * UNIT * self.completions(5)
+            other = -(2 * UNIT + self.fold_extra) * self.completions(5)
             alt = FOLD
         else:
             other = 0

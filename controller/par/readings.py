@@ -285,27 +285,8 @@ def _fold_costs_class():
         def __init__(self, base, extra):
             self.__dict__.update(base.__dict__)
             self._best = [dict() for _ in range(7)]
-            self.extra = extra
+            self.fold_extra = extra
 
-        def best(self, level, key):
-            memo = self._best[level]
-            out = memo.get(key)
-            if out is not None:
-                return out
-            b, p = self.sums(level, key)
-            multiple = 6 - level
-            play = b + multiple * p
-            if level == 5:
-                other = -(2 * RO.UNIT + self.extra) * self.completions(5)
-                alt = RO.FOLD
-            else:
-                other = 0
-                for nxt, m in self.transitions(level, key):
-                    other += m * self.best(level + 1, nxt)[0]
-                alt = "check"
-            out = (play, multiple) if play >= other else (other, alt)
-            memo[key] = out
-            return out
     return FoldCosts
 
 
