@@ -330,6 +330,8 @@ def build_parser():
     man.add_argument("--root", metavar="DIR", help="install root (default: where controller/ "
                      "is installed)")
     man.set_defaults(func=cmd_manifest)
+    from controller.floor.cli import add_parser as add_floor_parser
+    add_floor_parser(sub)
     from controller.top import add_parser as add_top_parser
     add_top_parser(sub)
     from controller.trace.cli import add_parser as add_trace_parser

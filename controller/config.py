@@ -29,6 +29,7 @@ section is valid and the templates stay equal to the defaults):
                                 named here, before the journal is touched
     [controller.console]        tty (a serial device; default: a new pty), pins (the PIN
                                 file), manifest (what `verify` checks)
+    [controller.floor]          the floor link (controller/floor/config.py)
 """
 
 import copy
@@ -40,7 +41,7 @@ from controller.rules import paytables as pt
 
 COMMON_KEYS = ("game", "table_min", "table_max", "offered", "limits", "paytables",
                "progressive", "options", "controller")
-CONTROLLER_KEYS = ("hal", "devices", "console", "journal_key")
+CONTROLLER_KEYS = ("hal", "devices", "console", "journal_key", "floor")
 CONTROLLER_HALS = ("real", "sim")
 CONSOLE_KEYS = ("tty", "pins", "manifest")
 
@@ -211,6 +212,9 @@ def check_controller(section):
         if not isinstance(value, str) or not value:
             raise ConfigError("controller.console.%s must be a path, not %r" % (key, value))
     out["console"] = dict(console)
+    if "floor" in section:
+        from controller.floor.config import check_floor
+        out["floor"] = check_floor(section["floor"])
     return out
 
 

@@ -65,6 +65,12 @@ class Runner(Runtime):
                          journal=journal_path, key_file=section.get("journal_key"),
                          console=section.get("console") or {}, environ=environ,
                          say=writer(self.err, "tablectl run: "))
+        floor = section.get("floor")
+        if floor:                   # [controller.floor]: the floor uplink (docs/floor.md)
+            from controller.floor.uplink import FloorLink, read_password
+            self.register_part(FloorLink(self, floor["table_id"], floor["url"],
+                                         read_password(floor["password_file"]),
+                                         ca_file=floor.get("ca_file")))
 
     def console_config(self):
         return dict(self.cfg, controller=self.section)     # `show config` shows both
@@ -92,8 +98,12 @@ def cmd_run(args, out, err=None, environ=None):
     def on_signal(signum, frame):
         stop.set()
 
+    try:
+        runner = Runner(cfg, section, backend, args.journal, environ=environ, err=err)
+    except ConfigError as e:            # e.g. the floor link's password file
+        err.write("tablectl run: %s\n" % str(e).replace("\n", " "))
+        return EXIT_CONFIG
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
-    runner = Runner(cfg, section, backend, args.journal, environ=environ, err=err)
     code = EXIT_OK
     try:
         try:

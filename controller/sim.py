@@ -14,7 +14,7 @@ import sys
 
 from controller import config as configuration
 from controller.cli import UsageError, positive_int
-from controller.errors import JournalError, JournalInUse
+from controller.errors import ConfigError, JournalError, JournalInUse
 from controller.games import ALL_GAMES
 
 PLAYABLE = ALL_GAMES
@@ -112,6 +112,17 @@ def cmd_sim(args, out, err=None):
             err.write("tablectl sim: %s\n" % " ".join(str(e).split()))
             return 1
         simulation_path[0] = simulation.console_path
+        if args.floor:
+            try:
+                from controller.floor.uplink import attach, read_password
+                attach(simulation, simulation.ctl, args.journal, args.table_id or "",
+                       args.floor, read_password(args.floor_password_file)
+                       if args.floor_password_file else None, ca_file=args.floor_ca)
+            except ConfigError as e:
+                simulation.close()
+                err.write("tablectl sim: %s\n" % e)
+                return 2
+        simulation.pause_s = args.pause or 0.0
         try:
             simulation.run(args.rounds)      # Ctrl-C ends the loop; the summary follows
         finally:
@@ -120,6 +131,9 @@ def cmd_sim(args, out, err=None):
     finally:
         signal.signal(signal.SIGINT, old)
     summary = simulation.summary()
+    link = getattr(simulation.ctl, "link_status", None)
+    if callable(link):
+        summary["floor_link"] = link()
     if args.json:
         json.dump(summary, out, indent=1, sort_keys=True)
         out.write("\n")
@@ -156,6 +170,10 @@ def _print_summary(s, out):
               % (w["attempted"], w["recognized"]))
     out.write("stub counts: %(performed)d (%(mismatches)d mismatches)\n" % s["stub_counts"])
     out.write("decks removed: %d\n" % s["decks_removed"])
+    if "floor_link" in s:
+        fl = s["floor_link"]
+        out.write("floor link: %s, rows waiting %d, acknowledged to row %d\n"
+                  % (fl["state"], fl["rows_waiting"], fl["acked_seq"]))
     frames = s["frames_rejected"]
     if not frames:
         out.write("frames rejected: none\n")
@@ -202,5 +220,15 @@ def add_parser(sub):
     sim.add_argument("--manual-clear", action="store_true", help="the simulated floorperson "
                      "repairs a device but leaves its lock-out for you to clear at the console "
                      "(practice); play waits until it is cleared")
+    sim.add_argument("--pause", type=float, metavar="S", help="seconds between rounds (the "
+                     "floor demo plays at a person's pace)")
+    sim.add_argument("--floor", metavar="NATS_URL", help="forward the journal to the floor's "
+                     "NATS JetStream (docs/floor.md); needs --journal and --table-id")
+    sim.add_argument("--table-id", metavar="ID", help="this table's id on the floor (its "
+                     "NATS user)")
+    sim.add_argument("--floor-password-file", metavar="FILE", help="the table's floor "
+                     "credential (first line)")
+    sim.add_argument("--floor-ca", metavar="PEM", help="the CA the floor servers' "
+                     "certificates are checked against (tls:// URLs)")
     sim.set_defaults(func=cmd_sim)
     return sim

@@ -145,6 +145,7 @@ class Simulation:
                                console={"pins": self.pins_path},
                                loop=False, refuse_locked_boot=True)
         self.elapsed = 0.0
+        self.pause_s = 0.0              # between rounds (`tablectl sim --pause`)
         self.stopped_by = None
         self.stuck = None
         self.autoplay = None
@@ -201,6 +202,8 @@ class Simulation:
                 n += 1
                 if self.progress:
                     self.progress(n, rounds, status, self)
+                if self.pause_s:
+                    time.sleep(self.pause_s)        # a person's pace (the floor demo)
         except KeyboardInterrupt:
             self.stopped_by = "interrupt"
         except Stuck as e:

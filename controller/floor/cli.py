@@ -1,0 +1,169 @@
+"""`tablectl floor` (the floor service and its page), `tablectl floor anchor TABLE`,
+`tablectl floor demo --tables N`."""
+
+import asyncio
+import json
+import os
+import signal
+import sys
+
+from controller.errors import ConfigError
+
+EXIT_CONFIG = 2
+
+
+def parse_http(text):
+    host, _, port = (text or "").rpartition(":")
+    try:
+        port = int(port)
+    except ValueError:
+        raise ConfigError("--http %r: HOST:PORT, e.g. 127.0.0.1:8080" % text)
+    if not host or not 0 <= port < 65536:
+        raise ConfigError("--http %r: HOST:PORT, e.g. 127.0.0.1:8080" % text)
+    return host, port
+
+
+def _password(args):
+    from controller.floor.uplink import read_password
+    return read_password(args.password_file) if args.password_file else None
+
+
+async def serve_floor(url, password, host, port, replicas=1, announce=None, stop=None,
+                      user="floor", on_service=None, ca_file=None):
+    """The floor service and its page until `stop` is set (or the process is signalled)."""
+    from controller.floor.service import FloorService
+    from controller.floor.web import serve
+    service = FloorService(url, user=user, password=password, replicas=replicas,
+                           ca_file=ca_file)
+    if on_service:
+        on_service(service)
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for s in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(s, stop.set)
+        except (RuntimeError, ValueError):     # not the main thread: the caller stops it
+            pass
+    # the NATS may come up after the floor (a restart of the floor's servers): wait for it,
+    # say so, and still stop at once on a signal
+    connecting = asyncio.ensure_future(service.connect())
+    stopping = asyncio.ensure_future(stop.wait())
+    done, _ = await asyncio.wait([connecting, stopping], timeout=5,
+                                 return_when=asyncio.FIRST_COMPLETED)
+    if not done and announce:
+        announce("floor: waiting for NATS at %s" % url)
+    if not done:
+        done, _ = await asyncio.wait([connecting, stopping],
+                                     return_when=asyncio.FIRST_COMPLETED)
+    if connecting not in done:
+        connecting.cancel()
+        try:
+            await connecting
+        except BaseException:                   # noqa: BLE001 - cancelled on purpose
+            pass
+        return service
+    stopping.cancel()
+    connecting.result()
+    runner, port = await serve(service, host, port)
+    if announce:
+        announce("floor page: http://%s:%d/" % (host, port))
+    try:
+        await service.run(stop)
+    finally:
+        await runner.cleanup()
+    return service
+
+
+def cmd_floor(args, out, err=None):
+    err = err or sys.stderr
+    if getattr(args, "floor_cmd", None) == "demo":
+        from controller.floor.demo import cmd_demo
+        return cmd_demo(args, out, err)
+    try:
+        password = _password(args)
+        if not args.nats:
+            raise ConfigError("--nats URL is required (the floor's NATS JetStream)")
+        if getattr(args, "floor_cmd", None) == "anchor":
+            return _anchor(args, password, out, err)
+        host, port = parse_http(args.http)
+    except ConfigError as e:
+        err.write("tablectl floor: %s\n" % e)
+        return EXIT_CONFIG
+
+    def announce(line):
+        out.write(line + "\n")
+        out.flush()
+    if os.environ.get("TABLECTL_FLOOR_DEBUG"):
+        import logging
+        logging.basicConfig(level=logging.DEBUG, stream=err)
+        logging.getLogger("nats").setLevel(logging.INFO)
+    try:
+        asyncio.run(serve_floor(args.nats, password, host, port, args.replicas, announce,
+                                user=args.user, ca_file=args.ca_file))
+    except OSError as e:
+        err.write("tablectl floor: %s\n" % e)
+        return 1
+    except Exception as e:                      # noqa: BLE001 - one line, not a traceback
+        err.write("tablectl floor: %s: %s\n" % (type(e).__name__, e))
+        return 1
+    return 0
+
+
+def _anchor(args, password, out, err):
+    """The floor's copy of a table's journal head, SEQ:HASH, as `journal verify --head`
+    takes it."""
+    import nats
+
+    from controller.floor import subjects as S
+
+    async def get():
+        from controller.floor.uplink import servers, tls_context
+        nc = await nats.connect(servers(args.nats), user=args.user, password=password,
+                                tls=tls_context(args.nats, args.ca_file),
+                                connect_timeout=2, max_reconnect_attempts=0)
+        try:
+            kv = await nc.jetstream().key_value(S.KV_BUCKET)
+            return (await kv.get("anchor.%s" % S.check_table_id(args.table))).value.decode()
+        finally:
+            await nc.close()
+    try:
+        out.write(asyncio.run(get()) + "\n")
+    except ValueError as e:
+        err.write("tablectl floor anchor: %s\n" % e)
+        return EXIT_CONFIG
+    except Exception as e:                      # noqa: BLE001 - one line
+        err.write("tablectl floor anchor: table %s: %s\n" % (args.table, type(e).__name__))
+        return 1
+    return 0
+
+
+def add_parser(sub):
+    fl = sub.add_parser("floor", help="the floor service: every table's journal from NATS "
+                        "JetStream, the tables' state in a KV bucket, the floor page")
+    fl.add_argument("--nats", metavar="URL", help="the floor's NATS (nats://HOST:PORT)")
+    fl.add_argument("--user", default="floor", help="the floor service's NATS user")
+    fl.add_argument("--password-file", metavar="FILE", help="its password (first line)")
+    fl.add_argument("--ca-file", metavar="PEM", help="the CA the servers' certificates are "
+                    "checked against (tls:// URLs)")
+    fl.add_argument("--http", default="127.0.0.1:8080", metavar="HOST:PORT",
+                    help="where the floor page is served (default 127.0.0.1:8080; port 0: any)")
+    fl.add_argument("--replicas", type=int, default=1, help="replicas of the stream and the "
+                    "bucket when the floor creates them (3 on a three-node cluster)")
+    fsub = fl.add_subparsers(dest="floor_cmd")
+    an = fsub.add_parser("anchor", help="print the floor's copy of a table's journal head "
+                         "(SEQ:HASH, for `tablectl journal verify --head`)")
+    an.add_argument("table")
+    demo = fsub.add_parser("demo", help="a nats-server, the floor service and its page, and N "
+                           "simulated tables of mixed games; Ctrl-C stops everything")
+    demo.add_argument("--tables", type=int, default=8)
+    demo.add_argument("--port", type=int, default=8080, help="the page's port (0: any free)")
+    demo.add_argument("--pause", type=float, default=1.0, help="seconds between rounds")
+    demo.add_argument("--dir", help="where journals and logs go (default: a new temp dir)")
+    demo.add_argument("--fault-rate", type=float, default=0.05,
+                      help="each table's chance per round of a device fault")
+    fl.set_defaults(func=cmd_floor)
+    return fl
+
+
+def dumps(obj):
+    return json.dumps(obj, sort_keys=True)

@@ -1,0 +1,109 @@
+"""`tablectl floor demo --tables N`: a whole floor on this machine, for a newcomer.
+
+A nats-server with JetStream on 127.0.0.1 (a free port, a store under the demo's folder, one
+credential per table), the floor service with its page, and N `tablectl sim` processes of
+mixed games, each journaling to its own file and forwarding it with its own credential,
+a round a second, now and then a device fault that the floorperson clears. It prints the
+page's address; Ctrl-C stops the tables, the floor and the server, in that order.
+"""
+
+import asyncio
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+
+from controller.floor.natsserver import NatsServer, users_block
+
+FAULTS = {"props-and-hops": "dice_reader:no_roll", "poker": "shuffler:jam"}
+
+
+def table_ids(n):
+    return ["T%02d" % (i + 1) for i in range(n)]
+
+
+def write_secret(path, text):
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(text + "\n")
+    return path
+
+
+def table_command(workdir, url, table, game, seed, pause, fault_rate):
+    fault = FAULTS.get(game, "shuffler:jam")
+    return [sys.executable, "-m", "controller.cli", "sim", "--game", game, "--seed", str(seed),
+            "--journal", os.path.join(workdir, "%s.journal" % table), "--floor", url,
+            "--table-id", table, "--floor-password-file",
+            os.path.join(workdir, "%s.password" % table), "--pause", str(pause),
+            "--fault", "%s:%s" % (fault, fault_rate), "--json"]
+
+
+def cmd_demo(args, out, err):
+    from controller.sim import PLAYABLE
+    if not 1 <= args.tables <= 64:
+        err.write("tablectl floor demo: --tables is 1 to 64\n")
+        return 2
+    workdir = args.dir or tempfile.mkdtemp(prefix="tablectl-floor-")
+    os.makedirs(workdir, exist_ok=True)
+    tables = table_ids(args.tables)
+    passwords = {t: secrets.token_urlsafe(18) for t in tables}
+    for t in tables:
+        write_secret(os.path.join(workdir, "%s.password" % t), passwords[t])
+    floor_pw = secrets.token_urlsafe(18)
+    server = NatsServer(workdir, users_block(tables, floor_pw, passwords)).start()
+    procs = []
+    stop = None
+    loop_ready = threading.Event()
+    try:
+        from controller.floor.cli import serve_floor
+
+        def announce(line):
+            if not line.startswith("floor page: "):
+                return
+            out.write("%s\n(nats-server %s, pid %d; journals and logs in %s)\n"
+                      % (line, server.url, server.pid, workdir))
+            out.flush()
+            loop_ready.set()
+
+        async def main():
+            nonlocal stop
+            stop = asyncio.Event()
+            floor = asyncio.ensure_future(serve_floor(server.url, floor_pw, "127.0.0.1",
+                                                      args.port, announce=announce, stop=stop))
+            while not loop_ready.is_set() and not floor.done():
+                await asyncio.sleep(0.05)
+            if floor.done():
+                return await floor
+            games = list(PLAYABLE)
+            for i, t in enumerate(tables):
+                log = open(os.path.join(workdir, "%s.log" % t), "ab")
+                procs.append(subprocess.Popen(
+                    table_command(workdir, server.url, t, games[i % len(games)], i,
+                                  args.pause, args.fault_rate),
+                    stdout=log, stderr=log, stdin=subprocess.DEVNULL,
+                    start_new_session=True))
+                log.close()
+            out.write("%d tables playing: %s. Ctrl-C stops everything.\n"
+                      % (len(tables), ", ".join("%s %s" % (t, games[i % len(games)])
+                                                for i, t in enumerate(tables))))
+            out.flush()
+            await floor
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.send_signal(signal.SIGINT)
+        for p in procs:
+            try:
+                p.wait(15)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait(5)
+        server.stop()
+        out.write("stopped: %d tables, the floor service and nats-server\n" % len(procs))
+    return 0

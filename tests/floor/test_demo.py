@@ -1,0 +1,44 @@
+"""`tablectl floor demo`: the server, the floor and N tables start, the page serves them,
+Ctrl-C stops every process."""
+
+import json
+import os
+import re
+import signal
+import time
+import urllib.request
+
+from tests.floor.conftest import tablectl, wait_for
+
+
+def test_the_demo_starts_a_floor_of_tables_and_ctrl_c_stops_it(tmp_path):
+    p = tablectl("floor", "demo", "--tables", "3", "--port", "0", "--pause", "0.2",
+                 "--dir", str(tmp_path))
+    try:
+        first = p.stdout.readline()
+        second = p.stdout.readline()
+        m = re.match(r"floor page: (http://127\.0\.0\.1:\d+/)$", first.strip())
+        assert m, first + p.stderr.read()[-2000:]
+        pid = int(re.search(r"pid (\d+)", second).group(1))
+
+        def tables():
+            with urllib.request.urlopen(m.group(1) + "api/tables", timeout=5) as r:
+                docs = json.load(r)
+            return docs if len(docs) == 3 and all(
+                d.get("rows", 0) > 20 and d["link"]["reachable"] for d in docs) else None
+        docs = wait_for(tables, timeout=60, step=0.5, what="three tables on the page")
+        assert len({d["game"] for d in docs}) == 3          # mixed games
+        with urllib.request.urlopen(m.group(1), timeout=5) as r:
+            assert b"Casino floor" in r.read()
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.communicate()
+    assert p.returncode == 0, err[-2000:]
+    assert "stopped: 3 tables" in out
+    assert "Traceback" not in err, err[-2000:]
+    time.sleep(0.2)
+    assert not os.path.exists("/proc/%d" % pid) or \
+        open("/proc/%d/stat" % pid).read().split()[2] == "Z"

@@ -1,0 +1,96 @@
+"""The floor page in a real browser: Debian's headless Chromium driven by selenium."""
+
+import os
+import shutil
+import time
+
+import pytest
+
+from controller.floor.uplink import attach
+from controller.sim import Simulation
+from tests.floor.conftest import ARTIFACTS, ServiceThread, wait_for
+from tests.floor.proxy import Proxy
+
+CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+
+
+def browser(tmp_path):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for a in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+              "--disable-component-update", "--disable-sync", "--no-first-run",
+              "--disable-dev-shm-usage", "--window-size=1400,900",
+              "--user-data-dir=%s" % (tmp_path / "chromium-profile")):
+        opts.add_argument(a)
+    return webdriver.Chrome(service=Service(DRIVER), options=opts)
+
+
+def save_screenshot(driver, tmp_path, name):
+    path = str(tmp_path / name)
+    driver.save_screenshot(path)
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    shutil.copy(path, os.path.join(ARTIFACTS, name))
+    return path
+
+
+def cell(driver, table, cls):
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    try:
+        return driver.find_element("css selector", "#t-%s td.%s" % (table, cls.split()[0])).text
+    except (NoSuchElementException, StaleElementReferenceException):
+        return ""
+
+
+@pytest.mark.skipif(not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)),
+                    reason="Debian's chromium and chromium-driver (README's test set-up)")
+def test_the_floor_page_shows_a_fault_within_a_second_and_a_cut_link(floor, tmp_path):
+    svc = ServiceThread(floor.url)
+    proxy = Proxy(floor.server.port)
+    sims, driver = [], None
+    try:
+        for table, game, url in (("T1", "flop-poker", floor.url),
+                                 ("T2", "blackjack", proxy.url)):
+            journal = str(tmp_path / ("%s.journal" % table))
+            sim = Simulation(game, seed=1, journal=journal)
+            sims.append(sim)
+            attach(sim, sim.ctl, journal, table, url, floor.passwords[table], drain_s=5)
+            sim.run(2)
+        driver = browser(tmp_path)
+        driver.get(svc.page + "/")
+        wait_for(lambda: cell(driver, "T1", "link") == "up" and cell(driver, "T2", "link")
+                 == "up", timeout=15, what="both tables on the page")
+        assert cell(driver, "T1", "lockout") == ""
+        # a shuffler jam at T1, the table's own device, through its real driver
+        t1 = sims[0]
+        t1.sim.serial["shuffler"].jam_next()
+        start = time.monotonic()
+        t1.autoplay.act(t1.drivers["shuffler"].shuffle, "shuffler")
+        wait_for(lambda: "shuffler" in cell(driver, "T1", "lockout"), timeout=5, step=0.02,
+                 what="the lock-out on the page")
+        shown_after = time.monotonic() - start
+        assert shown_after < 1.0, "the fault took %.2f s to show" % shown_after
+        assert "locked" in driver.find_element("id", "t-T1").get_attribute("class")
+        # T2's link cut: unreachable
+        proxy.cut()
+        wait_for(lambda: cell(driver, "T2", "link") == "UNREACHABLE", timeout=10,
+                 what="T2 shown unreachable")
+        save_screenshot(driver, tmp_path, "floor-page.png")
+        # the table's own page: the lock-out not cleared, the device at fault, no reload
+        driver.get(svc.page + "/table/T1")
+        wait_for(lambda: "NOT CLEARED" in driver.find_element("id", "lockouts").text,
+                 timeout=10, what="T1's lock-outs")
+        assert "FAULT" in driver.find_element("id", "devices").text
+        assert "flop-poker" in driver.find_element("id", "title").text
+        save_screenshot(driver, tmp_path, "table-page.png")
+        proxy.restore()
+        wait_for(lambda: svc.service.summary("T2")["link"]["reachable"], timeout=10,
+                 what="T2 back")
+    finally:
+        if driver is not None:
+            driver.quit()
+        for sim in sims:
+            sim.close()
+        proxy.close()
+        svc.stop()
