@@ -110,6 +110,7 @@ class Runtime:
         self.closed = False
         self.failures = []
         self._stops = []             # (what, fn) of what started, in start order
+        self._parts_at = 0           # where the parts' stops go in _stops (start_parts)
 
     # ---- parts ----------------------------------------------------------------------------
 
@@ -132,7 +133,10 @@ class Runtime:
 
     def _start_part(self, name, part):
         part.start()
-        self.on_shutdown("part %s" % name, part.stop)
+        # a part stops after the loop and the journal's last commit (a floor link forwards
+        # the journal: it drains what the loop wrote last), also when registered late
+        self._stops.insert(self._parts_at, ("part %s" % name, part.stop))
+        self._parts_at += 1
 
     # ---- start ----------------------------------------------------------------------------
 
@@ -235,9 +239,18 @@ class Runtime:
         return dict(self.cfg, controller={"devices": getattr(self.devices, "config", {})})
 
     def start_parts(self):
+        self._parts_at = len(self._stops)
         while self.parts:
             name, part = self.parts.pop(0)
             self._start_part(name, part)
+        # runs once the loop stopped, before the parts stop: what the journal still holds
+        # (the round's last snapshot, derived rows waiting for the next input) on the disk
+        self.on_shutdown("the journal's last rows", self._commit_journal)
+
+    def _commit_journal(self):
+        commit = getattr(self.ctl, "commit_pending", None)
+        if commit is not None:
+            commit()
 
     def start_loop(self):
         if self.loop:
@@ -258,9 +271,6 @@ class Runtime:
                 driver.stop_reporting()
         if not self.loop:
             self.ctl.run_until_idle()         # no loop thread: the caller's loop, run it here
-            flush = getattr(self.ctl, "flush", None)
-            if flush is not None:             # the journal's derived rows (the round's last
-                flush()                       # snapshot) on the disk while the parts run
 
     @property
     def loop_alive(self):

@@ -203,6 +203,7 @@ class Simulation:
                 if self.progress:
                     self.progress(n, rounds, status, self)
                 if self.pause_s:
+                    self.commit()                   # the round's end seen while we wait
                     time.sleep(self.pause_s)        # a person's pace (the floor demo)
         except KeyboardInterrupt:
             self.stopped_by = "interrupt"
@@ -212,7 +213,16 @@ class Simulation:
             log.warning("round %d: the autoplay is stuck: %s", n + 1, e)
         finally:
             self.elapsed = time.perf_counter() - start
+            self.commit()
         return n
+
+    def commit(self):
+        """The journal's held rows (the last round's snapshot waits for the next input, or
+        for a second of idle ticks that no one runs between two runs) on the disk: what the
+        caller and the floor link read once a run is over."""
+        commit = getattr(self.ctl, "commit_pending", None)
+        if commit is not None:
+            commit()
 
     def close(self):
         """The runtime's one shutdown path: the console, the outputs safe, the drivers (they

@@ -303,6 +303,16 @@ class JournaledController(TableController):
             self.boot_report["problem"] = "journal (the full verification at idle): %s" % brk
             self.lock_for_integrity(self.boot_report["problem"])
 
+    def commit_pending(self):
+        """What is still held (derived rows, the batched rejections when no loop runs) on
+        the disk now: the runtime's shutdown calls it once the loop stopped and before the
+        parts that read the journal file (the floor link) stop."""
+        if self.store is None:
+            return
+        if self._thread is None:
+            self.flush_rejections(force=True, submit=self.process)
+        self.flush()
+
     def close(self):
         self._closing.set()
         try:

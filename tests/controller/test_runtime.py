@@ -103,6 +103,48 @@ def test_a_part_registered_on_a_running_table_starts_at_once_and_stops_first(tmp
         rt.register_part(Part("after", log))
 
 
+class Reader(Part):
+    """A part that reads the journal file at its stop, as the floor link drains it."""
+
+    def __init__(self, name, log, path):
+        super().__init__(name, log)
+        self.path = path
+
+    def stop(self):
+        db = sqlite3.connect("file:%s?mode=ro" % self.path, uri=True)
+        try:
+            self.seen = [r[0] for r in db.execute("SELECT entry FROM journal ORDER BY seq")]
+        finally:
+            db.close()
+        super().stop()
+
+
+@pytest.mark.parametrize("when", ["before start", "on the running table"])
+def test_a_part_stops_after_the_journal_committed_what_it_held(tmp_path, when):
+    """The journal defers a step's derived rows (a round's end snapshot) to the next input's
+    commit; a part that forwards the journal (the floor link) must see them at its stop, not
+    at the next boot: the runtime commits them once the loop stopped, before any part stops.
+    A simulated table plays one round (its autoplay, without the run's own commit)."""
+    from hal_sim.simulation import Simulation
+    path = str(tmp_path / "journal.db")
+    log = []
+    reader = Reader("reader", log, path)
+    parts = [reader] if when == "before start" else []
+    sim = Simulation("props-and-hops", seed=1, journal=path, parts=parts)
+    if when != "before start":
+        sim.register_part(reader)
+    sim.autoplay.play_round()
+    assert "snapshot" in [r[3] for r in sim.ctl._pending], "no round end held: no test"
+    assert sim.close() == []
+    db = sqlite3.connect(path)
+    try:
+        on_disk = [r[0] for r in db.execute("SELECT entry FROM journal ORDER BY seq")]
+    finally:
+        db.close()
+    assert reader.seen == on_disk           # nothing committed after the part stopped
+    assert reader.seen[-1] == "snapshot"
+
+
 def test_an_interrupt_in_a_shutdown_step_waits_until_every_step_ran(tmp_path):
     log = []
     rt, _ = runtime(tmp_path)
