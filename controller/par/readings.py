@@ -66,6 +66,49 @@ class Reading:
                    self.alternative, flag))
 
 
+class MultiReading(Reading):
+    """One reading that moves several wagers (the joker of 670a.6(a) is read once for
+    the Fortune Bonus, Insurance and Progressive): `parts` is [(wager, holds)], each
+    priced and flagged on its own by the rule above, on one line."""
+
+    def __init__(self, key, title, wager, taken, alternative, parts, note=None):
+        Reading.__init__(self, key, title, wager, taken, alternative)
+        self.parts = parts
+        self.note = note
+        self._figures = None
+
+    def part_figures(self):
+        if self._figures is None:
+            self._figures = [(w, tuple(float(x) for x in holds())) for w, holds in self.parts]
+        return self._figures
+
+    def figures(self):
+        return [f for _, f in self.part_figures()]
+
+    @staticmethod
+    def _why(taken, alternative):
+        why = []
+        if taken < 0 or alternative < 0:
+            why.append("a negative hold")
+        if abs(taken - alternative) > float(FLAG_MOVE):
+            why.append("moves the hold by %.2f%%" % (100 * abs(taken - alternative)))
+        return why
+
+    def flagged(self):
+        return any(self._why(*f) for f in self.figures())
+
+    def line(self):
+        out = []
+        for wager, (taken, alternative) in self.part_figures():
+            why = self._why(taken, alternative)
+            flag = " **FLAGGED: %s.**" % " and ".join(why) if why else ""
+            out.append("%s: %.4f%% as read; %.4f%% otherwise.%s"
+                       % (wager, 100 * taken, 100 * alternative, flag))
+        return ("- `%s` %s, as read (%s) and otherwise (%s): %s%s"
+                % (self.key, self.wager, self.taken, self.alternative, " ".join(out),
+                   " " + self.note if self.note else ""))
+
+
 class SimulatedReading(Reading):
     """A reading priced by a seeded simulation on common deals: each hold carries its 95%
     confidence interval, and so does the move between them (measured pair by pair).
@@ -243,6 +286,56 @@ def _scf_double_down(shuffles=None):
     return paired_simulation((_dd_returned, _dd_lost_on_foul), shuffles, setter=_dd_setting)
 
 
+# ---- Six-Card Fortune's joker (670a.6(a)), exact over all C(53, 6) hands ----------------
+
+_SCF_COUNTS = {}
+SCF_PROGRESSIVE_WAGER = 100         # cents: the $1 Progressive Payout Wager of 670a.12(d)(4)
+
+
+def scf_counts(wild):
+    """{hand: six-card hands} with the joker as the firmware reads it (a bug completing
+    straights and flushes, six_card_fortune.best_hand_counts, valued by paigow itself)
+    or as a wild card (scf_joker); counted once per process, about a second each."""
+    if wild not in _SCF_COUNTS:
+        from controller.par import scf_joker, six_card_fortune
+        _SCF_COUNTS[wild] = (scf_joker.best_hand_counts() if wild
+                             else six_card_fortune.best_hand_counts())
+    return _SCF_COUNTS[wild]
+
+
+def paytable_return(table, counts, combinations, meter=None, wager=None):
+    """Exact expected return per unit wagered of a paytable over {hand: count}: "to 1"
+    returns the stake with the odds, "for 1" the amount; a meter share is priced with
+    the meter at `meter` cents on a wager of `wager` cents (the reset amount, so a
+    floor on the return a lab can check)."""
+    back = Fraction(0)
+    for hand, pay in table.rows:
+        n = counts.get(hand, 0)
+        if pay.kind == pt.TO:
+            back += n * (1 + Fraction(pay.num, pay.den))
+        elif pay.kind == pt.FOR:
+            back += n * pay.num
+        elif pay.kind == pt.METER:
+            if meter is None:
+                raise ValueError("%s pays a share of the meter: price it at a stated meter"
+                                 % table.wager)
+            back += n * Fraction(pay.num, 100) * Fraction(meter, wager)
+        else:
+            raise ValueError("%s: cannot price %r per unit" % (table.wager, pay))
+    return back / combinations
+
+
+def _scf_hold(wager):
+    from math import comb
+    table = pt.get(pt.SCF, wager)
+    meter = pt.PROGRESSIVE_MINIMUMS[pt.SCF]["reset"]
+
+    def hold(wild):
+        return 1 - paytable_return(table, scf_counts(wild), comb(53, 6), meter,
+                                   SCF_PROGRESSIVE_WAGER)
+    return lambda: (hold(False), hold(True))
+
+
 # ---- Raise It Up, under the optimal strategy (669a.11(f)) ---------------------------------
 
 def _riu_pair_plus(letter="A"):
@@ -411,11 +504,18 @@ READINGS = [
             "(a setting by the house way never fouls, so the two readings part only for a "
             "player who sets his own hand)", "returned", "lost on a foul",
             simulate=_scf_double_down),
-    Reading("scf-joker", "The joker completes straights and flushes only, as the highest rank "
-            "not held (670a)", "Fortune Bonus, Insurance and Progressive (670a.12)",
-            "a bug completing straights and flushes", "a wild card",
-            pending="needs the six-card counts with the joker read as a wild card; "
-                    "not priced yet"),
+    MultiReading("scf-joker", "The joker completes straights and flushes only, as the "
+                 "highest rank not held (670a.6(a))",
+                 "Fortune Bonus, Insurance and Progressive (670a.12), exact over all "
+                 "22,957,480 six-card hands",
+                 "an ace that completes straights and flushes",
+                 "a wild card: any card not in the hand, so a pair and the joker are three "
+                 "of a kind",
+                 [("Fortune Bonus (670a.12(b)(1))", _scf_hold("fortune_bonus")),
+                  ("Insurance (670a.12(c))", _scf_hold("insurance")),
+                  ("Progressive (670a.12(d)(1), a $1 wager with the meter at its $5,000 "
+                   "reset, 670a.12(d)(2))", _scf_hold("progressive"))],
+                 note="The Envy Bonuses are paid per other player and left out."),
 ]
 
 

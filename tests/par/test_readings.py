@@ -153,3 +153,97 @@ def test_three_card_counts_add_to_every_hand_and_match_the_sheet():
     assert counts["straight"] == 720 and counts["straight_flush"] == 48
     alt = readings.three_card_counts(a23=False)
     assert alt["straight"] == 660 and alt["flush"] == 1096 + 4 and counts["flush"] == 1096
+
+
+# ---- scf-joker: the joker of 670a.6(a) as the firmware reads it, and as a wild card -------
+
+def _wild_brute_force(ranks, suits):
+    import itertools
+    from controller.par import scf_joker
+    from controller.rules import cards as C
+    from controller.rules import paigow as G
+    deck = [C.make(r, s) for r in ranks for s in range(suits)] + [C.JOKER]
+    out = {}
+    for six in itertools.combinations(deck, 6):
+        n = G.hand_name(scf_joker.wild_best_value_by_substitution(list(six)))
+        out[n] = out.get(n, 0) + 1
+    return out
+
+
+@pytest.mark.reg("670a.6(a)")
+@pytest.mark.parametrize("ranks, suits", [
+    ((0, 1, 2, 3, 12), 3),                 # wheels, trips and quads with the joker
+    ((8, 9, 10, 11, 12), 3),               # royals, five aces
+])
+def test_wild_counts_equal_substitution_brute_force_on_reduced_decks(ranks, suits):
+    from controller.par import scf_joker
+    counted = scf_joker.best_hand_counts(ranks, suits)
+    assert counted == _wild_brute_force(ranks, suits)
+
+
+@pytest.mark.reg("670a.6(a)", "670a.6(b)(1)")
+def test_wild_value_equals_substitution_on_random_joker_hands():
+    import random
+    from controller.par import scf_joker
+    from controller.rules import cards as C
+    rng = random.Random(6701)
+    deck = C.joker_deck()[:52]
+    for _ in range(1500):
+        six = rng.sample(deck, 5) + [C.JOKER]
+        assert scf_joker.wild_best_value(six) == \
+            scf_joker.wild_best_value_by_substitution(six), C.codes(six)
+    aces = [C.make(12, s) for s in range(4)]
+    assert scf_joker.wild_best_value(aces + [C.make(0, 0), C.JOKER]) >> 20 == 10  # five aces
+    pair = [C.make(5, 0), C.make(5, 1), C.make(0, 2), C.make(2, 3), C.make(9, 0), C.JOKER]
+    from controller.rules import paigow as G
+    assert G.hand_name(scf_joker.wild_best_value(pair)) == "three_of_a_kind"
+    assert G.hand_name(G.best_value(pair)) == "pair"               # as the firmware reads it
+
+
+SAMPLE = 60000
+
+
+@pytest.mark.reg("670a.12(b)(1)", "670a.12(c)", "670a.12(d)(1)")
+def test_scf_counts_of_the_reading_taken_agree_with_the_games_evaluator_on_a_sample():
+    """The exact counts the reading prices against the game's own evaluator
+    (paigow.best_hand, the one the table settles by) on a seeded random sample of the
+    53-card deck: every hand's frequency within 4.5 standard errors of its count, and
+    the sample's chi-square (16 degrees of freedom) far below what a wrong count gives."""
+    import random
+    from math import comb, sqrt
+    from controller.rules import cards as C
+    from controller.rules import paigow as G
+    counts = readings.scf_counts(False)
+    total = comb(53, 6)
+    assert sum(counts.values()) == total
+    rng = random.Random(19)
+    deck = C.joker_deck()
+    seen = {}
+    for _ in range(SAMPLE):
+        name = G.best_hand(rng.sample(deck, 6))[0]
+        seen[name] = seen.get(name, 0) + 1
+    assert set(seen) <= set(counts)
+    chi2 = 0.0
+    for name, k in counts.items():
+        expect = SAMPLE * k / total
+        sd = sqrt(expect * (1 - k / total))
+        assert abs(seen.get(name, 0) - expect) <= 4.5 * sd + 1, (name, seen.get(name), expect)
+        if expect >= 5:
+            chi2 += (seen.get(name, 0) - expect) ** 2 / expect
+    assert chi2 < 45, chi2          # 16 d.f.: P(chi2 > 45) < 0.0002 for right counts
+
+
+@pytest.mark.reg("670a.6(a)", "670a.12(b)(1)", "670a.12(c)", "670a.12(d)(1)")
+def test_the_joker_reading_prices_each_side_wager_both_ways():
+    r = readings.by_key("scf-joker")
+    (fb, fb_wild), (ins, ins_wild), (prog, prog_wild) = r.figures()
+    # the firmware's reading is the par sheet's: Fortune Bonus 49724/409955
+    assert abs(fb - 49724 / 409955) < 1e-12 and fb_wild < 0
+    # a joker hand is at least ace-high either way: Insurance never wins on it
+    assert ins == ins_wild > 0
+    assert prog_wild < prog and r.flagged()
+    line = r.line()
+    assert "$5,000 reset" in line and line.count("FLAGGED") == 2
+    wild = readings.scf_counts(True)
+    assert sum(wild.values()) == sum(readings.scf_counts(False).values())
+    assert wild["three_of_a_kind"] > readings.scf_counts(False)["three_of_a_kind"]
