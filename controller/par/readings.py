@@ -66,6 +66,23 @@ class Reading:
                    self.alternative, flag))
 
 
+class SlowReading(Reading):
+    """An exact reading whose alternative takes seconds of numpy at full size (too slow
+    for the default suite): `fast_taken` gives the hold as read by a quicker route, which
+    the fast suite checks against the document's line; the whole line is checked under
+    TABLECTL_SLOW=1, and the method on reduced decks against brute force."""
+
+    def __init__(self, *args, **kw):
+        self.fast_taken = kw.pop("fast_taken")
+        Reading.__init__(self, *args, **kw)
+        self._holds = None
+
+    def figures(self):
+        if self._holds is None:
+            self._holds = Reading.figures(self)
+        return self._holds
+
+
 class MultiReading(Reading):
     """One reading that moves several wagers (the joker of 670a.6(a) is read once for
     the Fortune Bonus, Insurance and Progressive): `parts` is [(wager, holds)], each
@@ -368,6 +385,20 @@ def _riu_pair_plus(letter="A"):
     return -lost / hands, -kept / hands
 
 
+def _riu_progressive():
+    from controller.par import raise_it_up_optimal as RO
+    from controller.par import riu_progressive as RP
+    return RP.holds(RO.full_rows()[2])
+
+
+def _riu_progressive_taken():
+    from fractions import Fraction as F
+    from controller.par import raise_it_up_optimal as RO
+    from controller.par import riu_progressive as RP
+    total, deals, _ = RP.three_card_return(RO.full_rows()[2])
+    return 1 - F(total) / deals
+
+
 def _fold_costs_class():
     from controller.par import raise_it_up_optimal as RO
 
@@ -482,12 +513,14 @@ READINGS = [
     Reading("flop-below-jacks", "A hand below a pair of jacks loses the Ante and the Flop "
             "Wager (583.11(d)(2))", "Flop Poker Ante and Flop under the optimal Flop decision",
             "both lost", "both returned", holds=_flop_below_jacks),
-    Reading("riu-progressive-three-cards", "The Progressive Payout Wager is paid on the "
-            "player's three cards (669a.11(i)(3)(i))", "Raise It Up Progressive Payout Wager",
-            "the player's three cards", "with the community cards",
-            pending="needs the meter-share payouts priced with the optimal strategy's folds "
-                    "(the wager is forfeited without a Play Wager, 669a.11(g)) and the "
-                    "three-card paytable read over six cards; not priced yet"),
+    SlowReading("riu-progressive-three-cards", "The Progressive Payout Wager is paid on the "
+                "player's three cards (669a.11(i)(3)(i))",
+                "Raise It Up Progressive Payout Wager, exact, a $1 wager with the meter at "
+                "its $1,000 reset (669a.12(e)(3)), forfeited on the folds of the base "
+                "game's optimal strategy (669a.11(g))",
+                "the player's three cards",
+                "the best three-card hand of the six cards with the community cards",
+                holds=_riu_progressive, fast_taken=_riu_progressive_taken),
     Reading("riu-fold-loses-pair-plus", "A fold loses the Pair Plus with the Ante and Blind "
             "(669a.11(f))", "Raise It Up Ante, Blind, Play and a Pair Plus (paytable A) equal to the "
             "Ante, per unit of the Ante, optimal play under each reading",

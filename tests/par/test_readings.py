@@ -32,7 +32,10 @@ def test_the_document_prints_what_the_par_machinery_computes():
     """Exact readings: the line itself. Simulated ones (about a minute at full size) are
     checked at SMALL shuffles here and line for line by the slow test below."""
     for r, line in _doc_lines():
-        if not isinstance(r, readings.SimulatedReading):
+        if isinstance(r, readings.SlowReading):
+            # the hold as read by its quick route; the whole line under TABLECTL_SLOW=1
+            assert ": %.4f%% as read (" % (100 * float(r.fast_taken())) in line, line
+        elif not isinstance(r, readings.SimulatedReading):
             assert line == r.line()
 
 
@@ -64,7 +67,8 @@ def test_simulated_readings_agree_with_a_smaller_run_of_the_same_seed():
 
 
 @pytest.mark.skipif(not os.environ.get("TABLECTL_SLOW"),
-                    reason="full-size simulations, about a minute: TABLECTL_SLOW=1")
+                    reason="full-size simulations and the six-card Progressive, about a "
+                           "minute and a half: TABLECTL_SLOW=1")
 @pytest.mark.slow
 def test_the_document_prints_the_full_simulated_figures():
     for r, line in _doc_lines():
@@ -247,3 +251,85 @@ def test_the_joker_reading_prices_each_side_wager_both_ways():
     wild = readings.scf_counts(True)
     assert sum(wild.values()) == sum(readings.scf_counts(False).values())
     assert wild["three_of_a_kind"] > readings.scf_counts(False)["three_of_a_kind"]
+
+
+# ---- riu-progressive-three-cards: 669a.11(i)(3)(i) against 669a.12(e)(2) ----------------
+
+def _riu_brute_force(solver, pays):
+    """Every ordered deal of a reduced deck played by the solver's decisions, the
+    Progressive settled by the game's own functions: on the player's three cards
+    (raise_it_up.progressive_hand, forfeited without a Play Wager) and on the best
+    three-card hand of any three of the six cards."""
+    import itertools
+    from controller.par import raise_it_up_optimal as RO
+    from controller.rules import poker as P
+    from controller.rules import raise_it_up as R
+    deck = solver.deck()
+    best6 = {}
+
+    def pay6(six):
+        k = frozenset(six)
+        if k not in best6:
+            hands = [P.raise_it_up_progressive_hand(list(t)) for t in itertools.combinations(six, 3)]
+            best6[k] = max([pays[h] for h in hands if h] + [0])
+        return best6[k]
+
+    three = six = deals = folds = 0
+    for own in itertools.combinations(deck, 3):
+        own = list(own)
+        d3 = solver.best(3, solver.key_of(own))[1]
+        rest = [c for c in deck if c not in own]
+        for c4 in rest:
+            d4 = solver.best(4, solver.key_of(own + [c4]))[1]
+            for c5 in rest:
+                if c5 == c4:
+                    continue
+                fold = (d3 == d4 == "check"
+                        and solver.best(5, solver.key_of(own + [c4, c5]))[1] == RO.FOLD)
+                hand = R.progressive_hand(own, not fold)
+                for c6 in rest:
+                    if c6 in (c4, c5):
+                        continue
+                    deals += 1
+                    folds += fold
+                    three += pays[hand] if hand else 0
+                    six += 0 if fold else pay6(own + [c4, c5, c6])
+    return three, six, deals, folds
+
+
+@pytest.mark.reg("669a.11(g)", "669a.11(i)(3)(i)", "669a.12(e)(1)", "669a.12(e)(2)")
+@pytest.mark.parametrize("ranks", [(0, 1, 2, 7, 10, 11, 12), (0, 1, 2, 3, 5, 7, 12)])
+def test_riu_progressive_both_readings_equal_brute_force_on_a_reduced_deck(ranks):
+    from controller.par import raise_it_up_optimal as RO
+    from controller.par import riu_progressive as RP
+    solver = RO.Solver(ranks, 2)
+    pays = RP.payouts()
+    three, six, deals, folds = _riu_brute_force(solver, pays)
+    assert folds > 0 and three > 0            # the deck makes folds and paid hands
+    total, n, folded = RP.three_card_return(solver, pays)
+    assert (total, n, folded) == (three, deals, folds)
+    got = RP.six_card_returns(solver, pays, check=True)
+    assert got == {"six": six, "three": three, "deals": deals, "folded": folds}
+
+
+@pytest.mark.reg("669a.11(g)", "669a.12(e)(1)", "669a.12(e)(3)")
+def test_riu_progressive_as_read_loses_the_folds_of_the_optimal_strategy():
+    from fractions import Fraction
+    from controller.par import raise_it_up_optimal as RO
+    from controller.par import riu_progressive as RP
+    rows, deals, solver = RO.full_rows()
+    pays = RP.payouts()
+    assert pays["ace_king_queen_of_spades"] == 1000 and pays["straight"] == 6   # $1,000 / $1
+    total, n, folded = RP.three_card_return(solver, pays)
+    assert n == deals and folded == sum(r[2] for r in rows if r[1] == RO.FOLD)
+    # never folding would return every paid three-card hand: the folds only cost the player
+    counts = readings.three_card_counts(royal=True)
+    never = (Fraction(pays["ace_king_queen_of_spades"] + 3 * pays["ace_king_queen_suited"],
+                      22100) + Fraction(counts["straight_flush"] * pays["straight_flush"]
+                                        + counts["three_of_a_kind"] * pays["three_of_a_kind"]
+                                        + counts["straight"] * pays["straight"], 22100))
+    taken = readings.by_key("riu-progressive-three-cards").fast_taken()
+    assert 1 - never < taken < 1
+    assert taken == 1 - Fraction(total) / n
+    with pytest.raises(ValueError):
+        RP.payouts(meter=100050, wager=100)    # a share of the meter not in whole wagers
