@@ -142,7 +142,13 @@ class PokerRoom(GameModel):
         super().on_shuffle(event)
 
     def start_shoe(self, event):
-        """A stacked deck (a scenario) holds each of the 52 cards at most once."""
+        """A stacked deck (a scenario) holds each of the 52 cards at most once, or as many
+        more times as its `deck.extra` says: a deck that is not whole is said explicitly
+        (../shared/scenario-format.md), never guessed from a card listed twice."""
+        self.extra_cards = {}
+        for value in ((event.get("deck") or {}).get("extra") or []):
+            code = self.card(value, "deck.extra %r" % (value,), ())
+            self.extra_cards[code] = self.extra_cards.get(code, 0) + 1
         seen = []
         for n, value in enumerate(event.get("stack") or [], 1):
             seen.append(self.card(value, "card %d (%r)" % (n, value), seen))
@@ -155,10 +161,16 @@ class PokerRoom(GameModel):
         if card == C.JOKER:
             raise InvalidCard("%s: a poker deck has no joker: 52 cards (637a(e)(4))" % what)
         code = C.code(card)
-        if code in seen:
+        if seen.count(code) > getattr(self, "extra_cards", {}).get(code, 0):
             raise InvalidCard("%s: a second %s; the 52-card deck holds each card once "
                               "(637a(e)(4))" % (what, code))
         return code
+
+    def scenario_deck(self):
+        """The whole deck a scenario's listed cards are the top of (controller/scenario.py):
+        the cards a poker scenario does not list are the rest of the 52, after the listed
+        ones, as in every other game."""
+        return [C.code(c) for c in C.standard_deck()]
 
     def count_due(self):
         if self.deck_rounds >= self.options["deck_count_every"]:

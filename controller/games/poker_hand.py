@@ -18,6 +18,7 @@ What the controller adds to pokerkit here:
 """
 
 import dataclasses
+import warnings
 
 import pokerkit as pk
 from pokerkit import Automation as A
@@ -121,12 +122,18 @@ class Hand:
         """One logged step; pokerkit's refusal becomes BettingRefused with its words."""
         kind, kit = step[0], self.kit
         try:
-            if kind == "burn":
-                kit.burn_card(step[1])
-            elif kind == "hole":
-                kit.deal_hole(step[1])
-            elif kind == "board":
-                kit.deal_board(step[1])
+            if kind in ("burn", "hole", "board"):
+                # The machine has checked the card against the deck, a second copy only
+                # where the deck says it holds one (a scenario's deck.extra); pokerkit's
+                # advice against dealing a card it counts as out is no news then.
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", UserWarning)
+                    if kind == "burn":
+                        kit.burn_card(step[1])
+                    elif kind == "hole":
+                        kit.deal_hole(step[1])
+                    else:
+                        kit.deal_board(step[1])
             else:
                 _, seat, action, amount = step
                 if action == "fold":

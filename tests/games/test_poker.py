@@ -174,6 +174,33 @@ def test_burn_cards_are_kept_apart_from_the_discards_and_counted():
     assert ["burns_counted", {"count": 3, "discards": 4, "section": "637a(e)(3)"}] in m.record
 
 
+@pytest.mark.reg("637a(e)(4)")
+def test_a_card_is_dealt_twice_only_from_a_deck_said_to_hold_it_twice():
+    """The 52-card deck holds each card once; a stacked deck that holds one more (a
+    scenario's deck.extra, ../shared/scenario-format.md) may deal it twice, and only it."""
+    from controller.errors import InvalidCard
+    t = table()
+    t.handle(Event("open_table"))
+    with pytest.raises(InvalidCard, match="a second As; the 52-card deck holds each card once"):
+        t.handle(Event("shuffle", {"stack": ["As", "Kd", "As"]}))
+    t.handle(Event("shuffle", {"stack": ["As", "Kd", "As"], "deck": {"extra": ["As"]}}))
+    start(t, button=3)
+    cards(t, ["As", "Kd", "2c", "As"])
+    with pytest.raises(InvalidCard, match="a second Kd"):
+        t.handle(Event("card", {"card": "Kd"}))
+    with pytest.raises(InvalidCard, match="a second As"):
+        t.handle(Event("card", {"card": "As"}))        # the deck holds two, both are out
+    assert t.model.hands["1"] == ["As", "As"]
+
+
+def test_the_rest_of_a_scenarios_deck_is_the_52_cards_after_the_listed_ones():
+    from controller import scenario
+    r = scenario.Runner({"game": "poker", "seats": {"1": {"stack": 1000}, "2": {"stack": 1000}},
+                         "cards": ["Ah", "2s"], "deck": {"missing": ["3c"]}})
+    assert r.cards[:4] == ["Ah", "2s", "2h", "2d"]
+    assert len(r.cards) == 51 and "3c" not in r.cards and len(set(r.cards)) == 51
+
+
 # ---- the deck count (637a(e)(4), (5)) -------------------------------------------------------
 
 @pytest.mark.reg("637a(e)(4)(i)")
