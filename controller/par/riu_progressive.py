@@ -22,8 +22,9 @@ Both readings are exact over every deal (22,100 x 49 x 48 x 47 ordered deals):
   the player's, then the 4th and 5th street cards) it is reached by a player who
   checked twice and now folds, from the solver's decisions at each street; and A(S),
   the sum of the payouts over the 47 sixth cards. The return is
-  sum (20 - w(S)) A(S) over all deals. The same arrays give the three-card reading a
-  second time, a check of one method by the other.
+  sum (20 - w(S)) A(S) over all deals. With check=True the same arrays give the
+  three-card reading a second time, a check of one method by the other (the reduced-deck
+  tests run it; tests/par/test_readings.py).
 
 The meter share (the ace, king and queen of spades, "100% of meter") is priced with the
 meter at its reset amount on a $1 wager: the Rules Submission's reset is at least
