@@ -29,6 +29,10 @@ KINDS = {
     "close_table": "the table closes",
 }
 
+# The seat of a decision the dealer makes for the dealer's own hand (Six-Card Fortune's
+# setting, 670a.8): part of the events' vocabulary, so a driver keys it without knowing a game.
+DEALER_SEAT = "dealer"
+
 
 class Event:
     __slots__ = ("kind", "data", "source", "ts_ns")
