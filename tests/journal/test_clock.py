@@ -8,7 +8,6 @@ import pytest
 from controller import cli
 from controller import config as configuration
 from controller.games import ALL_GAMES, declaration, model_class
-from controller.games.engine import Table
 from controller.games.props_and_hops import PropsAndHops
 from controller.journal import state as S
 from controller.journal.clock import UNKNOWN_NS
@@ -19,6 +18,7 @@ from controller.policies.devices import DAY_NS, ReaderInspection
 from controller.policies.intervals import HOUR_NS, ChangeIntervals
 from controller.sim import Simulation, game_config
 from tests.journal.test_boot import fresh
+from tests import builders
 
 S_NS = 10 ** 9
 WALL0 = 1_700_000_000 * S_NS          # the wall clock at the first boot
@@ -262,9 +262,8 @@ def test_the_drivers_stamp_frames_and_edges_in_table_time(tmp_path):
     a long uptime): every device event the simulator's drivers deliver continues it."""
     path = tmp_path / "t.db"
     far = 10 ** 6 * HOUR_NS                       # more than any uptime
-    cls = model_class("raise-it-up-stud")
     cfg, _ = game_config("raise-it-up-stud", ())           # the simulated table's devices
-    table = Table(cls(configuration.validate(dict(cfg, game="raise-it-up-stud"), cls)))
+    table = builders.table("raise-it-up-stud", cfg)
     ctl = boot(str(path), table, default_policies("raise-it-up-stud"), clock=lambda: far,
                boot_id=lambda: "another")
     ctl.close()
