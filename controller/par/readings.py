@@ -312,9 +312,9 @@ SCF_PROGRESSIVE_WAGER = 100         # cents: the $1 Progressive Payout Wager of 
 def scf_counts(wild):
     """{hand: six-card hands} with the joker as the firmware reads it (a bug completing
     straights and flushes, six_card_fortune.best_hand_counts, valued by paigow itself)
-    or as a wild card (scf_joker); counted once per process, about a second each."""
+    or as a wild card (six_card_fortune_joker); counted once per process, about a second each."""
     if wild not in _SCF_COUNTS:
-        from controller.par import scf_joker, six_card_fortune
+        from controller.par import six_card_fortune, six_card_fortune_joker as scf_joker
         _SCF_COUNTS[wild] = (scf_joker.best_hand_counts() if wild
                              else six_card_fortune.best_hand_counts())
     return _SCF_COUNTS[wild]
@@ -387,14 +387,14 @@ def _riu_pair_plus(letter="A"):
 
 def _riu_progressive():
     from controller.par import raise_it_up_optimal as RO
-    from controller.par import riu_progressive as RP
+    from controller.par import raise_it_up_progressive as RP
     return RP.holds(RO.full_rows()[2])
 
 
 def _riu_progressive_taken():
     from fractions import Fraction as F
     from controller.par import raise_it_up_optimal as RO
-    from controller.par import riu_progressive as RP
+    from controller.par import raise_it_up_progressive as RP
     total, deals, _ = RP.three_card_return(RO.full_rows()[2])
     return 1 - F(total) / deals
 

@@ -163,7 +163,7 @@ def test_three_card_counts_add_to_every_hand_and_match_the_sheet():
 
 def _wild_brute_force(ranks, suits):
     import itertools
-    from controller.par import scf_joker
+    from controller.par import six_card_fortune_joker as scf_joker
     from controller.rules import cards as C
     from controller.rules import paigow as G
     deck = [C.make(r, s) for r in ranks for s in range(suits)] + [C.JOKER]
@@ -180,7 +180,7 @@ def _wild_brute_force(ranks, suits):
     ((8, 9, 10, 11, 12), 3),               # royals, five aces
 ])
 def test_wild_counts_equal_substitution_brute_force_on_reduced_decks(ranks, suits):
-    from controller.par import scf_joker
+    from controller.par import six_card_fortune_joker as scf_joker
     counted = scf_joker.best_hand_counts(ranks, suits)
     assert counted == _wild_brute_force(ranks, suits)
 
@@ -188,7 +188,7 @@ def test_wild_counts_equal_substitution_brute_force_on_reduced_decks(ranks, suit
 @pytest.mark.reg("670a.6(a)", "670a.6(b)(1)")
 def test_wild_value_equals_substitution_on_random_joker_hands():
     import random
-    from controller.par import scf_joker
+    from controller.par import six_card_fortune_joker as scf_joker
     from controller.rules import cards as C
     rng = random.Random(6701)
     deck = C.joker_deck()[:52]
@@ -301,7 +301,7 @@ def _riu_brute_force(solver, pays):
 @pytest.mark.parametrize("ranks", [(0, 1, 2, 7, 10, 11, 12), (0, 1, 2, 3, 5, 7, 12)])
 def test_riu_progressive_both_readings_equal_brute_force_on_a_reduced_deck(ranks):
     from controller.par import raise_it_up_optimal as RO
-    from controller.par import riu_progressive as RP
+    from controller.par import raise_it_up_progressive as RP
     solver = RO.Solver(ranks, 2)
     pays = RP.payouts()
     three, six, deals, folds = _riu_brute_force(solver, pays)
@@ -316,7 +316,7 @@ def test_riu_progressive_both_readings_equal_brute_force_on_a_reduced_deck(ranks
 def test_riu_progressive_as_read_loses_the_folds_of_the_optimal_strategy():
     from fractions import Fraction
     from controller.par import raise_it_up_optimal as RO
-    from controller.par import riu_progressive as RP
+    from controller.par import raise_it_up_progressive as RP
     rows, deals, solver = RO.full_rows()
     pays = RP.payouts()
     assert pays["ace_king_queen_of_spades"] == 1000 and pays["straight"] == 6   # $1,000 / $1
