@@ -264,8 +264,10 @@ def link_hit(meter, round_no, seat, hand, pay_, wager):
     """A winning meter share: sent to the link, the seat's award waits for its answer."""
     key = link_key(round_no, seat)
     share = [pay_.num, 100]
-    meter["link"]["hits"][key] = {"round": int(round_no), "seat": seat, "hand": list(hand),
-                                  "share": share, "wager": wager}
+    lk = meter["link"]
+    lk["hit_no"] = lk.get("hit_no", 0) + 1      # the order the table settled them: sent so
+    lk["hits"][key] = {"round": int(round_no), "seat": seat, "hand": list(hand),
+                       "share": share, "wager": wager, "n": lk["hit_no"]}
     return key
 
 

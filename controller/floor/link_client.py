@@ -335,7 +335,10 @@ class LinkClient:
         for kind, entries in (("contribution", box.get("asked", {})),
                               ("withdraw", box.get("withdraw", {})),
                               ("hit", box.get("hits", {}))):
-            for key, entry in sorted(entries.items()):
+            # hits in the order the table settled them (the seats from the dealer's right):
+            # the link pays them in its stream's order (669a.12(e)(4), 670a.12(d)(3))
+            for key, entry in sorted(entries.items(), key=lambda kv: (kv[1].get("n", 0),
+                                                                      kv[0])):
                 wire_id = self._wire_id(key)
                 msg_id = "%s:%s" % (kind, wire_id)
                 if msg_id in self.done:
