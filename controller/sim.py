@@ -131,6 +131,13 @@ def cmd_sim(args, out, err=None):
                                        read_password(args.floor_password_file)
                                        if args.floor_password_file else None,
                                        ca_file=args.floor_ca)
+                    # a person's table opens once its link's meter is there; without it,
+                    # base play goes on and the progressive waits for the link
+                    from controller.progressive import link_up
+                    if not simulation.autoplay.pump(
+                            lambda: link_up(simulation.ctl.model.meter), 5.0):
+                        err.write("tablectl sim: warning: link %s is down: its progressive "
+                                  "is not offered until it comes up\n" % args.link)
             except ConfigError as e:
                 simulation.close()
                 err.write("tablectl sim: %s\n" % e)

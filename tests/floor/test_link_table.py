@@ -208,3 +208,28 @@ def test_a_hit_during_an_outage_stays_pending_and_is_paid_once_when_the_link_ret
     finally:
         t.close()
         proxy.close()
+
+
+@pytest.mark.reg("669a.2(c)")
+def test_tablectl_sim_plays_on_a_link(tmp_path, link_floor, fake):
+    from tests.floor.conftest import ensure, tablectl
+    ensure(link_floor.url)                      # the JOURNAL stream the uplink forwards to
+    journal = str(tmp_path / "sim.db")
+    p = tablectl("sim", "--game", "six-card-fortune-pai-gow", "--rounds", "3", "--seed", "2",
+                 "--journal", journal, "--floor", link_floor.url, "--table-id", "T1",
+                 "--floor-password-file", link_floor.password_file("T1"), "--link", "L1",
+                 "--json")
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 0, err[-2000:]
+    summary = json.loads(out)
+    assert summary["progressive_link"]["link"] == "L1"
+    assert summary["progressive_link"]["stats"]["acks"] >= 6
+    assert len(fake.contributions) >= 6
+
+
+def test_sim_link_needs_the_floor():
+    from tests.floor.conftest import tablectl
+    p = tablectl("sim", "--game", "raise-it-up-stud", "--rounds", "1", "--link", "L1")
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 2 and err.strip().endswith("give --floor NATS_URL too"), err
+    assert "Traceback" not in err
