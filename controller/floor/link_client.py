@@ -252,6 +252,7 @@ class LinkClient:
         looked_up = False                 # the awards of the hits owed, read once per connect
         next_status = 0.0
         while not self._stop.is_set():
+            self._wake.clear()            # before the work: a step's wake-up is never lost
             now = time.monotonic()
             if not nc.is_connected:
                 self.down_at = now
@@ -276,7 +277,6 @@ class LinkClient:
                 if not looked_up:
                     await self._look_up_awards(js)
                     looked_up = True
-            self._wake.clear()
             try:
                 await asyncio.wait_for(self._wake.wait(), TICK_S)
             except asyncio.TimeoutError:
