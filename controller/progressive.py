@@ -263,7 +263,8 @@ def link_new_round(meter):
 def link_hit(meter, round_no, seat, hand, pay_, wager):
     """A winning meter share: sent to the link, the seat's award waits for its answer."""
     key = link_key(round_no, seat)
-    share = [pay_.num, 100]
+    part = Fraction(pay_.num, 100)              # the contract's share: [1, 1] the whole meter
+    share = [part.numerator, part.denominator]
     lk = meter["link"]
     lk["hit_no"] = lk.get("hit_no", 0) + 1      # the order the table settled them: sent so
     lk["hits"][key] = {"round": int(round_no), "seat": seat, "hand": list(hand),
@@ -423,7 +424,7 @@ class LinkedGame:
         """A meter share won at a linked meter: sent to the link; the seat's Progressive
         Payout settlement waits for the award (its result "pending" until then)."""
         meter = self.linked_meter()
-        link_hit(meter, self.round_no, seat, hand, pay_, wager)
-        self.note("link_hit", seat=seat, hand=list(hand), share=[pay_.num, 100],
+        key = link_hit(meter, self.round_no, seat, hand, pay_, wager)
+        self.note("link_hit", seat=seat, hand=list(hand), share=meter["link"]["hits"][key]["share"],
                   link=meter["link"]["id"])
         return ["pending", -wager]

@@ -178,7 +178,7 @@ def test_a_hit_during_an_outage_stays_pending_and_is_paid_once_when_the_link_ret
         assert t.pump(lambda: fake.hits, 5)
         hit = fake.hits[0]
         assert (hit["id"], hit["hand"], hit["share"]) == ("T1:1:1", ["As", "Ks", "Qs"],
-                                                          [100, 100])
+                                                          [1, 1])
         model = t.sim.ctl.model
         assert model.results["1"]["progressive"] == ["pending", -100]
         # the link is cut during the hit; the award is made meanwhile, the table away

@@ -53,7 +53,7 @@ def test_a_linked_meter_share_waits_for_the_links_award():
     assert res["6"]["progressive"] == ["pending", -500]
     assert res["3"]["progressive"] == ["pending", -500]
     hits = t.model.meter["link"]["hits"]
-    assert hits["1:6"]["share"] == [10, 100] and hits["1:6"]["hand"][0] == "As"
+    assert hits["1:6"]["share"] == [1, 10] and hits["1:6"]["hand"][0] == "As"
     assert hits["1:6"]["n"] < hits["1:3"]["n"]        # sent in settlement order: 6 first
     # the link's order decides: seat 6 first takes 10% of the meter, seat 3 10% of the rest
     for seat, amount, seq in (("6", 100020, 8), ("3", 90018, 9)):
