@@ -123,6 +123,7 @@ def progressive_wagers(model):
 # `key` is "<round>:<seat>"; on the wire the id is "<table>:<round>:<seat>".
 
 LINK_DOWN = "LINK DOWN"          # what the meter display shows while the link is down
+WAGERS_OPEN = "wagers_open"      # controller/games/engine.py's state (the games import us)
 PAID_KEPT = 25
 
 
@@ -376,7 +377,6 @@ class LinkedGame:
     def on_link_contribution(self, event):
         """669a.7(d)(4), 670a.7(e)(4): the player's wager is accepted once the link holds its
         contribution (the acceptance light comes on from `wagers`)."""
-        from controller.games.engine import WAGERS_OPEN
         meter = self._link_meter_for(event)
         entry = link_acknowledged(meter, event.data, self.round_no, self.state == WAGERS_OPEN)
         if entry is None:

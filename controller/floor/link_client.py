@@ -44,6 +44,7 @@ TICK_S = 0.05            # how often the client looks
 STATUS_EVERY_S = 0.1     # "this table is on the link"
 METER_EVERY_S = 0.2      # a changed meter is told the table at most this often (< 1 s)
 RETRY_S = 0.25
+LOOKUP_EVERY_S = 1.0     # an owed hit's award entry is read back this often (and at each up)
 KV_BUCKET = "PROGRESSIVE"
 KV_STREAM = "KV_" + KV_BUCKET
 
@@ -121,6 +122,7 @@ class LinkClient:
         self.stats = {"published": 0, "acks": 0, "awards": 0, "meters": 0, "downs": 0}
         self.down_at = None               # monotonic time the link was found lost
         self.down_told_s = []             # loss found -> link_state submitted, seconds
+        self.looked_up = 0.0
         self._thread = self._loop = self._stop = self._wake = None
 
     # ---- the part ------------------------------------------------------------------------
@@ -249,7 +251,7 @@ class LinkClient:
         await nc.subscribe(S.award_subject(self.link_id, self.table_id), cb=self._on_award)
         await nc.flush(2)
         self.down_at = None
-        looked_up = False                 # the awards of the hits owed, read once per connect
+        self.looked_up = 0.0              # when the owed hits' award entries were last read
         next_status = 0.0
         while not self._stop.is_set():
             self._wake.clear()            # before the work: a step's wake-up is never lost
@@ -274,9 +276,12 @@ class LinkClient:
                 next_status = now + STATUS_EVERY_S
             if self.state == "up" and self.told and self.told[0]:
                 await self._send_owed(js)
-                if not looked_up:
+                # the award of a hit owed, read back: after a connect, when the link comes
+                # back (a controller restarted), and every LOOKUP_EVERY_S while one is owed
+                if (self.outbox or {}).get("hits") and \
+                        now - self.looked_up >= LOOKUP_EVERY_S:
                     await self._look_up_awards(js)
-                    looked_up = True
+                    self.looked_up = time.monotonic()
             try:
                 await asyncio.wait_for(self._wake.wait(), TICK_S)
             except asyncio.TimeoutError:
@@ -293,6 +298,7 @@ class LinkClient:
             self._submit("link_state", {"up": True, "value": value,
                                         "applied_seq": m.get("applied_seq")})
             self.told, self.told_at = (True, value), now
+            self.looked_up = 0.0          # back: read the owed awards at once
         elif self.told[1] != value and now - self.told_at >= METER_EVERY_S:
             self._submit("link_meter", {"value": value, "applied_seq": m.get("applied_seq")})
             self.told, self.told_at = (True, value), now
