@@ -12,8 +12,11 @@ from tests.floor.conftest import FLOOR_PW, _connect
 
 
 class LinkTable:
-    def __init__(self, url, link, table, password):
+    def __init__(self, url, link, table, password, journal=False, journal_seq=0):
         self.url, self.link, self.table, self.password = url, link, table, password
+        self.journal = journal          # journal link_* rows as the table side does
+        self.journal_seq = journal_seq
+        self.journaled = set()
         self.nc = self.js = None
         self.awards = {}                # id -> award heard
         self.meters = []                # meter docs heard
@@ -63,10 +66,32 @@ class LinkTable:
         return ack
 
     async def contribute(self, round_no, seat, wager):
-        return await self.send("contribution", round_no, seat, wager=wager)
+        ack = await self.send("contribution", round_no, seat, wager=wager)
+        await self.journal_row("link_contribution", {
+            "link": self.link, "id": self.ident(round_no, seat), "seq": ack.seq, "seat": seat,
+            "wager": wager}, round_no)
+        return ack
 
     async def withdraw(self, round_no, seat, wager):
-        return await self.send("withdraw", round_no, seat, wager=wager)
+        ack = await self.send("withdraw", round_no, seat, wager=wager)
+        await self.journal_row("link_withdraw", {
+            "link": self.link, "id": self.ident(round_no, seat), "seq": ack.seq, "seat": seat,
+            "wager": wager}, round_no)
+        return ack
+
+    async def journal_row(self, kind, data, round_no=0, force=False):
+        """A row of the table's journal on the floor's JOURNAL stream (as its uplink sends
+        it; the hash chain is not what reconcile reads)."""
+        if not (self.journal or force):
+            return None
+        self.journal_seq += 1
+        row = {"seq": self.journal_seq, "ts_ns": time.time_ns(), "source": "link",
+               "entry": "event", "kind": kind, "round_no": round_no,
+               "data": json.dumps(data, sort_keys=True), "prev_hash": "0" * 64,
+               "hash": "%064x" % self.journal_seq}
+        await self.js.publish(S.journal_subject(self.table), json.dumps(row).encode(),
+                              headers={"Nats-Msg-Id": S.msg_id(self.table, self.journal_seq)})
+        return self.journal_seq
 
     async def hit(self, round_no, seat, hand=("AS", "AH", "AD"), share=(1, 1)):
         return await self.send("hit", round_no, seat, hand=list(hand), share=list(share))
@@ -77,7 +102,13 @@ class LinkTable:
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             if ident in self.awards:
-                return self.awards[ident]
+                a = self.awards[ident]
+                if ident not in self.journaled:
+                    self.journaled.add(ident)
+                    await self.journal_row("link_award", {
+                        "link": self.link, "id": ident, "seq": a["seq"], "seat": seat,
+                        "amount": a["amount"]}, round_no)
+                return a
             await asyncio.sleep(0.01)
         raise AssertionError("no award for %s" % ident)
 
