@@ -60,10 +60,20 @@ class LinkTable:
         doc = {"type": kind, "id": self.ident(round_no, seat), "link": self.link,
                "table": self.table, "round": round_no, "seat": seat, "ts_ns": time.time_ns()}
         doc.update(fields)
-        ack = await self.js.publish(S.link_subject(self.link, self.table),
-                                    json.dumps(doc).encode(),
-                                    headers={"Nats-Msg-Id": S.link_msg_id(kind, doc["id"])})
-        return ack
+        return await self._publish(S.link_subject(self.link, self.table),
+                                   json.dumps(doc).encode(), S.link_msg_id(kind, doc["id"]))
+
+    async def _publish(self, subject, data, msg_id, within_s=60.0):
+        """Stored, or retried with the same message id (stored once) as the table side does
+        through an election or an outage."""
+        end = time.monotonic() + within_s
+        while True:
+            try:
+                return await self.js.publish(subject, data, headers={"Nats-Msg-Id": msg_id})
+            except Exception:                   # noqa: BLE001 - no ack yet: again
+                if time.monotonic() > end:
+                    raise
+                await asyncio.sleep(0.1)
 
     async def contribute(self, round_no, seat, wager):
         ack = await self.send("contribution", round_no, seat, wager=wager)
@@ -89,18 +99,28 @@ class LinkTable:
                "entry": "event", "kind": kind, "round_no": round_no,
                "data": json.dumps(data, sort_keys=True), "prev_hash": "0" * 64,
                "hash": "%064x" % self.journal_seq}
-        await self.js.publish(S.journal_subject(self.table), json.dumps(row).encode(),
-                              headers={"Nats-Msg-Id": S.msg_id(self.table, self.journal_seq)})
+        await self._publish(S.journal_subject(self.table), json.dumps(row).encode(),
+                            S.msg_id(self.table, self.journal_seq))
         return self.journal_seq
 
     async def hit(self, round_no, seat, hand=("AS", "AH", "AD"), share=(1, 1)):
         return await self.send("hit", round_no, seat, hand=list(hand), share=list(share))
 
-    async def award(self, round_no, seat, timeout=10.0):
+    async def award(self, round_no, seat, timeout=30.0):
         """The award of this seat's hit: heard, or read back by direct get of its entry."""
         ident = self.ident(round_no, seat)
         end = time.monotonic() + timeout
+        polled = time.monotonic()
         while time.monotonic() < end:
+            if ident not in self.awards and time.monotonic() - polled > 1.0:
+                polled = time.monotonic()       # missed while reconnecting: read it back
+                try:
+                    got = await self.direct_get("award.%s.%s.%s-%s" % (self.link, self.table,
+                                                                       round_no, seat))
+                    if got:
+                        self.awards[ident] = got
+                except Exception:               # noqa: BLE001 - retried
+                    pass
             if ident in self.awards:
                 a = self.awards[ident]
                 if ident not in self.journaled:
