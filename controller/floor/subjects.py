@@ -86,9 +86,10 @@ def award_key(link_id, table_id, round_no, seat):
                                    check_table_id(str(round_no)), check_table_id(str(seat)))
 
 
-def link_msg_id(kind, ident):
-    """The Nats-Msg-Id of a table's link message: "<type>:<id>" (stored once)."""
-    return "%s:%s" % (kind, ident)
+def link_msg_id(kind, link_id, ident):
+    """The Nats-Msg-Id of a table's link message: "<type>:<link>:<id>" (stored once; the
+    link in it because the stream's duplicate window spans every link)."""
+    return "%s:%s:%s" % (kind, check_table_id(link_id), ident)
 
 
 JOURNAL_SUBJECTS = "%s.journal.>" % PREFIX

@@ -61,7 +61,7 @@ class LinkTable:
                "table": self.table, "round": round_no, "seat": seat, "ts_ns": time.time_ns()}
         doc.update(fields)
         return await self._publish(S.link_subject(self.link, self.table),
-                                   json.dumps(doc).encode(), S.link_msg_id(kind, doc["id"]))
+                                   json.dumps(doc).encode(), S.link_msg_id(kind, self.link, doc["id"]))
 
     async def _publish(self, subject, data, msg_id, within_s=60.0):
         """Stored, or retried with the same message id (stored once) as the table side does

@@ -308,3 +308,31 @@ def test_a_restart_resumes_after_applied_seq_with_no_double_award_and_no_lost_co
     finally:
         again.stop()
     assert again.error is None
+
+
+@pytest.mark.reg("633a.7(o)")
+def test_a_table_on_two_links_has_each_contribution_stored_and_applied_on_each(floor):
+    """Blackjack's progressives on two links: the same seat's contributions, one per link,
+    are two messages (the link is in the message id), each applied by its link's controller."""
+    for link, wager in (("BB", "bad_beat_progressive"), ("HR", "hit_and_run_progressive")):
+        assert define(floor, link=link, game="blackjack", wager=wager, reset="50000",
+                      rate="0.1")[0] == 0
+    ctls = [controller(floor, link) for link in ("BB", "HR")]
+    try:
+        async def both():
+            ts = [await LinkTable(floor.url, link, "T1", floor.passwords["T1"]).start()
+                  for link in ("BB", "HR")]
+            try:
+                acks = [await t.contribute(1, 3, 1000) for t in ts]
+                assert not any(a.duplicate for a in acks)
+            finally:
+                for t in ts:
+                    await t.close()
+        asyncio.run(both())
+        for link in ("BB", "HR"):
+            m = wait_for(lambda: (lambda x: x if x["contributions"] == 1 else None)(
+                meter(floor.url, link)), timeout=5, what="%s's contribution" % link)
+            assert m["value"] == 50000 + 100
+    finally:
+        for c in ctls:
+            c.stop()
