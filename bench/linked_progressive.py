@@ -48,7 +48,7 @@ async def connect(url, user, password):
 
 async def define(url, link, tables):
     from controller.floor import links as L
-    from controller.floor.linkcli import read_config, write_version
+    from controller.floor.linkcfg import read_config, write_version
     nc = await connect(url, "floor", FLOOR_PW)
     try:
         js = nc.jetstream(timeout=10)

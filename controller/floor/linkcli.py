@@ -21,84 +21,10 @@ from controller.errors import ConfigError
 from controller.floor import links as L
 from controller.floor import subjects as S
 
+from controller.floor.linkcfg import (Refused, _password, open_floor as _open,  # noqa: F401
+                                      read_config, write_version)
+
 EXIT_OK, EXIT_FAIL, EXIT_CONFIG = 0, 1, 2
-LIVE_LISTEN_S = 1.0
-
-
-class Refused(Exception):
-    """A command the link's state refuses (one line: why)."""
-
-
-def _password(args):
-    from controller.floor.uplink import read_password
-    pw = getattr(args, "password_file", None)
-    return read_password(pw) if pw else None
-
-
-async def _open(args):
-    from controller.floor.linkctl import connect, ensure_link_streams
-    nc = await connect(args.nats, getattr(args, "user", None) or "floor", _password(args),
-                       getattr(args, "ca_file", None), name="tablectl-floor", reconnect=False)
-    js = nc.jetstream(timeout=5)
-    kv = await ensure_link_streams(js, getattr(args, "replicas", None) or 1)
-    return nc, js, kv
-
-
-async def connected_tables(nc, link, tables, listen_s=LIVE_LISTEN_S):
-    """The link's tables heard on their link status subject within `listen_s`."""
-    heard = set()
-
-    async def on(msg):
-        t = S.table_of(msg.subject)
-        if t in tables:
-            heard.add(t)
-    sub = await nc.subscribe("%s.linkstatus.%s.*" % (S.PREFIX, link), cb=on)
-    await asyncio.sleep(listen_s)
-    await sub.unsubscribe()
-    return sorted(heard)
-
-
-async def read_config(kv, link):
-    from controller.floor.linkctl import kv_entry
-    raw, rev = await kv_entry(kv, S.config_key(link))
-    return (json.loads(raw) if raw is not None else None), rev
-
-
-async def write_version(nc, js, kv, old, rev, new, listen_s=LIVE_LISTEN_S):
-    """Record `new` (checked, its version the next) on the stream, then in the bucket.
-    Returns (the definition recorded, the keys changed). Raises Refused."""
-    from nats.js.errors import KeyWrongLastSequenceError
-    changes = L.changed(old, new) + ([] if old is None or
-                                     old.get("operable", True) == new["operable"]
-                                     else ["operable"])
-    if not changes:
-        return old, []
-    live = [k for k in L.LIVE_REFUSED if k in changes] if old is not None else []
-    if live:
-        on = await connected_tables(nc, new["link"], set(old["tables"]) | set(new["tables"]),
-                                    listen_s)
-        if on:
-            raise Refused("link %s: %s not changed while its tables are on the link (%s "
-                          "connected; NY 5321.18): take them off the link first"
-                          % (new["link"], " and ".join(live), ", ".join(on)))
-    doc = dict(new, type="config")
-    ack = await js.publish(S.linkcfg_subject(new["link"]), json.dumps(doc, sort_keys=True)
-                           .encode(), headers={"Nats-Msg-Id": "config:%s:%d" % (
-                               new["link"], new["version"])})
-    if ack.duplicate:
-        raise Refused("link %s: version %d is already on the stream (a define interrupted "
-                      "or run at the same time); run `link show` and define again"
-                      % (new["link"], new["version"]))
-    value = json.dumps(new, sort_keys=True).encode()
-    try:
-        if rev is None:
-            await kv.create(S.config_key(new["link"]), value)
-        else:
-            await kv.update(S.config_key(new["link"]), value, last=rev)
-    except KeyWrongLastSequenceError:
-        raise Refused("link %s: its definition was changed meanwhile by another define; "
-                      "run `link show` and define again" % new["link"])
-    return new, changes
 
 
 def _params(args):
@@ -214,6 +140,28 @@ async def _meters(args, out):
     return EXIT_OK
 
 
+async def _reconcile(args, out):
+    from controller.floor.reconcile import reconcile
+    nc, js, kv = await _open(args)
+    try:
+        report = await reconcile(nc, js, kv, args.link)
+    finally:
+        await nc.close()
+    if args.json:
+        out.write(json.dumps(report, sort_keys=True) + "\n")
+    elif report["holds"]:
+        out.write("link %s: reconcile holds: meter %s at seq %d, %d hits, %d contributions; "
+                  "%s agree\n" % (args.link, "$" + L.dollars(report["value"]), report["applied_seq"],
+                                  report["hits"], report["contributions"],
+                                  ", ".join("%s's journal" % t for t in report["tables"])))
+    else:
+        out.write("link %s: MISMATCH%s\n" % (args.link, " (the link is now inoperable)"
+                                              if report["taken_down"] else ""))
+        for p in report["problems"]:
+            out.write("  %s\n" % p)
+    return 0 if report["holds"] else 1
+
+
 def _run(args, out, err):
     from controller.floor.linkctl import crash_from_env, run_link
 
@@ -244,7 +192,7 @@ def cmd_link(args, out, err):
         elif args.floor_cmd == "meters":
             fn = _meters
         else:
-            from controller.floor.reconcile import cmd_reconcile as fn
+            fn = _reconcile
         return asyncio.run(fn(args, out))
     except (ConfigError, ValueError) as e:
         err.write("%s: %s\n" % (name, e))

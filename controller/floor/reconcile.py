@@ -212,7 +212,7 @@ async def journal_rows(js, table):
 
 async def reconcile(nc, js, kv, link, take_down=True):
     """{"holds": bool, "problems": [...], "tables": {t: why or None}, ...}."""
-    from controller.floor.linkcli import Refused, read_config, write_version
+    from controller.floor.linkcfg import Refused, read_config, write_version
     from controller.floor.linkctl import history, kv_entry
     from controller.floor import links as L
     raw, _ = await kv_entry(kv, S.meter_key(link))
@@ -260,30 +260,3 @@ async def reconcile(nc, js, kv, link, take_down=True):
         await write_version(nc, js, kv, cfg, rev, new, listen_s=0)
         report["taken_down"] = True
     return report
-
-
-async def cmd_reconcile(args, out):
-    from controller.floor.linkcli import _open
-    nc, js, kv = await _open(args)
-    try:
-        report = await reconcile(nc, js, kv, args.link)
-    finally:
-        await nc.close()
-    if args.json:
-        out.write(json.dumps(report, sort_keys=True) + "\n")
-    elif report["holds"]:
-        out.write("link %s: reconcile holds: meter %s at seq %d, %d hits, %d contributions; "
-                  "%s agree\n" % (args.link, _dollars(report["value"]), report["applied_seq"],
-                                  report["hits"], report["contributions"],
-                                  ", ".join("%s's journal" % t for t in report["tables"])))
-    else:
-        out.write("link %s: MISMATCH%s\n" % (args.link, " (the link is now inoperable)"
-                                              if report["taken_down"] else ""))
-        for p in report["problems"]:
-            out.write("  %s\n" % p)
-    return 0 if report["holds"] else 1
-
-
-def _dollars(c):
-    from controller.floor.links import dollars
-    return "$" + dollars(c)
