@@ -13,7 +13,8 @@ Per N, on a fresh link:
     contributions/s  from the first publish until the controller's meter (in the bucket, by
                      compare-and-set) has applied all N x --per-table contributions
     reference        the same N publishers, the same count, a plain JetStream publish+ack to
-                     a stream of their own on the same server, measured in the same run
+                     a stream of their own on the same server, measured in the same run just
+                     before and just after (their mean: a shared machine's load drifts)
     ratio            linked / reference (1.0: the link costs nothing beyond the stream)
 Then --hits hits, one at a time from 2 tables: hit-to-award latency, from the hit's publish
 to its award heard on tablectl.award.<link>.<table> (the meter's CAS, the award entry, the
@@ -176,6 +177,13 @@ def main():
             link = "B%d" % n
             tables = names[:n]
             asyncio.run(define(server.url, link, tables))
+
+            def reference(tag):
+                return asyncio.run(feed(
+                    server.url, link, tables, a.per_table, passwords,
+                    lambda t: "benchref.%s" % t,
+                    lambda t, r: "ref%s:%s:%s:%d" % (tag, link, t, r)))[1]
+            ref_before = reference("a")
             ctl = ControllerThread(server.url, link, password=FLOOR_PW, listen_s=0.0)
             try:
                 async def linked():
@@ -189,9 +197,7 @@ def main():
                 took, rtts = asyncio.run(linked())
             finally:
                 ctl.stop()
-            _, ref_took, _ = asyncio.run(feed(
-                server.url, link, tables, a.per_table, passwords,
-                lambda t: "benchref.%s" % t, lambda t, r: "ref:%s:%s:%d" % (link, t, r)))
+            ref_took = (ref_before + reference("b")) / 2     # before and after: the load
             total = n * a.per_table
             results[n] = {"linked_per_s": total / took, "ref_per_s": total / ref_took,
                           "ratio": (total / took) / (total / ref_took),
