@@ -53,6 +53,29 @@ async def _define(args, out):
     return EXIT_OK
 
 
+async def _restore(args, out):
+    """An inoperable link put back in play: a new version with operable true, its reason
+    recorded (a floor decision after a mismatch has been investigated)."""
+    if not (args.reason or "").strip():
+        raise ConfigError("--reason is required: why the link may be played again")
+    nc, js, kv = await _open(args)
+    try:
+        old, rev = await read_config(kv, args.link)
+        if old is None:
+            raise Refused("link %s is not defined" % args.link)
+        if old.get("operable", True):
+            out.write("link %s: already operable (version %d)\n" % (args.link, old["version"]))
+            return EXIT_OK
+        new = L.next_version(old, dict(old, operable=True, why=None))
+        new = L.check(dict(new, restored=args.reason.strip()))
+        got, _ = await write_version(nc, js, kv, old, rev, new)
+    finally:
+        await nc.close()
+    out.write("link %s: operable again, version %d (was: %s)\n" % (args.link, got["version"],
+                                                                  old.get("why")))
+    return EXIT_OK
+
+
 async def _show(args, out):
     nc, js, kv = await _open(args)
     try:
@@ -188,7 +211,7 @@ def cmd_link(args, out, err):
             name += " " + args.link_cmd
             if args.link_cmd == "run":
                 return _run(args, out, err)
-            fn = {"define": _define, "show": _show}[args.link_cmd]
+            fn = {"define": _define, "show": _show, "restore": _restore}[args.link_cmd]
         elif args.floor_cmd == "meters":
             fn = _meters
         else:
@@ -237,6 +260,11 @@ def add_parsers(fsub):
     s.add_argument("--json", action="store_true")
     s.add_argument("--versions", action="store_true", help="every version on the stream")
     _connection(s)
+    rs = lsub.add_parser("restore", help="put an inoperable link back in play (a new "
+                         "version, the reason recorded)")
+    rs.add_argument("link")
+    rs.add_argument("--reason", required=True, help="why it may be played again")
+    _connection(rs)
     r = lsub.add_parser("run", help="the link's progressive controller (its meter's single "
                         "writer) until stopped")
     r.add_argument("link")

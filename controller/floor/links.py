@@ -36,7 +36,7 @@ LINKABLE = {
 }
 
 KEYS = ("link", "game", "wager", "tables", "reset", "rate", "cap", "version", "operable",
-        "why")
+        "why", "restored")
 PARAMETERS = ("game", "wager", "tables", "reset", "rate", "cap")
 LIVE_REFUSED = ("reset", "rate")        # not changed while a table is on the link (5321.18)
 
@@ -131,6 +131,8 @@ def check(params):
            "operable": operable}
     if not operable:
         out["why"] = str(params.get("why") or "taken down at the floor")
+    if params.get("restored"):
+        out["restored"] = str(params["restored"])[:300]
     return out
 
 
@@ -144,6 +146,7 @@ def changed(old, new):
 def next_version(old, new):
     """`new` as the version after `old` (checked), or the ConfigError why not."""
     new = dict(new)
+    new.pop("restored", None)
     new["version"] = 1 if old is None else old["version"] + 1
     if old is not None:
         new.setdefault("operable", old.get("operable", True))

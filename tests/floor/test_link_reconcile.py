@@ -83,6 +83,16 @@ def test_reconcile_holds_after_play_and_a_journal_row_that_parts_takes_the_link_
         report = json.loads(out)
         assert rc == 1 and report["tables"]["T2"]["row"] == row and not report["taken_down"]
         assert report["tables"]["T1"] is None
+        # the floor puts it back in play, on the record: a new version, the reason kept
+        args = ["--nats", floor.url, "--password-file", floor.floor_password_file()]
+        rc, _, err = cli("floor", "link", "restore", "L1", "--reason", " ", *args)
+        assert rc == 2 and "--reason is required" in err
+        rc, out, err = cli("floor", "link", "restore", "L1", "--reason",
+                           "row investigated: a keying error at T2, paid right", *args)
+        assert rc == 0 and "operable again, version 3" in out, err
+        wait_for(lambda: meter(floor.url)["operable"] is True, timeout=5, what="back up")
+        cfg, _ = asyncio.run(kv_json(floor.url, S.config_key("L1")))
+        assert cfg["restored"].startswith("row investigated") and "why" not in cfg
     finally:
         ctl.stop()
     assert ctl.error is None
