@@ -45,47 +45,18 @@ STATUS_EVERY_S = 0.1     # "this table is on the link"
 METER_EVERY_S = 0.2      # a changed meter is told the table at most this often (< 1 s)
 RETRY_S = 0.25
 LOOKUP_EVERY_S = 1.0     # an owed hit's award entry is read back this often (and at each up)
-KV_BUCKET = "PROGRESSIVE"
+
+
+# ---- the names of the contract: controller/floor/subjects.py ----------------------------
+
+KV_BUCKET = S.LINK_BUCKET
 KV_STREAM = "KV_" + KV_BUCKET
-
-
-# ---- the names of the contract (controller/floor/subjects.py holds the floor's own) -------
-
-def meter_subject(link_id):
-    return "%s.meter.%s" % (S.PREFIX, S.check_table_id(link_id))
-
-
-def linkstatus_subject(link_id, table_id):
-    return "%s.linkstatus.%s.%s" % (S.PREFIX, S.check_table_id(link_id),
-                                    S.check_table_id(table_id))
-
-
-def award_key(link_id, table_id, round_no, seat):
-    return "award.%s.%s.%s-%s" % (link_id, table_id, round_no, seat)
+meter_subject, linkstatus_subject, award_key = S.meter_subject, S.linkstatus_subject, \
+    S.award_key
 
 
 def kv_subject(key):
     return "$KV.%s.%s" % (KV_BUCKET, key)
-
-
-def link_permissions(table_id):
-    """What a table's credential may do on the links (the contract's "Names"): publish its own
-    link and linkstatus subjects, direct-get the meters and its own award entries, receive the
-    meters and its own awards."""
-    t = S.check_table_id(table_id)
-    return {"publish": ["%s.link.*.%s" % (S.PREFIX, t), "%s.linkstatus.*.%s" % (S.PREFIX, t),
-                        "$JS.API.DIRECT.GET.%s.%s" % (KV_STREAM, kv_subject("meter.*")),
-                        "$JS.API.DIRECT.GET.%s.%s" % (KV_STREAM,
-                                                      kv_subject("award.*.%s.>" % t))],
-            "subscribe": ["%s.meter.*" % S.PREFIX, "%s.award.*.%s" % (S.PREFIX, t)]}
-
-
-def table_permissions(table_id):
-    """The uplink's permissions of a table and its link permissions, together."""
-    base = S.table_permissions(table_id)
-    extra = link_permissions(table_id)
-    return {"publish": {"allow": list(base["publish"]["allow"]) + extra["publish"]},
-            "subscribe": {"allow": list(base["subscribe"]["allow"]) + extra["subscribe"]}}
 
 
 def outbox_of(model):
@@ -345,27 +316,37 @@ class LinkClient:
             # the link pays them in its stream's order (669a.12(e)(4), 670a.12(d)(3))
             for key, entry in sorted(entries.items(), key=lambda kv: (kv[1].get("n", 0),
                                                                       kv[0])):
-                wire_id = self._wire_id(key)
-                msg_id = "%s:%s" % (kind, wire_id)
-                if msg_id in self.done:
-                    continue
-                doc = {"type": kind, "id": wire_id, "link": self.link_id,
-                       "table": self.table_id, "round": entry["round"],
-                       "seat": entry["seat"], "ts_ns": time.time_ns()}
-                if kind == "hit":
-                    doc.update(hand=entry["hand"], share=entry["share"])
-                else:
-                    doc["wager"] = entry["wager"]
-                ack = await js.publish(self.subject, json.dumps(doc).encode(),
-                                       headers={"Nats-Msg-Id": msg_id})
-                self.stats["published"] += 1
-                self.done.add(msg_id)
-                if kind == "hit":
-                    continue              # its answer is the award
-                self.stats["acks"] += 1
-                self._submit("link_contribution" if kind == "contribution" else
-                             "link_withdraw", {"id": wire_id, "seq": ack.seq,
-                                               "seat": entry["seat"], "wager": entry["wager"]})
+                if kind == "withdraw":
+                    # its contribution first, sent again (stored once): so the link has
+                    # applied what is withdrawn, and the journal holds both (the floor's
+                    # reconcile finds a withdraw only of a contribution it knows)
+                    await self._send(js, "contribution", key, entry)
+                await self._send(js, kind, key, entry)
+
+    async def _send(self, js, kind, key, entry):
+        """One message, unless this process sent it already; its acknowledgement (a
+        duplicate's names the first copy's sequence) handed to the table as an input."""
+        wire_id = self._wire_id(key)
+        msg_id = S.link_msg_id(kind, self.link_id, wire_id)
+        if msg_id in self.done:
+            return
+        doc = {"type": kind, "id": wire_id, "link": self.link_id,
+               "table": self.table_id, "round": entry["round"],
+               "seat": entry["seat"], "ts_ns": time.time_ns()}
+        if kind == "hit":
+            doc.update(hand=entry["hand"], share=entry["share"])
+        else:
+            doc["wager"] = entry["wager"]
+        ack = await js.publish(self.subject, json.dumps(doc).encode(),
+                               headers={"Nats-Msg-Id": msg_id})
+        self.stats["published"] += 1
+        self.done.add(msg_id)
+        if kind == "hit":
+            return                # its answer is the award
+        self.stats["acks"] += 1
+        self._submit("link_contribution" if kind == "contribution" else
+                     "link_withdraw", {"id": wire_id, "seq": ack.seq,
+                                       "seat": entry["seat"], "wager": entry["wager"]})
 
     async def _look_up_awards(self, js):
         """After a connect: each owed hit's award entry, if the link made it meanwhile."""

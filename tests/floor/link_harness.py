@@ -13,16 +13,14 @@ import threading
 import time
 
 from controller.floor import link_client as LC
-from controller.floor.natsserver import NatsServer
+from controller.floor.natsserver import NatsServer, users_block
 from tests.floor.conftest import FLOOR_PW, TABLES, _connect, passwords
 
 
 def users(tables=TABLES):
-    pw = passwords()
-    out = [{"user": "floor", "password": FLOOR_PW}]
-    for t in tables:
-        out.append({"user": t, "password": pw[t], "permissions": LC.table_permissions(t)})
-    return out
+    """The floor's and one user per table, with subjects.table_permissions (its uplink's and
+    its link's, as the contract's "Names" give them)."""
+    return users_block(tables, FLOOR_PW, passwords())
 
 
 class LinkFloor:
@@ -46,18 +44,9 @@ class LinkFloor:
 
 
 async def ensure_link_streams(js):
-    from nats.js.api import KeyValueConfig, StreamConfig
-    from nats.js.errors import NotFoundError
-    try:
-        await js.stream_info("LINKS")
-    except NotFoundError:
-        await js.add_stream(StreamConfig(name="LINKS", subjects=["tablectl.link.>",
-                                                                 "tablectl.linkcfg.>"],
-                                         duplicate_window=120.0))
-    try:
-        await js.key_value(LC.KV_BUCKET)
-    except Exception:                           # noqa: BLE001 - not there yet
-        await js.create_key_value(KeyValueConfig(bucket=LC.KV_BUCKET, history=1, direct=True))
+    """The LINKS stream and the PROGRESSIVE bucket as the floor makes them."""
+    from controller.floor.linkctl import ensure_link_streams as ensure
+    return await ensure(js)
 
 
 class FakeLink:
