@@ -8,10 +8,12 @@ meter) until a hit is sent, then waits (to be killed). "round": places the round
 waits for the link's acknowledgements and for "no more bets", then waits (to be killed
 mid-round). "resume": boots from the journal (a settled round's hit owed, an interrupted
 round voided), waits until the link owes nothing, prints the linked meter as JSON, exits.
+TABLECTL_TEST_UPLINK=1: the table's uplink forwards its journal to the floor as well.
 It prints "READY" and, in "hit" and "round", "SENT" once what the test waits for is sent.
 """
 
 import json
+import os
 import sys
 import time
 
@@ -45,6 +47,10 @@ def wait(pred, ap, timeout):
 
 def main(journal, url, password_file, mode):
     sim = Simulation("raise-it-up-stud", seed=7, journal=journal, link="L1")
+    if os.environ.get("TABLECTL_TEST_UPLINK"):      # its journal on the floor too (reconcile)
+        from controller.floor.uplink import attach as attach_uplink
+        attach_uplink(sim, sim.ctl, journal, "T1", url, read_password(password_file),
+                      drain_s=15)
     client = attach(sim, "T1", "L1", url, read_password(password_file))
     ap, ctl = sim.autoplay, sim.ctl
     lk = lambda: ctl.model.meter["link"]       # noqa: E731
