@@ -162,14 +162,15 @@ def run_n(n, rows, args, workdir):
         # paced: each table appends --rate rows/s, a tick every 100 ms
         floor.service.latencies.clear()
         floor.append_lat.clear()
-        per_tick = max(1, int(round(args.rate / 10.0)))
         paced = rows[args.burst:]
-        i, end = 0, time.monotonic() + args.seconds
+        i, due, end = 0, 0.0, time.monotonic() + args.seconds
         while time.monotonic() < end and i < len(paced):
             tick = time.monotonic()
+            due += args.rate / 10.0                 # a fractional rate accumulates
+            per_tick, due = int(due), due - int(due)
             chunk = paced[i:i + per_tick]
             i += per_tick
-            for st in stores.values():
+            for st in stores.values() if chunk else ():
                 st.append([entry(r, time.time_ns()) for r in chunk])
             time.sleep(max(0.0, 0.1 - (time.monotonic() - tick)))
         total = n * (len(burst) + releasable(paced[:i]))
@@ -212,7 +213,7 @@ def outage(n, rows, args, workdir):
             tick = time.monotonic()
             chunk = [rows[(i + k) % len(rows)] for k in range(per_tick)]
             i += per_tick
-            for st in stores.values():
+            for st in stores.values() if chunk else ():
                 st.append([entry(r, time.time_ns()) for r in chunk])
             time.sleep(max(0.0, 0.1 - (time.monotonic() - tick)))
         sent = [rows[k % len(rows)] for k in range(first, i)]
