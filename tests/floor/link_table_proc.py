@@ -56,11 +56,16 @@ def main(journal, url, password_file, mode):
     lk = lambda: ctl.model.meter["link"]       # noqa: E731
     up = wait(lambda: lk()["up"] and lk()["synced"], ap, 20)
     print("READY", json.dumps({"up": up}), flush=True)
+    # a loaded machine: the acks may come late, wait for them; a hit's award is not waited
+    # for here (the test kills the table with it owed)
+    waits = ap.wait_for_link
+    ap.wait_for_link = lambda what, timeout_s=None: waits(what, 20.0 if what == "asked" else 1.0)
     if mode == "hit":
         rig(ap)
         if ap.deck:                             # the deck of a shuffle done before the rig
             ap.shuffle()
-        for _ in range(5):
+        for _ in range(10):
+            wait(lambda: lk()["up"] and lk()["synced"], ap, 20)
             sim.run(1)
             if lk()["hits"] and client.stats["published"] and \
                     any(m.startswith("hit:") for m in client.done):
