@@ -36,6 +36,14 @@ KINDS = {
     "link_state": "{'link', 'up', 'value'?}: the link was lost, or is back with its meter",
 }
 
+# The card reader's one answer, {READER_ANSWER: bool}: whether the hole card makes a
+# blackjack (581.13). The device's word, not a game's id.
+READER_ANSWER = "blackjack"  # not a game id: the card reader's answer
+
+# The seat of a decision the dealer makes for the dealer's own hand (Six-Card Fortune's
+# setting, 670a.8): part of the events' vocabulary, so a driver keys it without knowing a game.
+DEALER_SEAT = "dealer"
+
 
 class Event:
     __slots__ = ("kind", "data", "source", "ts_ns")

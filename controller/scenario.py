@@ -21,6 +21,7 @@ import json
 
 from controller import config as configuration
 from controller.errors import ConfigError, InvalidCard, TablectlError
+from controller.events import READER_ANSWER
 from controller.games import model_class
 from controller.games.engine import DECK_REMOVED, ROUND_OVER, Table
 from controller.games.events import Event
@@ -280,7 +281,8 @@ class Runner:
         elif need in ("decision", "offer"):
             self.decide(pending)
         elif need == "reader":
-            self.feed("reader", {"blackjack": self.model.scenario_reader_answer()}, "card reader")
+            self.feed("reader", {READER_ANSWER: self.model.scenario_reader_answer()},
+                      "card reader")
         else:
             kind, data = self.model.scenario_answer(pending, self.shoe_doc)
             self.feed(kind, data, need)

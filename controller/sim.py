@@ -25,7 +25,7 @@ CONSOLE_PINS = os.path.join(os.path.expanduser("~"), ".tablectl", "console-pins.
 def __getattr__(name):
     """`controller.sim.Simulation` and friends, for callers of the former module (lazily:
     importing this module imports no hal_sim)."""
-    if name in ("Simulation", "SimulatedDevices", "game_config", "parse_fault", "SINGLE_DECK"):
+    if name in ("Simulation", "SimulatedDevices", "game_config", "parse_fault"):
         import hal_sim.simulation
         return getattr(hal_sim.simulation, name)
     raise AttributeError("module %r has no attribute %r" % (__name__, name))

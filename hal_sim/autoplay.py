@@ -30,6 +30,7 @@ from controller.games.engine import CLOSED, DECK_REMOVED, LOCKED_OUT, OPENED, RO
 from controller.progressive import meter_values
 from controller.rules import cards as C
 from hal_sim import autoplay_strategy as S
+from hal_sim.games import sim_game
 
 SUITS = "cdhs"
 DECK = [r + s for r in S.RANKS for s in SUITS]
@@ -42,23 +43,6 @@ LINK_WAIT_S = 3.0       # longest wait for a linked progressive's acknowledgemen
 
 class Stuck(RuntimeError):
     """The round waits for something the autoplay cannot give."""
-
-
-def _sensor_seats(game):
-    """Seats that put a chip on the progressive sensor each round (if the game has one)."""
-    return {"raise-it-up-stud": (1, 2), "six-card-fortune-pai-gow": (1, 3)}.get(game, ())
-
-
-# wagers keyed on the dealer panel per seat, in cents
-PANEL_WAGERS = {
-    "blackjack": {"blackjack": 1000},
-    "double-attack-blackjack": {"bet": 1000},
-    "flop-poker": {"ante": 500, "pot": 100},    # the Pot is the table minimum
-    "raise-it-up-stud": {"ante": 500, "blind": 500},
-    "six-card-fortune-pai-gow": {"six_card_fortune": 1000},
-    "props-and-hops": {"field": 500, "any_seven": 100},
-    "poker": {"stack": 20000},
-}
 
 
 class Autoplay:
@@ -78,6 +62,7 @@ class Autoplay:
         self.on_locked = on_locked
         self.model = ctl.model
         self.game = self.model.GAME
+        self.plays = sim_game(self.game)     # how the simulation plays it (hal_sim/games.py)
         self.deck_rng = random.Random("deck:%s" % seed)
         self.play_rng = random.Random("play:%s" % seed)
         self.fault_rng = random.Random("fault:%s" % seed)
@@ -90,7 +75,7 @@ class Autoplay:
         self.wait_s = WAIT_S
         self._last_edge = {}
         self._rejections = {}            # device -> when rejections were injected (pacing)
-        if hasattr(self.model, "use_rng"):
+        if self.model.DECLARES.secure_rng is not None:
             rng = random.Random("start:%s" % seed)
             self.model.use_rng(lambda: rng.randint(1, 7))
 
@@ -222,7 +207,7 @@ class Autoplay:
                 self.floorperson()
             elif state in (CLOSED, DECK_REMOVED):
                 self.panel("count", what="decks", count=getattr(self.model, "DECKS", 1))
-            elif self.game == "double-attack-blackjack" and not self.inspected():
+            elif not self.inspected():
                 self.panel("irregularity", irregularity="reader_inspected", role="floorperson",
                            passed=True)
             elif self.deck_count_due():
@@ -236,12 +221,14 @@ class Autoplay:
         raise Stuck("the table does not get ready (%s)" % self.model.state)
 
     def deck_count_due(self):
-        """The poker room's count of the deck between hands (637a(e)(4)(i))."""
+        """The poker room's count of the deck between hands (637a(e)(4)(i)): a game that
+        keeps `deck_counted` asks for it."""
         m = self.model
-        return self.game == "poker" and not getattr(m, "deck_counted", True) and \
+        return not getattr(m, "deck_counted", True) and \
             m.deck_rounds >= m.options["deck_count_every"]
 
     def inspected(self):
+        """The card reader's daily inspection is done, or the table has none (581.2(d))."""
         from controller.policies.devices import ReaderInspection
         p = self.ctl.policy(ReaderInspection)
         return p is None or p._done(self.ctl.clock())
@@ -251,10 +238,10 @@ class Autoplay:
             self.deck = sorted(c for c, n in self.model.batch_counts().items() for _ in range(n))
         else:
             self.deck = list(DECK)
-        if self.game == "six-card-fortune-pai-gow":
+        if self.plays.joker:
             self.deck.append(C.code(C.JOKER))
         self.deck_rng.shuffle(self.deck)
-        if self.game == "props-and-hops":
+        if self.model.SHAKER:
             self.panel("shake")                  # the covered shaker (585.3(d), (i))
             return
         if self.fire("shuffler", "jam"):
@@ -265,9 +252,9 @@ class Autoplay:
         self.sim.serial["shuffler"].miscount(0)
 
     def place_wagers(self):
-        sensors = _sensor_seats(self.game)
+        sensors = self.plays.sensor_seats
         for seat in SEATS:
-            for wager, amount in PANEL_WAGERS[self.game].items():
+            for wager, amount in self.plays.panel_wagers.items():
                 self.panel("wager", seat=seat, wager=wager, amount=amount)
         wire = self.sim.progressive
         for seat in sensors:
@@ -285,10 +272,9 @@ class Autoplay:
         if stuck:
             display.stick()                  # it will not show this round's contributions
         before = meter_values(self.model)
-        if self.game == "poker":
-            # the poker room reads a "button" key as the dealer button's seat: keyed instead
+        if self.plays.press_on_panel:
             self.panel("no_more_bets")
-        elif _sensor_seats(self.game):
+        elif self.plays.sensor_seats:
             at = self.edge_at("lockout_button")
             self.act(lambda: self.sim.progressive.press_lockout(at, width_ns=100_000),
                      "progressive_system")
@@ -308,19 +294,19 @@ class Autoplay:
         seat = SEATS[-1]
         refused = self.ctl.stats["refused"]
         self.stats["past_post_attempts"] += 1
-        if _sensor_seats(self.game):
+        if self.plays.sensor_seats:
             wire = self.sim.progressive
             wire.clear(seat, self.edge_at(("sensor", seat)))
             self.act(lambda: wire.place_wager(seat, self.edge_at(("sensor", seat))),
                      "progressive_system")
         else:
-            wager, amount = next(iter(PANEL_WAGERS[self.game].items()))
+            wager, amount = next(iter(self.plays.panel_wagers.items()))
             self.panel("wager", seat=seat, wager=wager, amount=amount * 2)
         if self.ctl.stats["refused"] == refused:
             self.stats["past_post_recognized"] += 1
 
     def after_round(self):
-        for seat in _sensor_seats(self.game) + (SEATS[-1],):
+        for seat in self.plays.sensor_seats + (SEATS[-1],):
             if seat in self.sim.progressive.sensors:
                 self.sim.progressive.clear(seat, self.edge_at(("sensor", seat), 0))
 
@@ -340,8 +326,7 @@ class Autoplay:
         elif need == "reader":
             self.peek()
         elif need in ("decision", "offer"):
-            from hal_sim.autoplay_players import decide
-            data = decide(self, p)
+            data = self.plays.decide(self, p)
             data["seat"] = int(data["seat"])
             self.panel("decision", **data)
         elif need == "dice":

@@ -24,15 +24,16 @@ FOLDER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 def bench_devices(game):
     """{name: settings} of the [controller.devices] section for `game`'s bench."""
     from controller import config as configuration
-    from controller.games import model_class
+    from controller.games import declaration, model_class
     from controller.progressive import progressives
     cls = model_class(game)
     cfg = configuration.validate({"game": game}, cls)
     serial = TABLE_DEVICES + (("meter_display",) if progressives(cls(cfg)) else ())
     devices = {name: {"url": "sim://%s" % name} for name in serial}
     devices["shuffler"]["counts"] = cfg.get("options", {}).get("shuffler") == "counting"
-    if game == "six-card-fortune-pai-gow":
-        devices["dice_reader"]["dice"] = 3                # 670a.12: three dice
+    dice = declaration(game).dice_per_roll            # 670a.12: three dice
+    if dice is not None:
+        devices["dice_reader"]["dice"] = dice
     devices["progressive_system"] = dict(PROGRESSIVE_PINS)
     devices["buttons"] = dict(BUTTON_PINS)
     devices["tower_light"] = dict(TOWER_PINS)

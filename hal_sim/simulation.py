@@ -23,7 +23,7 @@ import time
 
 from controller import config as configuration
 from controller.errors import ConfigError
-from controller.games import ALL_GAMES, model_class
+from controller.games import ALL_GAMES, declaration, model_class
 from controller.games.engine import LOCKED_OUT, SHUFFLED
 from controller.progressive import progressives
 from controller.runtime import Runtime
@@ -34,7 +34,6 @@ log = logging.getLogger(__name__)
 
 # Games the autoplay plays (all games with a machine in this version).
 PLAYABLE = ALL_GAMES
-SINGLE_DECK = ("flop-poker", "raise-it-up-stud")
 
 # What the controller keeps in memory without --journal: its latest entries (about 150
 # blackjack rounds), not all of them.
@@ -64,16 +63,12 @@ def parse_fault(text):
 
 
 def game_config(game, faults):
-    """The simulated table's configuration: single-deck games deal from the simulated
-    automated dealing shoe (583.10, 669a.10) and use an automated shuffler that does not count
-    (the dealer counts the stub) unless a miscount fault asks for a counter."""
+    """The simulated table's configuration, as the simulator's registry says the game is
+    played (hal_sim/games.py: single-deck games from the simulated automated dealing shoe),
+    and whether its shuffler counts (a miscount fault asks for a counter)."""
+    from hal_sim.games import sim_game
     counting = any(d == "shuffler" and k == "miscount" for d, k, _ in faults)
-    if game in SINGLE_DECK:
-        return {"options": {"shuffler": "counting" if counting else "automated",
-                            "dealing": "automated_shoe"}}, counting
-    if game == "poker" and counting:
-        return {"options": {"shuffler": "counting"}}, True
-    return {}, False
+    return sim_game(game).table_options(counting)
 
 
 class SimulatedDevices:
@@ -100,8 +95,9 @@ class SimulatedDevices:
         self.sim = SimTable(self.names, gpio_clock=clock).start()
         dev_cfg = self.sim.config()
         dev_cfg["shuffler"]["counts"] = self.counting
-        if self.game == "six-card-fortune-pai-gow":
-            dev_cfg["dice_reader"]["dice"] = 3
+        dice = declaration(self.game).dice_per_roll
+        if dice is not None:
+            dev_cfg["dice_reader"]["dice"] = dice
         dev_cfg["progressive_system"]["debounce_ms"] = 1
         dev_cfg["buttons"]["debounce_ms"] = 1
         self.config = dev_cfg                # the console's `show config`: these devices too

@@ -530,7 +530,7 @@ class Commands:
                 "the reader is repaired or replaced and a floorperson clears it" % role)
 
     def _inspection_lines(self, reader):
-        from controller.policies.intervals import HOUR_NS, SPECS, ChangeIntervals
+        from controller.policies.intervals import HOUR_NS, ChangeIntervals, declared
         ctl, now = self.ctl, self.ctl.clock()
         lines = []
         if reader is None:
@@ -554,8 +554,8 @@ class Commands:
         placed = dict(intervals.placed) if intervals else {}
         if getattr(ctl.model, "dice_placed_ns", None):
             placed.setdefault("dice", ctl.model.dice_placed_ns)
-        for what, limit, _ in SPECS.get(ctl.model.GAME, ()):
-            got = limit(ctl.model)
+        for interval in declared(ctl.model):
+            what, got = interval.what, interval.limit(ctl.model)
             if what not in placed:
                 lines.append("%s: not on the table yet" % ("dice" if what == "dice" else "deck"))
                 continue

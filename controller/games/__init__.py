@@ -1,6 +1,9 @@
 """One `transitions` machine per game, driven only by events (see engine.py).
 
-Game modules are imported when a table of that game is built.
+The firmware's one registry of games: each game's id, its model and its declaration (what
+the table must know about it: controller/games/declarations/). Everything outside a game's
+own modules asks `declaration(game)` (or `model.DECLARES`), never the game's name.
+Game modules are imported when a table of that game is built; declarations are light.
 """
 
 import importlib
@@ -20,13 +23,41 @@ GAMES = {
 ALL_GAMES = ("double-attack-blackjack", "blackjack", "flop-poker", "props-and-hops",
              "raise-it-up-stud", "six-card-fortune-pai-gow", "poker")
 
+DECLARATIONS = {
+    "double-attack-blackjack": "controller.games.declarations.double_attack",
+    "blackjack": "controller.games.declarations.blackjack",
+    "flop-poker": "controller.games.declarations.flop_poker",
+    "props-and-hops": "controller.games.declarations.props_and_hops",
+    "raise-it-up-stud": "controller.games.declarations.raise_it_up",
+    "six-card-fortune-pai-gow": "controller.games.declarations.six_card_fortune",
+    "poker": "controller.games.declarations.poker",
+}
+
+
+def _unknown(game):
+    if game in ALL_GAMES:
+        return ConfigError("game %r is not playable yet in this version of tablectl" % game)
+    return ConfigError("unknown game %r; one of %s" % (game, ", ".join(ALL_GAMES)))
+
 
 def model_class(game):
     try:
         target = GAMES[game]
     except KeyError:
-        if game in ALL_GAMES:
-            raise ConfigError("game %r is not playable yet in this version of tablectl" % game)
-        raise ConfigError("unknown game %r; one of %s" % (game, ", ".join(ALL_GAMES)))
+        raise _unknown(game)
     module, name = target.split(":")
     return getattr(importlib.import_module(module), name)
+
+
+def declaration(game):
+    """What the table must know about `game` (a Declaration), without importing its model."""
+    try:
+        module = DECLARATIONS[game]
+    except KeyError:
+        raise _unknown(game)
+    return importlib.import_module(module).DECLARES
+
+
+def declarations():
+    """Every game's declaration, in ALL_GAMES order."""
+    return [declaration(game) for game in ALL_GAMES]

@@ -72,6 +72,7 @@ from controller.rules import blackjack_side_wagers as W
 from controller.rules import cards as C
 from controller.rules import paytables as pt
 from controller.rules import settle as S
+from controller.games.declarations import blackjack as declared
 
 GAME = "blackjack"
 INSURANCE_OFFERS = ("insurance", "even_money")
@@ -99,6 +100,7 @@ def _odds(section):
 
 class Blackjack(Shoe, SideWagers, BlackjackFamily):
     GAME = GAME
+    DECLARES = declared.DECLARES     # what the table must know about it
     ROUND_STATES = ["dealing", "side_wagers", "insurance", "peek", "decisions", "dealer"]
     FIRST_ROUND_STATE = "dealing"
     PRE_DEAL_WAGERS = ("blackjack",) + SIDE_WAGERS

@@ -59,6 +59,7 @@ from controller.rules import blackjack as bj
 from controller.rules import cards as C
 from controller.rules import paytables as pt
 from controller.rules import settle
+from controller.games.declarations import double_attack as declared
 
 GAME = "double-attack-blackjack"
 BUST_IT_TABLE = pt.get(GAME, "bust_it")
@@ -89,6 +90,7 @@ def _positive(what, section):
 
 class DoubleAttackBlackjack(OutOfOrder, BlackjackFamily):
     GAME = GAME
+    DECLARES = declared.DECLARES     # what the table must know about it
     ROUND_STATES = ["up_card", "double_attack"] + BlackjackFamily.ROUND_STATES
     FIRST_ROUND_STATE = "up_card"
     PRE_DEAL_WAGERS = ("bet", "bust_it")

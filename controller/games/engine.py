@@ -21,6 +21,7 @@ the events of a round in `on_<kind>` methods; the common events are handled here
 from transitions import Machine, MachineError
 
 from controller.errors import RulesError
+from controller.games.declarations import Declaration
 from controller.games.events import Event
 
 CLOSED, OPENED, SHUFFLED, WAGERS_OPEN = "closed", "opened", "shuffled", "wagers_open"
@@ -42,6 +43,7 @@ class GameModel:
     round transitions and the wagers placed before "no more bets"."""
 
     GAME = None
+    DECLARES = Declaration(game=None, modules=())   # each game's own: games/declarations/
     ROUND_STATES = []            # between "no more bets" and settled/voided
     FIRST_ROUND_STATE = None     # where "no more bets" leads
     PRE_DEAL_WAGERS = ()         # wagers placed before "no more bets"

@@ -45,6 +45,7 @@ from controller.games.single_deck import AUTOMATED_SHOE, HAND, MANUAL_SHOE, OPTI
     SingleDeckGame, deck_options
 from controller.rules import cards as C
 from controller.rules import flop_poker as F
+from controller.games.declarations import flop_poker as declared
 
 GAME = "flop-poker"
 DEALING, STUB, DECISIONS, FLOP = "dealing", "stub_count", "decisions", "flop"
@@ -69,6 +70,7 @@ class FlopPoker(SingleDeckGame):
     """Players against a posted paytable (Ante, Flop, Three Card Bonus) and each other (Pot)."""
 
     GAME = GAME
+    DECLARES = declared.DECLARES     # what the table must know about it
     WAITING = {"decision": "seat {seat} to fold or make the Flop Wager (583.11(b))"}
     ROUND_STATES = [DEALING, STUB, DECISIONS, FLOP]
     FIRST_ROUND_STATE = DEALING

@@ -47,6 +47,7 @@ from controller.games.poker_hand import ACTIONS, STUD, BettingRefused, Hand, eva
 from controller.games import poker_pot_award as award
 from controller.games import poker_stakes as stakes
 from controller.rules import cards as C
+from controller.games.declarations import poker as declared
 
 GAME = "poker"
 DEALING, BETTING, POT_AWARD = "dealing", "betting", "pot_award"
@@ -55,6 +56,7 @@ class PokerRoom(GameModel):
     """One hand of poker room poker per round: stacks, the deal and betting, the pot award."""
 
     GAME = GAME
+    DECLARES = declared.DECLARES     # what the table must know about it
     WAITING = {"decision": "seat {seat} to {allowed_or}",
                "losing_hands_count": "the count of the losing hands (637a(e)(6)(i))"}
     ROUND_STATES = [DEALING, BETTING, POT_AWARD]

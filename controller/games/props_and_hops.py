@@ -31,6 +31,7 @@ from controller.games.engine import OPENED, ROUND_OVER, SHUFFLED, WAGERS_OPEN, G
 from controller.rules import dice
 from controller.rules import paytables as pt
 from controller.rules import settle
+from controller.games.declarations import props_and_hops as declared
 
 ROLLING = "rolling"
 HOUR_NS = 3600 * 10 ** 9
@@ -54,6 +55,7 @@ class PropsAndHops(GameModel):
     """One round is wagers, "no more bets", one roll by the shooter, settlement."""
 
     GAME = "props-and-hops"
+    DECLARES = declared.DECLARES     # what the table must know about it
     ROUND_STATES = [ROLLING]
     FIRST_ROUND_STATE = ROLLING
     PRE_DEAL_WAGERS = tuple(dice.WAGERS)

@@ -52,6 +52,7 @@ from controller.rules import cards as C
 from controller.rules import paytables as pt
 from controller.rules import raise_it_up as R
 from controller.rules import settle as S
+from controller.games.declarations import raise_it_up as declared
 
 GAME = pt.RIU
 DEALING, COUNTING_STUB = "dealing", "counting_stub"
@@ -85,6 +86,7 @@ ASKED = {"before_4th_street": (["play", "check"], "669a.11(b)"),
 
 class RaiseItUpStud(progressive.LinkedGame, SingleDeckGame):
     GAME = GAME
+    DECLARES = declared.DECLARES     # what the table must know about it
     ROUND_STATES = [DEALING, COUNTING_STUB] + list(STREETS)
     FIRST_ROUND_STATE = DEALING
     PRE_DEAL_WAGERS = ("ante", "blind", "pair_plus", "progressive", "six_card_bonus")

@@ -51,8 +51,6 @@ Readings of the text:
     accepted the wager.
 """
 
-import secrets
-
 from controller.errors import ConfigError, InvalidCard, RulesError
 from controller.games import six_card_fortune_irregularities as irregularities
 from controller.games.engine import LOCKED_OUT, OPENED, ROUND_OVER, SHUFFLED, WAGERS_OPEN, \
@@ -64,6 +62,8 @@ from controller import progressive
 from controller.progressive import contribute, new_meter
 from controller.rules import cards as C
 from controller.rules import paigow as pg
+from controller.games.declarations import six_card_fortune as declared
+from controller.games.declarations.six_card_fortune import secrets_rng  # its declared RNG
 
 GAME = "six-card-fortune-pai-gow"
 START, DEALING = "starting_position", "dealing"
@@ -86,17 +86,13 @@ NO_ROLL = {"not_flat": ("the dice did not all land flat on the bottom of the sha
            "die_out": ("a die fell out of the shaker", "670a.13(b)")}
 
 
-def secrets_rng():
-    """The random number generator of 670a.5(i)(2): 1..7 from the OS's CSPRNG."""
-    return secrets.randbelow(7) + 1
-
-
 def _one_of(*choices):
     return lambda v: None if v in choices else "one of %s" % ", ".join(choices)
 
 
 class SixCardFortune(progressive.LinkedGame, OutOfOrder, PlayersAndDealer, GameModel):
     GAME = GAME
+    DECLARES = declared.DECLARES     # what the table must know about it
     # A shuffler or dealing shoe that cannot be used is covered before any other method
     # (670a.13(n)); the sections the shared mixin names (controller/games/out_of_order.py).
     OUT_OF_ORDER_DEVICES = ("shuffler", "dealing_shoe")

@@ -209,10 +209,10 @@ class JournaledController(TableController):
     def capture_rng(self):
         """Journal each draw of the game's random number generator before it is used."""
         model = self.model
-        if not hasattr(model, "use_rng"):
+        secure_rng = model.DECLARES.secure_rng       # the game declares it draws from one
+        if secure_rng is None:
             return
-        from controller.games.six_card_fortune import secrets_rng
-        source = getattr(model, "_rng", None) or secrets_rng
+        source = getattr(model, "_rng", None) or secure_rng
 
         def draw():
             value = source()
@@ -606,7 +606,7 @@ def _resume(store, table, policies, clocks, outputs, key, witnesses, full):
         counters = None
     ctl = JournaledController(table, store=store, counters=counters, clock=clock,
                               outputs=outputs, policies=policies, witnesses=witnesses)
-    if hasattr(table.model, "use_rng") and replay is not None:
+    if table.model.DECLARES.secure_rng is not None and replay is not None:
         table.model.use_rng(None)
     ctl.meters = store.meters()       # rewritten when they next change, never to hide one
     if problem is None:

@@ -114,7 +114,8 @@ class Replay:
         self.produced = []
         self.ctl = TableController(table, clock=lambda: self.ctx.now, journal=self.produced.append,
                                    outputs=Outputs(), policies=policies)
-        if hasattr(table.model, "use_rng"):
+        self.secure_rng = model_cls.DECLARES.secure_rng     # where the game draws from one
+        if self.secure_rng is not None:
             table.model.use_rng(self._draw)
         self.start_seq = self.last_snapshot = snap_row["seq"]
         self.snapshot_due = False
@@ -128,7 +129,7 @@ class Replay:
     def _draw(self):
         if self.ctx.rng:
             return self.ctx.rng.popleft()
-        value = (self.ctx.fallback_rng or _secrets_rng)()
+        value = (self.ctx.fallback_rng or self.secure_rng)()
         self.ctx.drawn.append(value)
         return value
 
@@ -232,11 +233,6 @@ class Replay:
 def _copy(obj):
     import json
     return json.loads(json.dumps(obj))
-
-
-def _secrets_rng():
-    import secrets
-    return secrets.randbelow(7) + 1
 
 
 def _group(rows):

@@ -4,11 +4,12 @@ The journal holds every card, the hole card and the community cards dealt face d
 included, so that a round can be reconstructed. Nothing else may show them before the
 procedure reveals them: `redact` is applied to anything about a round still in progress.
 What counts as revealed:
-    blackjack games   every card but the dealer's second (the hole card) until the
-                      `hole_card` entry turns it up
-    other card games  only the cards of entries that turn cards up (REVEALING); cards dealt
-                      face down (players' hands, community cards, burns) stay hidden
-    dice games        nothing is hidden
+    HOLE_CARD         every card but the dealer's second (the hole card) until the
+                      `hole_card` entry turns it up (the blackjack games)
+    FACE_DOWN         only the cards of entries that turn cards up (REVEALING); cards dealt
+                      face down (players' hands, community cards, burns) stay hidden (the
+                      other card games; a dice game has no card to hide)
+Each game declares which (`secret` in controller/games/declarations/).
 Journal rows of a round in progress have every card code hidden: an input row does not say
 which card is face down.
 """
@@ -18,10 +19,10 @@ import json
 import sys
 
 from controller.errors import InvalidCard
+from controller.games.declarations import HOLE_CARD
 from controller.rules.cards import parse
 
 HIDDEN = "??"
-BLACKJACK_GAMES = ("blackjack", "double-attack-blackjack")
 REVEALING = ("hole_card", "reveal", "flop_turned_up", "turned_up", "set", "dealer_set",
              "settled_seat", "showdown", "board", "exposed", "exposed_card")
 
@@ -54,7 +55,7 @@ def redact(record, model):
     record = copy.deepcopy(list(record))
     if round_over(model):
         return record
-    if model.GAME in BLACKJACK_GAMES:
+    if model.DECLARES.secret == HOLE_CARD:
         if any(what == "hole_card" for what, _ in record):
             return record
         dealer = [i for i, (what, d) in enumerate(record)
@@ -88,7 +89,7 @@ def reconstruct(rows, replay, round_no):
     if info is None or round_no == 0:
         return None
     status = info["status"]
-    model = _Shown(replay.ctl.model.GAME, status)
+    model = _Shown(replay.ctl.model, status)
     # the round's rows: from the step that opened it to the records of the step that ended it
     mine, inside = [], False
     for row in rows:
@@ -111,10 +112,11 @@ def reconstruct(rows, replay, round_no):
 
 
 class _Shown:
-    """What redaction needs of a model: the game and whether the round is over."""
+    """What redaction needs of a model: the game, what it keeps secret, and whether the
+    round is over."""
 
-    def __init__(self, game, status):
-        self.GAME, self.status = game, status
+    def __init__(self, model, status):
+        self.GAME, self.DECLARES, self.status = model.GAME, model.DECLARES, status
 
 
 def _void_reason(record):

@@ -1,32 +1,26 @@
 """`tablectl strategy GAME`: the strategy a par sheet's base_game entry assumes,
 printed for a lab or a dealer training course.
 
-One registry, game -> (module, function name[, arguments]); the function returns
-the printable text. Each game's printer lives in its own module so
-that adding a game (a blackjack chart, say) is one line here and a new module,
-never an edit to another game's printer. Modules are imported only when asked for.
+Each game declares its printer (`strategy`: module, function name, arguments; the function
+returns the printable text), so that adding a game (a blackjack chart, say) is a line in its
+declaration and a new module, never an edit here nor to another game's printer. Modules are
+imported only when asked for.
 """
 
 import importlib
 
-PRINTERS = {
-    "raise-it-up-stud": ("controller.par.raise_it_up_strategy", "text"),
-    "flop-poker": ("controller.par.flop_poker_strategy", "text"),
-    "blackjack": ("controller.par.blackjack_strategy", "strategy_text", ("blackjack",)),
-    "double-attack-blackjack": ("controller.par.blackjack_strategy", "strategy_text",
-                                ("double-attack-blackjack",)),
-}
+from controller.games import ALL_GAMES, declaration
 
 
 def games():
-    return sorted(PRINTERS)
+    return sorted(g for g in ALL_GAMES if declaration(g).strategy is not None)
 
 
 def text(game):
     """The strategy of `game` as text; KeyError for a game without one."""
-    entry = PRINTERS[game]
-    module, name = entry[0], entry[1]
-    args = entry[2] if len(entry) > 2 else ()
+    if game not in ALL_GAMES or declaration(game).strategy is None:
+        raise KeyError(game)
+    module, name, args = declaration(game).strategy
     return getattr(importlib.import_module(module), name)(*args)
 
 

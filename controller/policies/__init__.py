@@ -40,12 +40,14 @@ class Policy:
 
 
 def default_policies(game, **options):
-    """The policies every table runs, in the order they see an event."""
+    """The policies every table runs, in the order they see an event; `game`'s declaration
+    says which of them it needs (the card reader's daily inspection)."""
+    from controller.games import declaration
     from controller.policies.devices import ReaderInspection
     from controller.policies.intervals import ChangeIntervals
     from controller.policies.no_more_bets import NoMoreBets
     out = [ChangeIntervals(**options.get("intervals", {}))]
-    if game == "double-attack-blackjack":
+    if declaration(game).reader_inspection:
         out.append(ReaderInspection(**options.get("reader", {})))
     out.append(NoMoreBets(**options.get("no_more_bets", {})))
     return out

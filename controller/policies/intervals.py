@@ -1,20 +1,20 @@
 """Change intervals of cards and dice, on event timestamps (the injected clock), never the wall.
 
-    double-attack-blackjack   decks every 24 hours (581.3(c))                 the controller
-    flop-poker                4 hours by hand, 8 from a shoe (583.3(c))       the game
-    raise-it-up-stud          4 hours by hand, 8 from a shoe (669a.3(c))      the game
-    six-card-fortune-pai-gow  4 hours by hand, 8 from a shoe (670a.3(c))      the controller
-                              dice in the shaker 24 hours (670a.2(d)(1)(i)),  the controller
-                              when the starting position is found by dice
-    props-and-hops            dice in the shaker 24 hours or fewer by the     the game
-                              table's dice_max_hours (585.3(b)(1))
+Each game declares its intervals (`Interval`s in controller/games/declarations/): what (the
+deck or the dice), its limit and section as the table is configured, and whether the game
+enforces it itself. Today: Double Attack Blackjack's decks every 24 hours (581.3(c)), the
+single-deck games' 4 hours by hand, 8 from a shoe (583.3(c), 669a.3(c): enforced by the
+game), Six-Card Fortune's deck (670a.3(c)) and, where the starting position is found by
+dice, its dice in the shaker 24 hours (670a.2(d)(1)(i)), Props & Hops' dice by the table's
+dice_max_hours (585.3(b)(1): enforced by the game).
 
 Where the game enforces an interval (single_deck.py, props_and_hops.py) the controller only
 warns, so nothing is counted or removed twice. Where no game does, the controller applies
 the games' own rule: a shuffle, wager or "no more bets" once expired returns any wagers
 still open, removes the deck (or dice) and is refused; a round already being played ends
 first. The clock starts at open_table and again at new_deck (new cards, or new dice at a
-dice game; {"dice": true} on Six-Card Fortune's new_deck says the dice were changed too).
+dice game; an interval `renewed_with` a key, as Six-Card Fortune's dice, is renewed by a
+new_deck only when its data says so: {"dice": true}).
 A warning is journaled once per interval `lead_ns` before it ends, and lights the tower.
 """
 
@@ -27,31 +27,9 @@ GOES_ON = ("shuffle", "wager", "no_more_bets")      # events that go on with the
 BETWEEN = (OPENED, SHUFFLED, WAGERS_OPEN) + ROUND_OVER
 
 
-def _single_deck(model):
-    hours, section = model.section("hours")
-    return hours, section
-
-
-def _scf_deck(model):
-    return (4, "670a.3(c)(1)") if model.option("dealing") == "hand" else (8, "670a.3(c)(2)")
-
-
-def _scf_dice(model):
-    return (24, "670a.2(d)(1)(i)") if model.option("start_method") == "dice" else None
-
-
-def _ph_dice(model):
-    return model.config["options"]["dice_max_hours"], "585.3(b)(1)"
-
-
-# game -> [(what, limit(model) -> (hours, section) | None, the game enforces it)]
-SPECS = {
-    "double-attack-blackjack": [("deck", lambda m: (24, "581.3(c)"), False)],
-    "flop-poker": [("deck", _single_deck, True)],
-    "raise-it-up-stud": [("deck", _single_deck, True)],
-    "six-card-fortune-pai-gow": [("deck", _scf_deck, False), ("dice", _scf_dice, False)],
-    "props-and-hops": [("dice", _ph_dice, True)],
-}
+def declared(model):
+    """The change intervals `model`'s game declares."""
+    return model.DECLARES.intervals
 
 
 class ChangeIntervals(Policy):
@@ -63,11 +41,11 @@ class ChangeIntervals(Policy):
         self.warnings = []           # journaled warnings, also kept here for a summary
 
     def _limits(self, model):
-        for what, limit, by_game in SPECS.get(model.GAME, ()):
-            if what in self.placed:
-                got = limit(model)
+        for interval in declared(model):
+            if interval.what in self.placed:
+                got = interval.limit(model)
                 if got is not None:
-                    yield what, got[0] * HOUR_NS, got[1], by_game
+                    yield interval.what, got[0] * HOUR_NS, got[1], interval.by_game
 
     def _check(self, ctl, now_ns):
         for what, limit_ns, section, by_game in self._limits(ctl.model):
@@ -101,10 +79,9 @@ class ChangeIntervals(Policy):
         if event.kind == "open_table" or event.kind == "new_deck":
             if ctl.model.state != OPENED:
                 return                       # refused by the game: nothing was changed
-            whats = [w for w, _, _ in SPECS.get(ctl.model.GAME, ())]
-            if event.kind == "new_deck" and ctl.model.GAME == "six-card-fortune-pai-gow" \
-                    and event.get("dice") is not True:
-                whats = ["deck"]
+            whats = [i.what for i in declared(ctl.model)
+                     if event.kind == "open_table" or i.renewed_with is None
+                     or event.get(i.renewed_with) is True]
             for what in whats:
                 self.placed[what] = event.ts_ns
                 self.warned.discard(what)

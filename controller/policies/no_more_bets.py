@@ -15,7 +15,9 @@ a second "no more bets" event while the close is pending. It is reconciled with 
 progressive wagers the controller recognized; a mismatch holds the round for a floorperson
 (the engine's lock-out; the clear resumes the deal). Raise It Up reconciles it itself
 (669a.8(b)), so it is handed the count; Six-Card Fortune is handed the seats the system
-accepted (670a.8(b)(2)); elsewhere the controller locks the table itself.
+accepted (670a.8(b)(2)); elsewhere the controller locks the table itself. Each game declares
+which (`count_handed_as`) and the section a wager after the press breaks
+(`no_more_bets_section`, controller/games/declarations/).
 """
 
 from collections import deque
@@ -26,13 +28,12 @@ from controller.games.events import Event
 from controller.policies import CONSUMED, Policy
 from controller.progressive import progressive_wagers
 
-# Where a game reconciles the count itself, and the key it takes.
-GAME_TAKES = {"raise-it-up-stud": "progressive_chips",
-              "six-card-fortune-pai-gow": "progressive_accepted"}
-SECTIONS = {"raise-it-up-stud": "669a.2(c)(2)", "six-card-fortune-pai-gow": "670a.2(c)(2)",
-            "flop-poker": "583.7(c)", "props-and-hops": "585.3(e)",
-            "double-attack-blackjack": "581.6", "blackjack": "633a.7"}
 PRESS_LOG = 1000                 # presses kept: a table, and a replay of it, runs for months
+
+
+def _section(model):
+    """The section a wager after the press breaks, as the game declares it."""
+    return model.DECLARES.no_more_bets_section
 
 
 class NoMoreBets(Policy):
@@ -85,11 +86,11 @@ class NoMoreBets(Policy):
         self.stats["attempted"] += 1
         ctl.note("wager_attempt", event.ts_ns, seat=event.get("seat"), wager=event.get("wager"),
                  amount=event.get("amount"), press_ns=self.press.ts_ns if self.press else
-                 self.last_press_ns, section=SECTIONS.get(ctl.model.GAME))
+                 self.last_press_ns, section=_section(ctl.model))
         raise WagerNotRecognized("wager %s at seat %s stamped %d ns, %s: not recognized; "
                                  "journaled as a possible past-post (%s)"
                                  % (event.get("wager"), event.get("seat"), event.ts_ns, when,
-                                    SECTIONS.get(ctl.model.GAME, "583.7(c)")))
+                                    _section(ctl.model) or "583.7(c)"))
 
     def _press(self, ctl, event):
         if self.press is not None:             # the dealer's count, or the button again
@@ -141,12 +142,12 @@ class NoMoreBets(Policy):
         """The game's own "no more bets", then the reconciliation of the chip count."""
         press, count = self.press, self.count
         self.press, self.count = None, None
-        game = ctl.model.GAME
+        takes = ctl.model.DECLARES.count_handed_as
         data = {k: v for k, v in press.data.items() if k != "progressive_chips"}
         accepted = sorted((s for s, w in self.accepted.items() if w), key=int)
-        if GAME_TAKES.get(game) == "progressive_chips" and count is not None:
+        if takes == "progressive_chips" and count is not None:
             data["progressive_chips"] = count
-        elif GAME_TAKES.get(game) == "progressive_accepted":
+        elif takes == "progressive_accepted":
             data["progressive_accepted"] = accepted
         try:
             ctl.table.handle(Event("no_more_bets", data, "controller", press.ts_ns))
@@ -164,4 +165,4 @@ class NoMoreBets(Policy):
         if ctl.model.state != LOCKED_OUT:
             ctl.model.lock("%d progressive chips counted but the system accepted %d "
                            "progressive wagers: a floorperson resolves it before the deal"
-                           % (count, recognized), SECTIONS.get(game), "progressive")
+                           % (count, recognized), _section(ctl.model), "progressive")

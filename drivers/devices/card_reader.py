@@ -4,6 +4,7 @@ Double Attack Blackjack may not continue on a failed reader (581.13(i)), so a
 failed self-test is a fault like any other malfunction.
 """
 
+from controller.events import READER_ANSWER
 from drivers.devices.fields import flag
 from drivers.devices.serial_device import SerialDevice
 
@@ -29,10 +30,10 @@ class CardReader(SerialDevice):
             self.counters["hole_cards" if self.card_inserted else "hole_cards_removed"] += 1
             return []
         if kind == "reader":
-            blackjack = payload["blackjack"]
+            blackjack = payload[READER_ANSWER]
             if not isinstance(blackjack, bool):
                 raise ValueError("blackjack must be true or false")
-            return [("reader", {"blackjack": blackjack})]
+            return [("reader", {READER_ANSWER: blackjack})]
         raise ValueError("unknown card reader event %r" % kind)
 
     def status(self):

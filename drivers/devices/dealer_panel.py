@@ -8,8 +8,8 @@ the failed device's self-test result before applying it (engine.on_clear).
 """
 
 from controller.errors import InvalidCard
+from controller.events import DEALER_SEAT as DEALER
 from controller.rules import cards as cardlib
-from controller.rules.paigow import DEALER
 from drivers.devices.fields import MAX_CARDS, MAX_CENTS, whole
 from drivers.devices.serial_device import SerialDevice
 

@@ -7,15 +7,14 @@ import time
 
 import pytest
 
-from controller import config as configuration
 from controller.clearing import CONSOLE, PANEL, SelftestOnClear, rule_for, service_for
-from controller.games import model_class
-from controller.games.engine import LOCKED_OUT, Table
+from controller.games.engine import LOCKED_OUT
 from controller.games.events import Event
 from controller.journal import boot
 from controller.policies import default_policies
 from controller.sim import Simulation
 from tests.console.support import FakeDriver, Rig
+from tests import builders
 
 GAME = "raise-it-up-stud"
 
@@ -45,8 +44,7 @@ def journal_master(tmp_path_factory):
 
 
 def booted(path):
-    cls = model_class(GAME)
-    table = Table(cls(configuration.validate({"game": GAME}, cls)))
+    table = builders.table(GAME)
     ctl = boot(str(path), table, [SelftestOnClear({})] + default_policies(GAME))
     ctl.start()
     return ctl

@@ -11,6 +11,7 @@ import pytest
 from controller.policies import Policy
 from controller.table import CONSUMED
 from controller.watchdog import Heartbeat, Notifier, socket_address, watchdog_interval_ns
+from tests.builders import Clock
 from tests.controller.helpers import ev, make
 
 SEC = 10 ** 9
@@ -57,14 +58,6 @@ def systemd(request):
     fake = FakeSystemd(abstract=request.param)
     yield fake
     fake.close()
-
-
-class Clock:
-    def __init__(self):
-        self.now = 0
-
-    def __call__(self):
-        return self.now
 
 
 def test_ready_then_watchdog_at_half_watchdog_usec_then_stopping(systemd):

@@ -1,6 +1,6 @@
 """The link layer over real ports: a pty pair and pyserial's loop:// and spy:// URLs.
 
-Time is a FakeClock the tests advance, so retransmits, heartbeats and the
+Time is a Clock the tests advance, so retransmits, heartbeats and the
 watchdog happen exactly when the test says; the only real waiting is for the
 kernel to move bytes across the pty (a millisecond at a time, bounded).
 """
@@ -20,7 +20,7 @@ from drivers.codec import BAD_CRC, DUPLICATE, JUNK, TRUNCATED, Codec, Frame, Msg
 from drivers.errors import (FrameError, HandshakeTimeout, IdentityMismatch, LinkClosed,
                             ProtocolError, VersionMismatch)
 from drivers.link import Link
-from tests.drivers.devices.support import MS, FakeClock
+from tests.drivers.devices.support import MS, START_NS, Clock
 
 CONTROLLER = {"device": "controller", "id": "table-7"}
 SHUFFLER = {"device": "shuffler", "id": "SH-1"}
@@ -130,7 +130,7 @@ def pty():
 def scripted(pty):
     """A controller Link on the pty slave, a ScriptedPeer on the master, a frozen clock."""
     port, master = pty
-    clock, rec = FakeClock(), Recorder()
+    clock, rec = Clock(START_NS), Recorder()
     link = Link(port, CONTROLLER, clock=clock, boot_id=1, **rec.kwargs())
     yield link, ScriptedPeer(master), clock, rec
     link.close()
@@ -172,7 +172,7 @@ def test_handshake_over_a_pty_with_a_device_link_on_its_thread(pty):
 
 def test_a_passive_device_answers_the_controllers_hello(pty):
     port, master = pty
-    clock = FakeClock()
+    clock = Clock(START_NS)
     controller = Link(port, CONTROLLER, clock=clock)
     device = Link(FdPort(master), SHUFFLER, role="device", clock=clock)
     controller.begin_handshake()
@@ -202,7 +202,7 @@ def test_version_mismatch_is_an_error_naming_both_versions(scripted):
 
 def test_identity_mismatch_names_what_was_expected(pty):
     port, master = pty
-    link = Link(port, CONTROLLER, clock=FakeClock(), expect={"device": "shuffler"})
+    link = Link(port, CONTROLLER, clock=Clock(START_NS), expect={"device": "shuffler"})
     peer = ScriptedPeer(master)
     peer.send(MsgType.ACK, 0)
     peer.send(MsgType.HELLO, 0, dict(DEVICE_HELLO, device="shoe"))
@@ -236,7 +236,7 @@ def test_loop_url_link_refuses_its_own_hello():
     """v2 checks the HELLO's role: an end that hears its own HELLO (loop://, a cable looped
     back) is refused, naming the role, and never acknowledges it or delivers what follows."""
     rec = Recorder()
-    with Link.open("loop://", CONTROLLER, clock=FakeClock(), **rec.kwargs()) as link:
+    with Link.open("loop://", CONTROLLER, clock=Clock(START_NS), **rec.kwargs()) as link:
         with pytest.raises(IdentityMismatch, match="role controller.*differs in role"):
             link.connect(timeout_ms=1000)
         assert not link.connected and link.stats["acks_sent"] == 0
@@ -248,7 +248,7 @@ def test_spy_url_on_a_pty_needs_no_code_change(tmp_path):
     log = tmp_path / "spy.txt"
     url = "spy://%s?file=%s" % (os.ttyname(slave), log)
     try:
-        with Link.open(url, CONTROLLER, clock=FakeClock()) as link:
+        with Link.open(url, CONTROLLER, clock=Clock(START_NS)) as link:
             handshake(link, ScriptedPeer(master))
     finally:
         os.close(slave)
@@ -274,7 +274,7 @@ class DroppingPort:
 
 def test_a_link_retransmits_a_frame_the_line_lost(pty):
     port, master = pty
-    clock, rec = FakeClock(), Recorder()
+    clock, rec = Clock(START_NS), Recorder()
     dropping = DroppingPort(port, MsgType.COMMAND)
     link = Link(dropping, CONTROLLER, clock=clock)
     device = Link(FdPort(master), SHUFFLER, role="device", clock=clock, **rec.kwargs())
@@ -355,7 +355,7 @@ def test_messages_are_delivered_in_order_with_the_read_time(scripted):
     pump_until(lambda: len(rec.messages) == 3, link)
     assert [m.payload["card"] for m in rec.messages] == ["As", "Kd", "Th"]
     assert [m.seq for m in rec.messages] == [1, 2, 3]
-    assert {m.ts_ns for m in rec.messages} == {clock.ns}
+    assert {m.ts_ns for m in rec.messages} == {clock.now}
 
 
 # -- heartbeat and watchdog ----------------------------------------------------

@@ -2,10 +2,9 @@
 and the steps of a round as the procedure asks them."""
 import os
 
-from controller import config as configuration
-from controller.games.engine import Table
 from controller.games.events import Event
 from controller.games.six_card_fortune import SixCardFortune
+from tests import builders
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"] + ["JK"]
@@ -18,7 +17,7 @@ ACE_HIGH = ["Ah", "Jd", "9c", "6s", "4h", "2c"]
 
 def table(rng=lambda: 7, **cfg):
     """A table whose random number generator gives `rng()` (7: seat 1 is dealt first)."""
-    return Table(SixCardFortune(configuration.validate(cfg, SixCardFortune), rng=rng))
+    return builders.table(SixCardFortune, cfg, rng=rng)
 
 
 def opened(rng=lambda: 7, **cfg):

@@ -6,23 +6,19 @@ import os
 
 import pytest
 
-from controller import config as configuration
 from controller.errors import InvalidCard
 from controller.games import model_class
 from controller.games.blackjack import Blackjack
-from controller.games.engine import IllegalEvent, Table
+from controller.games.engine import IllegalEvent
 from controller.games.events import Event
 from tests.games.events import act, cards, wagers
+from tests.builders import table_of
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENARIOS = os.path.join(ROOT, "tests", "scenarios", "blackjack")
 
 
-def table(cfg=None, **options):
-    doc = dict(cfg or {})
-    if options:
-        doc["options"] = dict(doc.get("options", {}), **options)
-    return Table(Blackjack(configuration.validate(doc, Blackjack)))
+table = table_of(Blackjack, "options")
 
 
 def start(t, seats, open_=True):

@@ -302,14 +302,11 @@ def scf_invalid_card():
 @pytest.mark.reg("581.2(a)", "670a.2(a)")
 @pytest.mark.parametrize("game", ["double-attack-blackjack", "six-card-fortune-pai-gow"])
 def test_a_seventh_betting_position_is_refused(game):
-    from controller import config as configuration
-    from controller.games import model_class
-    from controller.games.engine import Table
-    cls = model_class(game)
-    t = Table(cls(configuration.validate({}, cls)))
+    from tests import builders
+    t = builders.table(game)
     t.handle(Event("open_table"))
     t.handle(Event("shuffle"))
-    first = cls.REQUIRED_WAGERS[0]
+    first = t.model.REQUIRED_WAGERS[0]
     with pytest.raises(IllegalEvent, match=r"seat 7 does not exist: seats are 1..6"):
         t.handle(Event("wager", {"seat": 7, "wager": first, "amount": 1000}))
     t.handle(Event("wager", {"seat": 6, "wager": first, "amount": 1000}))

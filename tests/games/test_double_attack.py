@@ -15,13 +15,13 @@ from controller.games.events import Event
 from controller.scenario import play
 from tests.games.fresh_process import finish_elsewhere, runner_after
 from tests.games.events import act, cards, wagers
+from tests.builders import table_of
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENARIOS = os.path.join(ROOT, "tests", "scenarios", "double-attack-blackjack")
 
 
-def table(**options):
-    return Table(DAB(configuration.validate({"options": options}, DAB)))
+table = table_of(DAB, "options")
 
 
 def start(t, seats):

@@ -7,14 +7,15 @@ import pytest
 
 from controller import config as configuration
 from controller.errors import ConfigError
-from controller.games import ALL_GAMES, model_class
-from controller.games.engine import IllegalEvent, Table, mermaid
+from controller.games import ALL_GAMES
+from controller.games.engine import IllegalEvent, mermaid
 from controller.games.events import Event
 from tests.games.toy import Toy
+from tests import builders
 
 
 def table():
-    return Table(Toy(configuration.validate({"table_min": 500, "table_max": 5000}, Toy)))
+    return builders.table(Toy, {"table_min": 500, "table_max": 5000})
 
 
 def play_to_cards(t):
@@ -158,9 +159,8 @@ def test_no_more_bets_with_a_reshuffle_due_returns_the_wagers_instead_of_dealing
 
 @pytest.mark.parametrize("game", [g for g in ALL_GAMES if g != "props-and-hops"])
 def test_a_shake_of_the_dice_shaker_is_no_shuffle_of_a_card_game(game):
-    cls = model_class(game)
-    t = Table(cls(configuration.validate({}, cls)))
-    t.handle(Event("open_table", {"decks": getattr(cls, "DECKS", 1)}))
+    t = builders.table(game)
+    t.handle(Event("open_table", {"decks": getattr(t.model, "DECKS", 1)}))
     with pytest.raises(IllegalEvent, match="a shake of the dice shaker does not shuffle"):
         t.handle(Event("shuffle", {"shake": True}, "dealer_panel"))
     assert t.state == "opened"               # the cards still wait for their shuffle

@@ -13,15 +13,15 @@ import pytest
 from controller import config as configuration
 from controller.errors import ConfigError, InvalidCard
 from controller.games import model_class
-from controller.games.engine import IllegalEvent, Table
+from controller.games.engine import IllegalEvent
 from controller.games.events import Event
 from controller.games.flop_poker import FlopPoker
+from tests.builders import table_of
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def table(**cfg):
-    return Table(FlopPoker(configuration.validate(cfg, FlopPoker)))
+table = table_of(FlopPoker)
 
 
 def opened(**cfg):

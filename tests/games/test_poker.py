@@ -11,10 +11,11 @@ import pytest
 from controller import config as configuration
 from controller.errors import ConfigError
 from controller.games import model_class
-from controller.games.engine import IllegalEvent, Table
+from controller.games.engine import IllegalEvent
 from controller.games.events import Event
 from controller.games.poker import PokerRoom
 from controller.games.poker_pot_award import house_take
+from tests.builders import table_of
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # Seats 1, 2, 3; button 3: seat 1 small blind 100, seat 2 big blind 200, seat 3 first to act.
@@ -22,8 +23,7 @@ HOLE = ["As", "Kd", "2c", "Ah", "Kh", "7d"]
 BOARD = ["3s", "Ac", "Kc", "9h", "4s", "2d", "5s", "Qd"]       # burn, flop, burn, turn, burn, river
 
 
-def table(**options):
-    return Table(PokerRoom(configuration.validate({"options": options}, PokerRoom)))
+table = table_of(PokerRoom, "options")
 
 
 def opened(**options):

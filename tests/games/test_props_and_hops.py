@@ -10,17 +10,17 @@ import pytest
 from controller import config as configuration
 from controller.errors import ConfigError, RulesError
 from controller.games import model_class
-from controller.games.engine import ROUND_OVER, IllegalEvent, Table
+from controller.games.engine import ROUND_OVER, IllegalEvent
 from controller.games.events import Event
 from controller.games.props_and_hops import PropsAndHops
 from controller.rules import dice
+from tests.builders import table_of
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HOUR = 3600 * 10 ** 9
 
 
-def table(**cfg):
-    return Table(PropsAndHops(configuration.validate(cfg, PropsAndHops)))
+table = table_of(PropsAndHops)
 
 
 def opened(**cfg):

@@ -13,17 +13,17 @@ import pytest
 from controller import config as configuration
 from controller.errors import ConfigError, RulesError
 from controller.games import model_class
-from controller.games.engine import IllegalEvent, Table
+from controller.games.engine import IllegalEvent
 from controller.games.events import Event
 from controller.games.raise_it_up import RaiseItUpStud as RIU
+from tests.builders import table_of
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HOUR = 3600 * 10 ** 9
 A500 = {"ante": 500, "blind": 500}
 
 
-def table(**cfg):
-    return Table(RIU(configuration.validate(cfg, RIU)))
+table = table_of(RIU)
 
 
 def opened(**cfg):

@@ -13,11 +13,13 @@ from controller import config as configuration
 from controller.errors import ConfigError, InvalidCard, RulesError
 from controller.games import model_class
 from controller.games import six_card_fortune as scf
-from controller.games.engine import IllegalEvent, Table
+from controller.games.declarations import six_card_fortune as declared
+from controller.games.engine import IllegalEvent
 from controller.games.events import Event
 from controller.games.six_card_fortune import SixCardFortune
 from tests.games.six_card_fortune_table import ACE_HIGH, DECK, KINGS, ROOT, act, deal, \
     dealer_sets, opened, place, play, wager
+from tests import builders
 
 
 def test_registered_under_its_name():
@@ -154,14 +156,15 @@ def test_random_number_generator_counts_from_the_dealer_counterclockwise(number,
 @pytest.mark.reg("670a.5(i)(2)")
 def test_without_an_injected_source_the_number_comes_from_secrets(monkeypatch):
     drawn = []
-    monkeypatch.setattr(scf.secrets, "randbelow", lambda n: drawn.append(n) or 2)
-    t = Table(SixCardFortune(configuration.validate({}, SixCardFortune)))
+    monkeypatch.setattr(declared.secrets, "randbelow", lambda n: drawn.append(n) or 2)
+    t = builders.table(SixCardFortune)
     t.handle(Event("open_table"))
     t.handle(Event("shuffle"))
     place(t, {1: {"six_card_fortune": 1000}})
     t.handle(Event("no_more_bets"))
     assert drawn == [7] and t.model.start["count"] == 3
-    assert "random" not in vars(scf)
+    assert "random" not in vars(scf) and "random" not in vars(declared)
+    assert SixCardFortune.DECLARES.secure_rng is scf.secrets_rng is declared.secrets_rng
 
 
 @pytest.mark.reg("670a.5(i)(2)")

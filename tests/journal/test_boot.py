@@ -3,20 +3,19 @@ table naming the first bad row; a lock-out in force at the power loss is in forc
 import sqlite3
 
 from controller import cli
-from controller import config as configuration
 from controller.games import model_class
-from controller.games.engine import LOCKED_OUT, Table
+from controller.games.engine import LOCKED_OUT
 from controller.games.events import Event
 from controller.journal import boot
 from controller.journal import meters as M
 from controller.journal.live import check
 from controller.journal.store import Store
 from controller.policies import default_policies
+from tests import builders
 
 
 def fresh(game="flop-poker"):
-    cls = model_class(game)
-    return Table(cls(configuration.validate({"game": game}, cls))), default_policies(game)
+    return builders.table(game), default_policies(game)
 
 
 def boot_fresh(path, game="flop-poker", clock=None):

@@ -7,8 +7,7 @@ import pytest
 
 from controller import cli
 from controller import config as configuration
-from controller.games import model_class
-from controller.games.engine import Table
+from controller.games import ALL_GAMES, declaration, model_class
 from controller.games.props_and_hops import PropsAndHops
 from controller.journal import state as S
 from controller.journal.clock import UNKNOWN_NS
@@ -16,9 +15,10 @@ from controller.journal.live import boot, check
 from controller.journal.store import Store, load
 from controller.policies import default_policies
 from controller.policies.devices import DAY_NS, ReaderInspection
-from controller.policies.intervals import HOUR_NS, SPECS, ChangeIntervals
+from controller.policies.intervals import HOUR_NS, ChangeIntervals
 from controller.sim import Simulation, game_config
 from tests.journal.test_boot import fresh
+from tests import builders
 
 S_NS = 10 ** 9
 WALL0 = 1_700_000_000 * S_NS          # the wall clock at the first boot
@@ -192,11 +192,11 @@ def test_a_wall_clock_behind_the_journal_expires_every_interval_with_the_reason(
 @pytest.mark.reg("581.2(d)")
 def test_an_unknown_downtime_is_longer_than_every_interval_and_a_gaming_day():
     limits = []
-    for game, cfg in [(g, {}) for g in SPECS] + [("six-card-fortune-pai-gow", {"options": {
+    for game, cfg in [(g, {}) for g in ALL_GAMES] + [("six-card-fortune-pai-gow", {"options": {
             "start_method": "dice", "dealing": "hand", "shuffler": "automated"}})]:
         cls = model_class(game)
         model = cls(configuration.validate(dict(cfg, game=game), cls))
-        limits += [limit(model)[0] for _, limit, _ in SPECS[game] if limit(model)]
+        limits += [i.limit(model)[0] for i in declaration(game).intervals if i.limit(model)]
     assert 24 in limits and PropsAndHops.DEFAULTS["options"]["dice_max_hours"] == 24
     assert UNKNOWN_NS > max(limits) * HOUR_NS and UNKNOWN_NS >= DAY_NS
 
@@ -262,9 +262,8 @@ def test_the_drivers_stamp_frames_and_edges_in_table_time(tmp_path):
     a long uptime): every device event the simulator's drivers deliver continues it."""
     path = tmp_path / "t.db"
     far = 10 ** 6 * HOUR_NS                       # more than any uptime
-    cls = model_class("raise-it-up-stud")
     cfg, _ = game_config("raise-it-up-stud", ())           # the simulated table's devices
-    table = Table(cls(configuration.validate(dict(cfg, game="raise-it-up-stud"), cls)))
+    table = builders.table("raise-it-up-stud", cfg)
     ctl = boot(str(path), table, default_policies("raise-it-up-stud"), clock=lambda: far,
                boot_id=lambda: "another")
     ctl.close()

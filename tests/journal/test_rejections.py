@@ -4,15 +4,8 @@ import json
 
 from controller.journal import boot
 from controller.table import REJECT_INTERVAL_NS
+from tests.builders import Clock
 from tests.journal.test_boot import fresh
-
-
-class Clock:
-    def __init__(self):
-        self.now = 10 ** 12
-
-    def __call__(self):
-        return self.now
 
 
 def rejected_rows(ctl):
@@ -20,7 +13,7 @@ def rejected_rows(ctl):
 
 
 def test_a_babbling_device_makes_a_row_per_reason_per_interval_with_the_count(tmp_path):
-    clock = Clock()
+    clock = Clock(10 ** 12)
     table, policies = fresh("flop-poker")
     ctl = boot(str(tmp_path / "j.db"), table, policies, clock=clock)
     try:
@@ -50,7 +43,7 @@ def test_a_babbling_device_makes_a_row_per_reason_per_interval_with_the_count(tm
 
 
 def test_a_single_rejection_is_journaled_at_once_and_the_rest_at_close(tmp_path):
-    clock = Clock()
+    clock = Clock(10 ** 12)
     table, policies = fresh("flop-poker")
     path = tmp_path / "j.db"
     ctl = boot(str(path), table, policies, clock=clock)

@@ -4,14 +4,17 @@ import json
 import pytest
 
 from controller import cli
+from controller.games import declaration
 from controller.journal.show import HIDDEN, redact, redact_row
 from controller.sim import Simulation
 from tests.journal.conftest import simulate
 
 
 class Model:
+    """What redaction reads of a model: its game, what the game declares secret, its status."""
+
     def __init__(self, game, status=None):
-        self.GAME, self.status = game, status
+        self.GAME, self.DECLARES, self.status = game, declaration(game), status
 
 
 def show(path, n, capsys):

@@ -1,20 +1,12 @@
-"""Helpers of the device tests: a clock the test moves, a sink, bounded waits, fd counting."""
+"""Helpers of the device tests: a sink, bounded waits, fd counting (the clock the test moves
+is the tests' one Clock, tests/builders.py, started at START_NS)."""
 import os
 import threading
 import time
 
-MS = 1_000_000
+from tests.builders import MS, Clock  # noqa: F401 - the device tests import them from here
 
-
-class FakeClock:
-    def __init__(self):
-        self.ns = 10 ** 12
-
-    def __call__(self):
-        return self.ns
-
-    def advance(self, ms):
-        self.ns += int(ms * MS)
+START_NS = 10 ** 12         # the device tests' table time starts here: far from zero
 
 
 class Sink:
@@ -59,7 +51,7 @@ class Bench:
     """A driver on a pty slave, its simulated device on the master, a sink and a clock."""
 
     def __init__(self, driver_cls, sim_cls, sink=None, **driver_kwargs):
-        self.clock = FakeClock()
+        self.clock = Clock(START_NS)
         self.sink = sink or Sink()
         self.journal = []
         self.sim = sim_cls().start()

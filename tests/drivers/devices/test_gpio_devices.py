@@ -8,14 +8,14 @@ from drivers.devices.progressive_system import LOCKED, UNLOCKED
 from hal_sim.devices import BUTTON_PINS, PROGRESSIVE_PINS, TOWER_PINS
 from hal_sim.devices.gpio_side import SimButtonsWire, SimProgressiveWire
 from hal_sim.gpio import SimFactory
-from tests.drivers.devices.support import FakeClock, Sink
+from tests.drivers.devices.support import START_NS, Clock, Sink
 
 MS = 1_000_000
 
 
 @pytest.fixture
 def table():
-    clock = FakeClock()
+    clock = Clock(START_NS)
     factory = SimFactory(clock=clock)
     sink = Sink()
     system = ProgressiveSystem(None, factory, **PROGRESSIVE_PINS).start(sink)
@@ -34,7 +34,7 @@ def test_outputs_start_safe_with_the_lockout_locked(table):
 def test_a_wager_edge_becomes_a_wager_event_stamped_at_the_edge(table):
     clock, factory, sink, system, wire = table
     system.unlock()
-    edge = clock.ns + 7 * MS
+    edge = clock.now + 7 * MS
     wire.place_wager(3, at_ns=edge)
     [event] = sink.of("wager")
     assert event.data == {"seat": 3, "wager": "progressive", "amount": 100}
@@ -44,12 +44,12 @@ def test_a_wager_edge_becomes_a_wager_event_stamped_at_the_edge(table):
 def test_a_bouncing_sensor_is_one_wager(table):
     clock, factory, sink, system, wire = table
     wire.bounce(2, 3)                       # 7 transitions within 1.2 ms
-    wire.place_wager(2, at_ns=clock.ns)
+    wire.place_wager(2, at_ns=clock.now)
     assert len(sink.of("wager")) == 1
     assert factory.dropped(PROGRESSIVE_PINS["sensors"][2]) == 3
     wire.bounce(2, 0)                       # (a chattering release would read as a new chip)
-    wire.clear(2, at_ns=clock.ns + 30 * MS)
-    wire.place_wager(2, at_ns=clock.ns + 60 * MS)   # a new chip after the debounce window
+    wire.clear(2, at_ns=clock.now + 30 * MS)
+    wire.place_wager(2, at_ns=clock.now + 60 * MS)   # a new chip after the debounce window
     assert len(sink.of("wager")) == 2
 
 
@@ -57,8 +57,8 @@ def test_the_lockout_button_locks_in_its_own_edge_and_stamps_no_more_bets(table)
     clock, factory, sink, system, wire = table
     system.unlock()
     assert wire.locked() == UNLOCKED
-    wire.place_wager(1, at_ns=clock.ns + 1 * MS)
-    press = clock.ns + 2 * MS
+    wire.place_wager(1, at_ns=clock.now + 1 * MS)
+    press = clock.now + 2 * MS
     wire.press_lockout(at_ns=press)
     assert wire.locked() == LOCKED and system.status()["locked_at_ns"] == press
     [nmb] = sink.of("no_more_bets")
@@ -90,7 +90,7 @@ def test_selftest_status_and_stop(table):
     system.unlock()
     system.stop()
     assert wire.locked() == LOCKED
-    wire.place_wager(6, at_ns=clock.ns)
+    wire.place_wager(6, at_ns=clock.now)
     assert not sink.of("wager") and system.status()["state"] == "stopped"
 
 
@@ -103,21 +103,21 @@ def test_a_failed_lockout_line_fails_the_selftest(table):
 
 
 def test_buttons_no_more_bets_at_the_edge_and_the_signals():
-    clock, sink, signals = FakeClock(), Sink(), []
+    clock, sink, signals = Clock(START_NS), Sink(), []
     with SimFactory(clock=clock) as factory:
         buttons = Buttons(None, factory, on_signal=lambda *s: signals.append(s),
                           **BUTTON_PINS).start(sink)
         wire = SimButtonsWire(factory, **BUTTON_PINS)
-        wire.press("no_more_bets", at_ns=clock.ns + 3 * MS)
+        wire.press("no_more_bets", at_ns=clock.now + 3 * MS)
         [event] = sink.of("no_more_bets")
-        assert event.ts_ns == clock.ns + 3 * MS and event.source == "buttons"
-        wire.press("round_complete", at_ns=clock.ns + 100 * MS)
-        wire.press("floor_call", at_ns=clock.ns + 200 * MS)
-        assert signals == [("round_complete", clock.ns + 100 * MS),
-                           ("floor_call", clock.ns + 200 * MS)]
+        assert event.ts_ns == clock.now + 3 * MS and event.source == "buttons"
+        wire.press("round_complete", at_ns=clock.now + 100 * MS)
+        wire.press("floor_call", at_ns=clock.now + 200 * MS)
+        assert signals == [("round_complete", clock.now + 100 * MS),
+                           ("floor_call", clock.now + 200 * MS)]
         factory.inject_bounce(BUTTON_PINS["no_more_bets"], 2)
         # a tap shorter than the debounce: the release's chatter falls inside the window
-        wire.press("no_more_bets", at_ns=clock.ns + 300 * MS, width_ns=5 * MS)
+        wire.press("no_more_bets", at_ns=clock.now + 300 * MS, width_ns=5 * MS)
         assert len(sink.of("no_more_bets")) == 2
         assert buttons.status()["counters"] == {"no_more_bets": 2, "round_complete": 1,
                                                 "floor_call": 1}
@@ -125,7 +125,7 @@ def test_buttons_no_more_bets_at_the_edge_and_the_signals():
 
 
 def test_tower_light_shows_and_falls_back_to_red():
-    with SimFactory(clock=FakeClock()) as factory:
+    with SimFactory(clock=Clock(START_NS)) as factory:
         light = TowerLight(None, factory, **TOWER_PINS).start(Sink())
         levels = lambda: {c: factory.level(b) for c, b in TOWER_PINS.items()}  # noqa: E731
         assert levels() == {"red": True, "amber": False, "green": False, "buzzer": False}

@@ -1,6 +1,6 @@
 """Each serial driver against its simulated device over a real pty.
 
-The driver runs on a FakeClock the test moves, so every Event's stamp is known
+The driver runs on a Clock the test moves, so every Event's stamp is known
 exactly and the watchdog and retransmits fire when the test says; the
 simulated device runs on real time (its retransmits take 50 ms).
 """
@@ -8,8 +8,6 @@ import json
 
 import pytest
 
-from controller import config as configuration
-from controller.games.engine import Table
 from controller.games.events import Event
 from controller.games.props_and_hops import PropsAndHops
 from drivers.devices import (CardReader, DealerPanel, DealingShoe, DiceReader, Shuffler,
@@ -20,8 +18,9 @@ from hal_sim.devices.dealer_panel import SimDealerPanel
 from hal_sim.devices.dealing_shoe import SimDealingShoe
 from hal_sim.devices.dice_reader import SimDiceReader
 from hal_sim.devices.shuffler import SimShuffler
-from tests.drivers.devices.support import FakeClock, Sink, wait_for
+from tests.drivers.devices.support import START_NS, Clock, Sink, wait_for
 from tests.games import six_card_fortune_table as six_card
+from tests import builders
 
 
 # -- card reader ------------------------------------------------------------------------
@@ -34,7 +33,7 @@ def test_card_reader_answers_a_peek_stamped_when_the_frame_was_read(bench):
     b.driver.peek("As")
     event = b.next("reader")
     assert event.data == {"blackjack": True}
-    assert event.ts_ns == b.clock.ns and event.source == "card_reader"
+    assert event.ts_ns == b.clock.now and event.source == "card_reader"
     assert {"cmd": "peek", "upcard": "As"} in b.sim.commands
     b.driver.peek("9s")
     assert b.next("reader", 2).data == {"blackjack": False}
@@ -171,7 +170,7 @@ def test_dealer_panel_entries_become_the_controllers_events(bench):
 @pytest.mark.reg("585.3(d)")
 def test_the_dealers_shake_keyed_on_the_panel_is_the_props_and_hops_shake(bench):
     b = bench(DealerPanel, SimDealerPanel)
-    t = Table(PropsAndHops(configuration.validate({}, PropsAndHops)))
+    t = builders.table(PropsAndHops)
     t.handle(Event("open_table"))            # the floorperson put the dice in the shaker
     b.sim.key("shake")
     shake = b.next("shuffle")
@@ -260,7 +259,7 @@ def test_a_delayed_frame_is_stamped_when_it_was_read(bench):
     b.sim.inject("delay", 20)
     b.sim.deal("5s")
     b.clock.advance(3)                     # the driver's clock moves while the bytes wait
-    assert b.next("card").ts_ns == b.clock.ns
+    assert b.next("card").ts_ns == b.clock.now
     assert b.driver.status()["rejected"] == {}
 
 
@@ -269,7 +268,7 @@ def test_a_silent_device_becomes_a_fault(bench):
     b.sim.inject("silence")
     b.clock.advance(2001)
     fault = b.next("fault")
-    assert fault.data["reason"] == "silent" and fault.ts_ns == b.clock.ns
+    assert fault.data["reason"] == "silent" and fault.ts_ns == b.clock.now
     assert "2000 ms" in fault.data["detail"]
 
 
@@ -334,7 +333,7 @@ def test_status_is_json_and_counts(bench):
 
 def test_a_driver_refuses_the_wrong_device(bench):
     sim = SimShuffler().start()
-    driver = DealingShoe(None, sim.path, clock=FakeClock())
+    driver = DealingShoe(None, sim.path, clock=Clock(START_NS))
     try:
         driver.start(Sink())
         assert not driver.wait_connected(timeout_s=0.5)
@@ -348,7 +347,7 @@ def test_a_driver_refuses_the_wrong_device(bench):
 # -- the registry and a whole simulated table ----------------------------------------------
 
 def test_build_devices_runs_a_whole_simulated_table():
-    clock, sink = FakeClock(), Sink()
+    clock, sink = Clock(START_NS), Sink()
     with SimTable() as table:
         drivers = build_devices(table.config(), table.factory, clock=clock)
         try:
@@ -358,7 +357,7 @@ def test_build_devices_runs_a_whole_simulated_table():
             assert len(serial) == 5 and all(d.wait_connected() for d in serial)
             table.serial["shoe"].deal("Js")
             table.serial["dice_reader"].roll(1, 2)
-            table.progressive.place_wager(4, at_ns=clock.ns)
+            table.progressive.place_wager(4, at_ns=clock.now)
             assert wait_for(lambda: sink.of("card") and sink.of("dice"))
             assert sink.of("wager")[0].data == {"seat": 4, "wager": "progressive", "amount": 100}
             assert all(json.dumps(d.status()) for d in drivers.values())

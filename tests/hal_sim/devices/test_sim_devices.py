@@ -11,7 +11,7 @@ from hal_sim.devices import SimTable
 from hal_sim.devices.card_reader import is_blackjack
 from hal_sim.devices.dealing_shoe import SimDealingShoe
 from hal_sim.devices.pty_port import PtyPort
-from tests.drivers.devices.support import FakeClock, open_fds, wait_for
+from tests.drivers.devices.support import START_NS, Clock, open_fds, wait_for
 
 
 def test_the_pty_slave_is_a_real_tty_the_driver_opens_by_path():
@@ -30,7 +30,7 @@ def test_the_pty_slave_is_a_real_tty_the_driver_opens_by_path():
 
 
 def _controller(sim, got=None):
-    link = Link.open(sim.path, {"device": "controller", "id": "t"}, clock=FakeClock(),
+    link = Link.open(sim.path, {"device": "controller", "id": "t"}, clock=Clock(START_NS),
                      on_message=(got if got is not None else []).append)
     link.connect(timeout_ms=1000)
     link.start(0.001)

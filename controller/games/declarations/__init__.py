@@ -1,0 +1,50 @@
+"""What the table must know about a game, declared by the game itself (issue 12).
+
+The policies, the journal, the console, the simulator and par ask a game's declaration,
+never its name: adding a game is its own modules plus one line in each registry
+(controller/games/__init__.py here, hal_sim/games.py on the simulator's side), never an
+edit to a policy's table keyed by game. tests/test_game_declarations.py keeps it so.
+
+A declaration is light on purpose (this package imports nothing but the standard library):
+the command line lists the games with a strategy and `par` reads which sheets a game has
+without importing the game models (pokerkit alone takes most of a second to import).
+"""
+
+from dataclasses import dataclass
+
+# What of a round in progress is secret until the procedure reveals it (journal/show.py):
+HOLE_CARD = "hole_card"   # every card but the dealer's second, until `hole_card` turns it up
+FACE_DOWN = "face_down"   # only the cards of entries that turn cards up; a dice game hides none
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A change interval of the cards or dice (controller/policies/intervals.py)."""
+    what: str                 # "deck" or "dice"
+    limit: object             # limit(model) -> (hours, section), or None where none applies
+    by_game: bool             # the game enforces it itself: the controller only warns
+    renewed_with: str = None  # a new_deck renews it only when its data says {renewed_with: true}
+
+
+@dataclass(frozen=True)
+class Declaration:
+    game: str
+    # The game's own modules, dotted names (fnmatch patterns): only these and the two
+    # registries may name the game's id or import one another's game-specific modules.
+    modules: tuple
+    intervals: tuple = ()
+    # The section a wager after "no more bets" breaks (journaled with a past-post attempt).
+    no_more_bets_section: str = None
+    # Where the game reconciles the dealer's progressive count itself, what the controller
+    # hands its "no more bets": "progressive_chips" (the count) or "progressive_accepted"
+    # (the seats the system accepted); None: the controller reconciles and locks itself.
+    count_handed_as: str = None
+    secret: str = FACE_DOWN
+    # () -> int from `secrets` where the game draws from the secure RNG (journaled each draw
+    # before it is used; a replay draws it again only where the journal has no draw).
+    secure_rng: object = None
+    reader_inspection: bool = False     # the card reader's daily inspection (581.2(d))
+    dice_per_roll: int = None           # the dice reader's count where not its default
+    par_sheets: str = None              # module whose sheets() (or sheets(config)) prices it
+    par_configured: bool = False        # its sheets move with the table's configuration
+    strategy: tuple = None              # (module, function, args) printing its strategy

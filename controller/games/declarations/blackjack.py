@@ -1,0 +1,17 @@
+"""What the table must know about Blackjack (633a.7)."""
+
+from controller.games.declarations import HOLE_CARD, Declaration
+
+GAME = "blackjack"
+
+DECLARES = Declaration(
+    game=GAME,
+    modules=("controller.games.blackjack", "controller.games.blackjack_*",
+             "controller.games.declarations.blackjack", "controller.rules.blackjack*",
+             "controller.par.blackjack*", "controller.par.counting"),
+    no_more_bets_section="633a.7",
+    secret=HOLE_CARD,
+    par_sheets="controller.par.blackjack",
+    par_configured=True,
+    strategy=("controller.par.blackjack_strategy", "strategy_text", (GAME,)),
+)

@@ -1,0 +1,20 @@
+"""What the table must know about Double Attack Blackjack (ch. 581)."""
+
+from controller.games.declarations import HOLE_CARD, Declaration, Interval
+
+GAME = "double-attack-blackjack"
+
+DECLARES = Declaration(
+    game=GAME,
+    modules=("controller.games.double_attack", "controller.games.declarations.double_attack",
+             "controller.games.blackjack_*", "controller.rules.blackjack*",
+             "controller.par.double_attack", "controller.par.blackjack*",
+             "controller.par.counting"),
+    intervals=(Interval("deck", lambda model: (24, "581.3(c)"), by_game=False),),
+    no_more_bets_section="581.6",
+    secret=HOLE_CARD,
+    reader_inspection=True,
+    par_sheets="controller.par.double_attack",
+    par_configured=True,
+    strategy=("controller.par.blackjack_strategy", "strategy_text", (GAME,)),
+)

@@ -1,0 +1,21 @@
+"""What the table must know about Flop Poker (ch. 583)."""
+
+from controller.games.declarations import Declaration, Interval
+
+GAME = "flop-poker"
+
+
+def _deck(model):
+    """4 hours dealt by hand, 8 from a shoe (583.3(c)): the game's own section for it."""
+    return model.section("hours")
+
+
+DECLARES = Declaration(
+    game=GAME,
+    modules=("controller.games.flop_poker", "controller.games.declarations.flop_poker",
+             "controller.rules.flop_poker", "controller.par.flop_poker*"),
+    intervals=(Interval("deck", _deck, by_game=True),),
+    no_more_bets_section="583.7(c)",
+    par_sheets="controller.par.flop_poker",
+    strategy=("controller.par.flop_poker_strategy", "text", ()),
+)

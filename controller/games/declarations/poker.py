@@ -1,0 +1,12 @@
+"""What the table must know about a poker-room table (637a)."""
+
+from controller.games.declarations import Declaration
+
+GAME = "poker"
+
+DECLARES = Declaration(
+    game=GAME,
+    modules=("controller.games.poker", "controller.games.poker_*",
+             "controller.games.declarations.poker", "controller.par.poker"),
+    par_sheets="controller.par.poker",
+)

@@ -1,0 +1,20 @@
+"""What the table must know about Props & Hops (ch. 585)."""
+
+from controller.games.declarations import Declaration, Interval
+
+GAME = "props-and-hops"
+
+
+def _dice(model):
+    """The dice in the shaker 24 hours or fewer, by the table's dice_max_hours (585.3(b)(1))."""
+    return model.config["options"]["dice_max_hours"], "585.3(b)(1)"
+
+
+DECLARES = Declaration(
+    game=GAME,
+    modules=("controller.games.props_and_hops", "controller.games.declarations.props_and_hops",
+             "controller.par.props_and_hops"),
+    intervals=(Interval("dice", _dice, by_game=True),),
+    no_more_bets_section="585.3(e)",
+    par_sheets="controller.par.props_and_hops",
+)

@@ -1,0 +1,22 @@
+"""What the table must know about Raise It Up Stud Poker (ch. 669a)."""
+
+from controller.games.declarations import Declaration, Interval
+
+GAME = "raise-it-up-stud"
+
+
+def _deck(model):
+    """4 hours dealt by hand, 8 from a shoe (669a.3(c)): the game's own section for it."""
+    return model.section("hours")
+
+
+DECLARES = Declaration(
+    game=GAME,
+    modules=("controller.games.raise_it_up", "controller.games.declarations.raise_it_up",
+             "controller.rules.raise_it_up", "controller.par.raise_it_up*"),
+    intervals=(Interval("deck", _deck, by_game=True),),
+    no_more_bets_section="669a.2(c)(2)",
+    count_handed_as="progressive_chips",      # it reconciles the count itself (669a.8(b))
+    par_sheets="controller.par.raise_it_up",
+    strategy=("controller.par.raise_it_up_strategy", "text", ()),
+)

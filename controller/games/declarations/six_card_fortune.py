@@ -1,0 +1,36 @@
+"""What the table must know about Six-Card Fortune Pai Gow Poker (ch. 670a)."""
+
+import secrets
+
+from controller.games.declarations import Declaration, Interval
+
+GAME = "six-card-fortune-pai-gow"
+
+
+def secrets_rng():
+    """The random number generator of 670a.5(i)(2): 1..7 from the OS's CSPRNG."""
+    return secrets.randbelow(7) + 1
+
+
+def _deck(model):
+    return (4, "670a.3(c)(1)") if model.option("dealing") == "hand" else (8, "670a.3(c)(2)")
+
+
+def _dice(model):
+    """The dice in the shaker, where the starting position is found by dice."""
+    return (24, "670a.2(d)(1)(i)") if model.option("start_method") == "dice" else None
+
+
+DECLARES = Declaration(
+    game=GAME,
+    modules=("controller.games.six_card_fortune*", "controller.games.declarations.six_card_fortune",
+             "controller.rules.paigow", "controller.par.six_card_fortune*"),
+    intervals=(Interval("deck", _deck, by_game=False),
+               # {"dice": true} on its new_deck says the dice were changed too
+               Interval("dice", _dice, by_game=False, renewed_with="dice")),
+    no_more_bets_section="670a.2(c)(2)",
+    count_handed_as="progressive_accepted",   # it is handed the accepted seats (670a.8(b)(2))
+    secure_rng=secrets_rng,
+    dice_per_roll=3,                          # 670a.12: three dice
+    par_sheets="controller.par.six_card_fortune",
+)
