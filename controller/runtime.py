@@ -111,12 +111,15 @@ class Runtime:
         self.failures = []
         self._stops = []             # (what, fn) of what started, in start order
         self._parts_at = 0           # where the parts' stops go in _stops (start_parts)
+        self._readers_at = None      # where the journal readers' stops go (boot)
 
     # ---- parts ----------------------------------------------------------------------------
 
     def register_part(self, part, name=None):
         """A part (a floor link, ...): `start()` after the console and before the loop,
-        `stop()` on the shutdown path before the console. Registered once the table runs,
+        `stop()` on the shutdown path after the loop stopped and what it derived was
+        committed, before the console; a part with `reads_journal` (it forwards the journal
+        file) stops last, after the journal's final commit. Registered once the table runs,
         it starts at once."""
         name = name or getattr(part, "name", None) or type(part).__name__
         if self.closed:
@@ -133,9 +136,18 @@ class Runtime:
 
     def _start_part(self, name, part):
         part.start()
-        # a part stops after the loop and the journal's last commit (a floor link forwards
-        # the journal: it drains what the loop wrote last), also when registered late
-        self._stops.insert(self._parts_at, ("part %s" % name, part.stop))
+        step = ("part %s" % name, part.stop)
+        if getattr(part, "reads_journal", False) and self._readers_at is not None:
+            # a reader of the journal file (the floor link forwards it) stops last, after
+            # the journal's final commit: it sends every row the shutdown wrote as well
+            self._stops.insert(self._readers_at, step)
+            self._readers_at += 1
+            if self._parts_at >= self._readers_at - 1:
+                self._parts_at += 1
+            return
+        # any other part stops after the loop and the commit of what the loop derived last,
+        # before the console; also when registered on a running table
+        self._stops.insert(self._parts_at, step)
         self._parts_at += 1
 
     # ---- start ----------------------------------------------------------------------------
@@ -174,6 +186,9 @@ class Runtime:
             read_key(self.key_file) if self.key_file else None
         self.ctl = boot(self.journal_path, Table(self.model()), self.policies(), key=key)
         self.on_shutdown("journal", self.ctl.close)
+        self._readers_at = len(self._stops)     # the journal's readers stop here (_start_part)
+        self.on_shutdown("the journal's last rows, before its readers stop",
+                         self._commit_journal)
         report = self.ctl.boot_report
         self.problem = report["problem"]
         if self.problem and self.refuse_locked_boot:

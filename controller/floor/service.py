@@ -28,6 +28,8 @@ UNREACHABLE_S = 2.0
 FETCH = 256
 LAT_SAMPLES = 20000
 FLUSH_S = 0.25                  # the bucket's writes, at most this often
+HEARTBEAT_S = 0.5               # the ordered consumer's idle heartbeat (see run)
+WRITE_AT_ONCE = 16              # bucket writes in flight together in one flush
 
 
 async def ensure_streams(js, replicas=1):
@@ -67,6 +69,7 @@ class FloorService:
         self._unacked = None            # the stream seq of the last message folded, not yet
                                         # written as the position
         self._flushed = 0.0
+        self._flushing = None           # the flush task writing the bucket, if one runs
         self.position = 0               # the stream seq of the last message in the bucket
         self.nc = self.js = self.kv = None
         self.on_row = None              # (table, row, now ns): a bench's probe
@@ -151,6 +154,9 @@ class FloorService:
         start = self.position + 1
         sub = await self.js.subscribe(
             S.JOURNAL_SUBJECTS, stream=S.STREAM, ordered_consumer=True,
+            # the client re-creates an ordered consumer after two missed heartbeats: with
+            # the default 5 s, a floor caught up 14 s after the server came back, not 1 s
+            idle_heartbeat=HEARTBEAT_S,
             config=api.ConsumerConfig(deliver_policy=api.DeliverPolicy.BY_START_SEQUENCE,
                                       opt_start_seq=start))
         watch = asyncio.ensure_future(self._watch_links())
@@ -174,16 +180,18 @@ class FloorService:
         finally:
             watch.cancel()
             try:
+                await self._finish_flush()
+            except Exception as e:              # noqa: BLE001 - the next start folds again
+                log.warning("floor: the last flush: %s: %s", type(e).__name__, e)
+            try:
                 await sub.unsubscribe()
                 await self.nc.close()
             except Exception:                   # noqa: BLE001
                 pass
 
     async def _ingest(self, msgs):
-        """Fold a batch; at most every FLUSH_S (and when the stream is idle), write every
-        table folded since, then the position (the last message's stream seq). A write that
-        fails (the bucket's leader being elected again) leaves the tables dirty and the
-        position behind, written with the next flush."""
+        """Fold a batch; at most every FLUSH_S (and when the stream is idle) start a flush
+        of the bucket (_flush), which runs beside the fold."""
         now = time.time_ns()
         touched = set()
         for msg in msgs:
@@ -212,23 +220,45 @@ class FloorService:
         mono = time.monotonic()
         if msgs and mono - self._flushed < FLUSH_S:
             return                      # the bucket is written at most every FLUSH_S
+        if self._flushing is not None and not self._flushing.done():
+            return                      # the last flush still writes: the next one after it
         self._flushed = mono
-        written = sorted(self._dirty)
+        # the writes go on beside the fold: a flush of 64 tables is 128 synced writes, and
+        # the rows that arrive meanwhile are folded (and on the page) without waiting for them
+        self._flushing = asyncio.ensure_future(self._flush())
+
+    async def _flush(self):
+        """Every table folded since the last flush, then the position they cover. A write
+        that fails (the bucket's leader being elected again) leaves them dirty and the
+        position behind, for the next flush."""
+        written, self._dirty = sorted(self._dirty), set()
+        position, self._unacked = self._unacked, None
         try:
-            for table in written:
-                await self._write(table)
-            if self._unacked is not None:
+            for i in range(0, len(written), WRITE_AT_ONCE):
+                await asyncio.gather(*[self._write(t) for t in written[i:i + WRITE_AT_ONCE]])
+            if position is not None:
                 # the position after every table it covers: a kill in between folds a few
                 # rows again, and the fold skips them
-                await self.kv.put("floor.position", str(self._unacked).encode())
+                await self.kv.put("floor.position", str(position).encode())
                 log.debug("floor: flush %s, position %s",
-                          {t: self.views[t].head[0] for t in written}, self._unacked)
-                self.position, self._unacked = self._unacked, None
+                          {t: self.views[t].head[0] for t in written}, position)
+                self.position = position
         except Exception as e:                  # noqa: BLE001 - retried at the next flush
             log.warning("floor: writing the bucket: %s: %s", type(e).__name__, e)
+            self._dirty.update(written)
+            if self._unacked is None:
+                self._unacked = position
             await asyncio.sleep(0.2)
-            return
-        self._dirty.clear()
+
+    async def _finish_flush(self):
+        """At stop: the flush under way, then one of what was folded after it."""
+        for _ in range(2):
+            if self._flushing is not None:
+                await asyncio.gather(self._flushing, return_exceptions=True)
+            if self._dirty or self._unacked is not None:
+                self._flushing = asyncio.ensure_future(self._flush())
+        if self._flushing is not None:
+            await asyncio.gather(self._flushing, return_exceptions=True)
 
     async def _write(self, table):
         view = self.views[table]

@@ -327,9 +327,11 @@ def console_link(uplink, ctl):
 class FloorLink:
     """The floor uplink as one registered part of a Runtime (controller/runtime.py): built
     at start, when the runtime's controller and journal are there; stopped (drained for
-    `drain_s` at most) on the shutdown path before the console."""
+    `drain_s` at most) on the shutdown path after the journal's last commit, just before
+    the journal closes, so the rows the shutdown itself writes are sent too."""
 
     name = "floor link"
+    reads_journal = True        # the runtime stops it after the journal's last commit
 
     def __init__(self, runtime, table_id, url, password, ca_file=None, drain_s=5.0):
         from controller.errors import ConfigError

@@ -106,6 +106,8 @@ def test_a_part_registered_on_a_running_table_starts_at_once_and_stops_first(tmp
 class Reader(Part):
     """A part that reads the journal file at its stop, as the floor link drains it."""
 
+    reads_journal = True
+
     def __init__(self, name, log, path):
         super().__init__(name, log)
         self.path = path
@@ -143,6 +145,24 @@ def test_a_part_stops_after_the_journal_committed_what_it_held(tmp_path, when):
         db.close()
     assert reader.seen == on_disk           # nothing committed after the part stopped
     assert reader.seen[-1] == "snapshot"
+    assert log == ["start reader", "stop reader"]
+
+
+def test_a_journal_reader_stops_after_every_other_step_but_the_journals_close(tmp_path):
+    """What the shutdown itself journals (here a step that writes a row after the devices
+    stopped) reaches a reader of the journal: it stops after the final commit."""
+    log = []
+    rt, _ = runtime(tmp_path)
+    reader = Reader("reader", log, str(tmp_path / "journal.db"))
+    rt.register_part(reader)
+    rt.register_part(Part("plain", log))
+    rt.start()
+    devices = [what for what, _ in rt._stops].index("devices")
+    rt._stops.insert(devices, ("a late row", lambda: (log.append("late row"),
+                                                    rt.ctl.step_record("late_row", {}))))
+    assert rt.close() == []
+    assert log == ["start reader", "start plain", "stop plain", "late row", "stop reader"]
+    assert reader.seen[-1] == "record"
 
 
 def test_an_interrupt_in_a_shutdown_step_waits_until_every_step_ran(tmp_path):
