@@ -101,6 +101,10 @@ def test_the_floor_page_shows_the_link_meter_within_a_second_of_a_change(floor, 
         hits = driver.find_element("id", "h-L1").text
         assert "AS AH AD" in hits and "$1,014.00" in hits
         save_screenshot(driver, tmp_path, "floor-links.png")
+        assert cell("status") == "operable"
+        ctl.stop()                              # the controller gone: the page says so
+        wait_for(lambda: cell("status") == "CONTROLLER SILENT", timeout=8, step=0.1,
+                 what="the silent controller on the page")
     finally:
         if driver is not None:
             driver.quit()

@@ -106,5 +106,9 @@ function linkRow(m) {
     var t = JSON.parse(ev.data);
     if (page === "floor") floorRow(t); else if (t.table === mine) tablePage(t);
   });
-  es.addEventListener("link", function (ev) { if (page === "floor") linkRow(JSON.parse(ev.data)); });
+  var links = {};
+  es.addEventListener("link", function (ev) {
+    var m = JSON.parse(ev.data); links[m.link] = m; if (page === "floor") linkRow(m); });
+  // a controller that falls silent sends nothing more: its row is re-drawn each second
+  if (page === "floor") setInterval(function () { for (var k in links) linkRow(links[k]); }, 1000);
 })();
