@@ -141,6 +141,7 @@ def cmd_par(args, out):
         raise UsageError("cannot write the report %s: no folder %s"
                          % (html, os.path.dirname(os.path.abspath(html))))
     games = list(registry.GAMES) if args.all else [args.game]
+    link = _link_par_args(args, games)
     docs = []
     computed = []
     with Progress(sys.stderr, tty=None if args.all else False) as progress:
@@ -151,9 +152,16 @@ def cmd_par(args, out):
             if html:
                 continue
             if args.json:
-                docs.append({"game": game, "wagers": [s.to_json() for s in sheets]})
+                wagers = [s.to_json() for s in sheets]
+                if link:
+                    for s, j in zip(sheets, wagers):
+                        if _meter_priced(s):
+                            j["linked"] = _linked(s, game, link)
+                docs.append({"game": game, "wagers": wagers})
             else:
                 _print_sheet(game, sheets, out)
+                if link:
+                    _print_linked(game, sheets, link, out)
     if html:
         from controller.par import report
         try:
@@ -167,6 +175,79 @@ def cmd_par(args, out):
         json.dump(doc, out, indent=1)
         out.write("\n")
     return EXIT_OK
+
+
+def _link_par_args(args, games):
+    """--link-tables N and its parameters, checked (UsageError: one line, exit 2)."""
+    n = getattr(args, "link_tables", None)
+    if n is None:
+        for opt in ("link_wager", "link_reset", "link_rate"):
+            if getattr(args, opt, None) is not None:
+                raise UsageError("--%s goes with --link-tables N" % opt.replace("_", "-"))
+        return None
+    if n < 1:
+        raise UsageError("--link-tables %d: one table or more" % n)
+    if args.link_wager is not None and args.link_wager < 1:
+        raise UsageError("--link-wager %d: whole cents > 0" % args.link_wager)
+    rate = None
+    if args.link_rate is not None:
+        from controller.errors import ConfigError
+        from controller.floor.links import parse_rate
+        try:
+            rate = parse_rate(args.link_rate)
+        except ConfigError as e:
+            raise UsageError("--link-%s" % e)
+    if args.link_reset is not None and args.link_reset < 1:
+        raise UsageError("--link-reset %d: whole cents > 0" % args.link_reset)
+    if args.hands_per_hour < 1:
+        raise UsageError("--hands-per-hour %d: one or more" % args.hands_per_hour)
+    from controller.floor.links import LINKABLE
+    from controller.rules import paytables as pt
+    for game in games:                  # before any sheet is printed
+        if game not in LINKABLE:
+            continue
+        mins = pt.PROGRESSIVE_MINIMUMS.get(game, {})
+        if args.link_reset is None and mins.get("reset") is None:
+            raise UsageError("%s: the texts set no reset amount: give --link-reset CENTS"
+                             % game)
+        if rate is None and mins.get("rate") is None:
+            raise UsageError("%s: the texts set no rate of progression: give --link-rate R"
+                             % game)
+    return {"tables": n, "wager": args.link_wager or 100, "reset": args.link_reset,
+            "rate": rate, "hands_per_hour": args.hands_per_hour}
+
+
+def _meter_priced(sheet):
+    return hasattr(sheet, "meter_share") and hasattr(sheet, "outcomes") and \
+        bool(sheet.meter_share())
+
+
+def _linked(sheet, game, link):
+    from fractions import Fraction
+
+    from controller.par.linked import linked
+    from controller.rules import paytables as pt
+    mins = pt.PROGRESSIVE_MINIMUMS.get(game, {})
+    reset = link["reset"] if link["reset"] is not None else mins.get("reset")
+    rate = link["rate"] if link["rate"] is not None else (
+        Fraction(*mins["rate"]) if mins.get("rate") else None)
+    if reset is None or rate is None:
+        raise UsageError("%s %s: the texts set no %s: give --link-%s" % (
+            game, sheet.wager, "reset amount" if reset is None else "rate of progression",
+            "reset CENTS" if reset is None else "rate R"))
+    return linked(sheet, link["tables"], link["wager"], reset, rate, link["hands_per_hour"])
+
+
+def _print_linked(game, sheets, link, out):
+    from controller.par.linked import text
+    priced = [s for s in sheets if _meter_priced(s)]
+    if not priced:
+        out.write("linked: %s has no meter-share wager priced here (a strategy-dependent "
+                  "progressive is listed above)\n\n" % game)
+        return
+    for s in priced:
+        out.write("%s on a linked meter\n" % s.wager)
+        out.write(text(_linked(s, game, link)) + "\n")
 
 
 def cmd_play(args, out):
@@ -299,6 +380,17 @@ def build_parser():
                           "options and paytables)")
     par.add_argument("--html", metavar="FILE", help="write the lab report (HTML, inline SVG "
                      "charts, software version and manifest signature) to FILE")
+    par.add_argument("--link-tables", type=int, metavar="N", help="the progressive wager "
+                     "on a meter linked over N tables: the fixed part of its hold and the part "
+                     "that depends on the meter and N (1: the standalone meter)")
+    par.add_argument("--link-wager", type=int, metavar="CENTS", help="with --link-tables: "
+                     "the wager (default 100)")
+    par.add_argument("--link-reset", type=int, metavar="CENTS", help="with --link-tables: "
+                     "the reset amount (default the text's minimum)")
+    par.add_argument("--link-rate", metavar="R", help="with --link-tables: the rate of "
+                     "progression, 0.14, 14%% or 7/50 (default the text's minimum)")
+    par.add_argument("--hands-per-hour", type=int, default=60, metavar="N",
+                     help="with --link-tables: hands per hour per table (default 60)")
     par.set_defaults(func=cmd_par)
     play = sub.add_parser("play", help="play one stacked-shoe scenario (JSON) and print "
                           "the outcome; exit 2 for an invalid scenario")

@@ -27,6 +27,13 @@ KINDS = {
     "clear": "{'role': name, 'selftest': bool}: an authorized clear of a lock-out",
     "new_deck": "a deck removed from the table is replaced",
     "close_table": "the table closes",
+    # a linked progressive's link (controller/floor/link_client.py, docs/linked-progressives.md)
+    "link_contribution": "{'link', 'id', 'seq', 'seat', 'wager'}: the link stored the seat's "
+                         "Progressive Payout Wager's contribution: the wager is accepted",
+    "link_withdraw": "{'link', 'id', 'seq', 'seat', 'wager'}: the link stored its withdrawal",
+    "link_award": "{'link', 'id', 'seq', 'seat', 'amount'}: the link's award of a hit",
+    "link_meter": "{'link', 'value', 'applied_seq'}: the link's meter changed",
+    "link_state": "{'link', 'up', 'value'?}: the link was lost, or is back with its meter",
 }
 
 # The card reader's one answer, {READER_ANSWER: bool}: whether the hole card makes a

@@ -78,5 +78,7 @@ class Outputs:
         if self.meters is not None:
             if meters is None:
                 self.meters.blank("CLOSED")
+            elif isinstance(meters, str):
+                self.meters.blank(meters)        # e.g. "LINK DOWN": no amount to read
             else:
                 self.meters.show(meters)

@@ -102,3 +102,329 @@ def progressive_wagers(model):
     """The wager names a progressive table game system accepts at this game."""
     meters = getattr(model, "meters", None)
     return ("progressive",) + tuple(meters) if isinstance(meters, dict) else ("progressive",)
+
+
+# ---- a linked meter (docs/linked-progressives.md) ---------------------------------------
+#
+# The same meter dict, with "link": the link's id and what the table owes the link or waits
+# from it. The link's controller is the meter's single writer: the table's "value" is only
+# ever what the link last said (a `link_meter` or `link_state` input), never computed here.
+# Everything below is a function of the model's JSON state and of input events, so a replay
+# of the journal rebuilds it, and the link client (controller/floor/link_client.py) reads
+# from it what to send after each step: it holds nothing the table would lose in a crash.
+#
+#   asked     {key: {round, seat, wager}}   contributions sent, not acknowledged yet: the
+#                                            wager is not accepted (its light stays off)
+#   accepted  {key: {round, seat, wager, seq}}  this round's acknowledged contributions
+#   withdraw  {key: {round, seat, wager}}   withdrawals to send (a wager taken off, an ack
+#                                            that came after the lock-out, a void round)
+#   hits      {key: {round, seat, hand, share, wager}}  hits sent, their award not paid yet
+#   paid      [award, ...]                  the last awards paid here, newest first
+# `key` is "<round>:<seat>"; on the wire the id is "<table>:<round>:<seat>".
+
+LINK_DOWN = "LINK DOWN"          # what the meter display shows while the link is down
+WAGERS_OPEN = "wagers_open"      # controller/games/engine.py's state (the games import us)
+PAID_KEPT = 25
+
+
+def link_meter(meter, link_id):
+    """Make `meter` (new_meter's) the table's view of link `link_id`'s meter."""
+    meter["link"] = {"id": link_id, "up": False, "synced": False, "applied_seq": 0,
+                     "asked": {}, "accepted": {}, "withdraw": {}, "hits": {}, "paid": [],
+                     "refused_acks": 0}
+    return meter
+
+
+def linked(meter):
+    return isinstance(meter, dict) and isinstance(meter.get("link"), dict)
+
+
+def link_key(round_no, seat):
+    return "%d:%s" % (int(round_no), seat)
+
+
+def key_of(wire_id):
+    """"<table>:<round>:<seat>" -> "<round>:<seat>"."""
+    parts = str(wire_id).split(":")
+    if len(parts) < 3:
+        raise SettlementError("link message id %r is not <table>:<round>:<seat>" % (wire_id,))
+    return "%s:%s" % (parts[-2], parts[-1])
+
+
+def link_up(meter):
+    """A linked meter's progressive is playable only while its link is up (GLI-12 as NY
+    5321.18(c) restates it: a progressive whose controller cannot be reached is unplayable)."""
+    return not linked(meter) or bool(meter["link"]["up"] and meter["link"]["synced"])
+
+
+def link_offer(meter, round_no, seat, amount):
+    """A Progressive Payout Wager sensed at `seat`: asked of the link, not accepted yet."""
+    lk = meter["link"]
+    if not link_up(meter):
+        raise SettlementError("Progressive Payout Wager at seat %s not accepted: the link %s "
+                              "is down, its progressive is unplayable until it returns "
+                              "(605a.7, 669a.2(c))" % (seat, lk["id"]))
+    if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+        raise SettlementError("a Progressive Payout Wager is whole cents > 0, not %r" % (amount,))
+    key = link_key(round_no, seat)
+    if key in lk["asked"] or key in lk["accepted"]:
+        return False                      # the same chip sensed again: asked once
+    if key in lk["withdraw"]:
+        raise SettlementError("seat %s: a Progressive Payout Wager withdrawn this round is not "
+                              "placed again on the link (its contribution id is spent)" % seat)
+    lk["asked"][key] = {"round": int(round_no), "seat": seat, "wager": amount}
+    return True
+
+
+def link_take_off(meter, round_no, seat):
+    """The wager taken off its sensor before the lock-out: withdrawn from the link if it was
+    asked or acknowledged."""
+    lk = meter["link"]
+    key = link_key(round_no, seat)
+    entry = lk["asked"].pop(key, None) or lk["accepted"].pop(key, None)
+    if entry is not None:
+        lk["withdraw"][key] = {k: entry[k] for k in ("round", "seat", "wager")}
+    return entry is not None
+
+
+def link_acknowledged(meter, data, round_no, open_):
+    """The link stored the contribution (the JetStream acknowledgement): the wager is accepted
+    if it is still asked for in this round while wagers are open; an acknowledgement that
+    comes later (after the lock-out, after a take-off) is withdrawn. Returns the entry
+    accepted, or None."""
+    lk = meter["link"]
+    key = key_of(data.get("id"))
+    entry = lk["asked"].pop(key, None)
+    if entry is not None and open_ and entry["round"] == int(round_no):
+        entry = dict(entry, seq=data.get("seq"))
+        lk["accepted"][key] = entry
+        _count_contribution(meter, entry["wager"])
+        return entry
+    lk["refused_acks"] += 1
+    if entry is not None or key not in lk["accepted"]:
+        r, _, seat = key.partition(":")
+        wager = entry["wager"] if entry else data.get("wager")
+        if isinstance(wager, int) and key not in lk["withdraw"]:
+            lk["withdraw"][key] = {"round": int(r), "seat": seat, "wager": wager}
+    return None
+
+
+def _count_contribution(meter, amount):
+    """The table's own regulation meters of what it gave the link (the link's meter is the
+    link's): contributed at the same exact rate, the fraction carried."""
+    num, den = meter["rate"]
+    total = meter["carry"] + amount * num
+    meter["contributed"] += total // den
+    meter["carry"] = total % den
+    meter["wagers"] += 1
+
+
+def link_close(meter, round_no):
+    """The lock-out: what is still asked is not accepted; it is withdrawn (the link may have
+    stored it with the acknowledgement still on its way). Returns those seats."""
+    lk = meter["link"]
+    late = []
+    for key, entry in sorted(lk["asked"].items()):
+        lk["withdraw"][key] = entry
+        late.append(entry["seat"])
+    lk["asked"] = {}
+    return late
+
+
+def link_void(meter, round_no):
+    """A void round: every contribution of the round is withdrawn (the standalone meter puts
+    itself back)."""
+    lk = meter["link"]
+    for key in [k for k, e in lk["accepted"].items() if e["round"] == int(round_no)]:
+        e = lk["accepted"].pop(key)
+        lk["withdraw"][key] = {k: e[k] for k in ("round", "seat", "wager")}
+        _uncount_contribution(meter, e["wager"])
+    for key, entry in list(lk["asked"].items()):
+        lk["withdraw"][key] = lk["asked"].pop(key)
+
+
+def _uncount_contribution(meter, amount):
+    num, den = meter["rate"]
+    total = meter["carry"] - amount * num
+    meter["contributed"] += total // den          # floor: a negative total borrows
+    meter["carry"] = total % den
+    meter["wagers"] -= 1
+
+
+def link_withdrawn(meter, data):
+    """The link stored the withdrawal: nothing more to send for it."""
+    return meter["link"]["withdraw"].pop(key_of(data.get("id")), None) is not None
+
+
+def link_new_round(meter):
+    """The round's acknowledged contributions are settled history: forget them."""
+    meter["link"]["accepted"] = {}
+
+
+def link_hit(meter, round_no, seat, hand, pay_, wager):
+    """A winning meter share: sent to the link, the seat's award waits for its answer."""
+    key = link_key(round_no, seat)
+    part = Fraction(pay_.num, 100)              # the contract's share: [1, 1] the whole meter
+    share = [part.numerator, part.denominator]
+    lk = meter["link"]
+    lk["hit_no"] = lk.get("hit_no", 0) + 1      # the order the table settled them: sent so
+    lk["hits"][key] = {"round": int(round_no), "seat": seat, "hand": list(hand),
+                       "share": share, "wager": wager, "n": lk["hit_no"]}
+    return key
+
+
+def link_award(meter, data):
+    """The link's award for a hit (its amount and the stream sequence of the hit): paid once.
+    Returns the hit it pays (with "amount", "seq"), or None for an award already paid or for
+    no hit of ours."""
+    lk = meter["link"]
+    key = key_of(data.get("id"))
+    hit = lk["hits"].pop(key, None)
+    if hit is None:
+        return None
+    amount = data.get("amount")
+    if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
+        lk["hits"][key] = hit
+        raise SettlementError("link award %r: amount must be whole cents >= 0, not %r"
+                              % (data.get("id"), amount))
+    hit = dict(hit, amount=amount, seq=data.get("seq"), key=key)
+    meter["hits"] += 1
+    meter["paid"] += amount
+    lk["paid"].insert(0, hit)
+    del lk["paid"][PAID_KEPT:]
+    return hit
+
+
+def link_sync(meter, data):
+    """The link's meter now (a `link_meter` or `link_state` input): the value the table shows
+    and pays from is the link's."""
+    lk = meter["link"]
+    value = data.get("value")
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        meter["value"] = value
+        lk["synced"] = True
+    if isinstance(data.get("applied_seq"), int):
+        lk["applied_seq"] = data["applied_seq"]
+    if "up" in data:
+        lk["up"] = bool(data["up"])
+        if not lk["up"]:
+            lk["synced"] = False        # comes back only with the link's meter
+
+
+def link_view(meter):
+    """What the console shows of a linked meter."""
+    lk = meter["link"]
+    return {"link": lk["id"], "up": link_up(meter), "value": meter["value"],
+            "pending_hits": sorted(lk["hits"]), "asked": sorted(lk["asked"]),
+            "withdraw": sorted(lk["withdraw"]), "applied_seq": lk["applied_seq"],
+            "paid": list(lk["paid"][:5])}
+
+
+def display_values(model):
+    """What the meter display shows: {name: cents}, or LINK_DOWN when a linked meter's link
+    is down (no amount a player could take for the meter's)."""
+    meters = progressives(model)
+    if any(linked(m) and not link_up(m) for m in meters.values()):
+        return LINK_DOWN
+    return {name: m["value"] for name, m in meters.items()}
+
+
+def accepting_progressive(model):
+    """False while a linked meter's link is down: its sensors stay locked out."""
+    return all(link_up(m) for m in progressives(model).values())
+
+
+class LinkedGame:
+    """The link's inputs, for a game whose `meter` may be linked (Raise It Up, Six-Card
+    Fortune). Each is an input event the link client submits (source "link"), journaled before
+    it is applied, in any state of the table: what the link stored and awarded is a fact the
+    table records even while it is locked out."""
+
+    def linked_meter(self):
+        meter = getattr(self, "meter", None)
+        return meter if linked(meter) else None
+
+    def _link_meter_for(self, event):
+        meter = self.linked_meter()
+        if meter is None:
+            raise SettlementError("a %s event, but this table's meter is not linked"
+                                  % event.kind)
+        if event.get("link") not in (None, meter["link"]["id"]):
+            raise SettlementError("a %s event of link %r, but this table is on link %r"
+                                  % (event.kind, event.get("link"), meter["link"]["id"]))
+        return meter
+
+    def hold_wager(self, seat, wager, amount, placed):
+        """engine.on_wager's hook: a Progressive Payout Wager on a linked meter is asked of
+        the link; it is placed (accepted, its light on) only with the link's acknowledgement."""
+        meter = self.linked_meter()
+        if meter is None or wager != "progressive":
+            return False
+        if amount == 0:
+            placed.pop(wager, None)
+            if not placed:
+                self.wagers.pop(seat, None)
+            if link_take_off(meter, self.round_no, seat):
+                self.note("link_withdraw_asked", seat=seat)
+            return True
+        if "progressive" in placed:
+            return True                   # accepted already: the chip sensed again
+        if link_offer(meter, self.round_no, seat, amount):
+            self.note("link_contribution_asked", seat=seat, wager=amount,
+                      link=meter["link"]["id"])
+        return True
+
+    def on_link_contribution(self, event):
+        """669a.7(d)(4), 670a.7(e)(4): the player's wager is accepted once the link holds its
+        contribution (the acceptance light comes on from `wagers`)."""
+        meter = self._link_meter_for(event)
+        entry = link_acknowledged(meter, event.data, self.round_no, self.state == WAGERS_OPEN)
+        if entry is None:
+            self.note("link_contribution_withdrawn", id=event.get("id"),
+                      why="acknowledged after the lock-out or the wager's removal")
+            return
+        placed = self.wagers.setdefault(entry["seat"], {})
+        placed["progressive"] = entry["wager"]
+        self.note("wager", seat=entry["seat"], wager="progressive", amount=entry["wager"],
+                  link_seq=entry.get("seq"))
+
+    def on_link_withdraw(self, event):
+        meter = self._link_meter_for(event)
+        link_withdrawn(meter, event.data)
+
+    def on_link_meter(self, event):
+        link_sync(self._link_meter_for(event), event.data)
+
+    def on_link_state(self, event):
+        meter = self._link_meter_for(event)
+        link_sync(meter, event.data)
+        self.note("link_up" if meter["link"]["up"] else "link_down", link=meter["link"]["id"],
+                  value=meter["value"])
+
+    def on_link_award(self, event):
+        """The award of a hit this table sent: paid to the seat once (669a.12(e)(4),
+        670a.12(d)(3): the amount on the link's meter at the hit's place in the link's order);
+        a second copy of it (sent again after a reconnect, a restart) pays nothing."""
+        meter = self._link_meter_for(event)
+        hit = link_award(meter, event.data)
+        if hit is None:
+            self.note("link_award_again", id=event.get("id"))
+            return
+        seat, net = hit["seat"], hit["amount"] - hit["wager"]
+        if hit["round"] == self.round_no and seat in self.results:
+            self.results[seat]["progressive"] = ["win", net]
+        for j in getattr(self, "jackpots", []) or []:
+            if j.get("seat") == seat and j.get("amount") is None and \
+                    hit["round"] == self.round_no:
+                j["amount"] = hit["amount"]
+        self.note("link_award_paid", seat=seat, round=hit["round"], amount=hit["amount"],
+                  net=net, seq=hit["seq"], link=meter["link"]["id"])
+
+    def settle_linked_hit(self, seat, hand, pay_, wager):
+        """A meter share won at a linked meter: sent to the link; the seat's Progressive
+        Payout settlement waits for the award (its result "pending" until then)."""
+        meter = self.linked_meter()
+        key = link_hit(meter, self.round_no, seat, hand, pay_, wager)
+        self.note("link_hit", seat=seat, hand=list(hand), share=meter["link"]["hits"][key]["share"],
+                  link=meter["link"]["id"])
+        return ["pending", -wager]

@@ -61,6 +61,9 @@ class Runner(Runtime):
     def __init__(self, cfg, section, backend, journal_path, *, environ=None, err=None):
         self.err = err or sys.stderr
         self.section, self.backend = section, backend
+        link = (section.get("floor") or {}).get("link")
+        if link:                    # the game's meter is the link's (controller/progressive.py)
+            cfg = dict(cfg, link=link)
         super().__init__(cfg, ConfiguredDevices(section.get("devices"), backend, environ),
                          journal=journal_path, key_file=section.get("journal_key"),
                          console=section.get("console") or {}, environ=environ,
@@ -71,6 +74,12 @@ class Runner(Runtime):
             self.register_part(FloorLink(self, floor["table_id"], floor["url"],
                                          read_password(floor["password_file"]),
                                          ca_file=floor.get("ca_file")))
+        if floor and floor.get("link"):     # a linked progressive (docs/linked-progressives.md)
+            from controller.floor.link_client import ProgressiveLink
+            self.register_part(ProgressiveLink(self, floor["table_id"], floor["link"],
+                                               floor["url"],
+                                               read_password(floor["password_file"]),
+                                               ca_file=floor.get("ca_file")))
 
     def console_config(self):
         return dict(self.cfg, controller=self.section)     # `show config` shows both

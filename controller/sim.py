@@ -76,6 +76,12 @@ def cmd_sim(args, out, err=None):
         raise UsageError("--key is the key of a journal: give --journal PATH too")
     if args.journal:
         configuration.check_journal_path(args.journal)
+    if args.link:
+        from controller.floor.subjects import TABLE_ID
+        if not args.floor:
+            raise UsageError("--link is a link on the floor's NATS: give --floor NATS_URL too")
+        if not TABLE_ID.match(args.link):
+            raise UsageError("--link %r: 1 to 64 letters, digits, '-' or '_'" % args.link)
     from controller.journal.keys import read_key
     try:
         key = read_key(args.key) if args.key else None
@@ -102,7 +108,8 @@ def cmd_sim(args, out, err=None):
             simulation = Simulation(args.game, args.seed, faults,
                                     _progress(progress, args.rounds), journal=args.journal,
                                     key=key, pins=args.pins, manual_clear=args.manual_clear,
-                                    on_locked=on_locked, on_console=on_console)
+                                    on_locked=on_locked, on_console=on_console,
+                                    link=args.link)
         except KeyboardInterrupt:
             raise UsageError("interrupted while starting; nothing was played")
         except JournalInUse as e:            # another process holds it: a usage error
@@ -118,6 +125,19 @@ def cmd_sim(args, out, err=None):
                 attach(simulation, simulation.ctl, args.journal, args.table_id or "",
                        args.floor, read_password(args.floor_password_file)
                        if args.floor_password_file else None, ca_file=args.floor_ca)
+                if args.link:
+                    from controller.floor import link_client
+                    link_client.attach(simulation, args.table_id or "", args.link, args.floor,
+                                       read_password(args.floor_password_file)
+                                       if args.floor_password_file else None,
+                                       ca_file=args.floor_ca)
+                    # a person's table opens once its link's meter is there; without it,
+                    # base play goes on and the progressive waits for the link
+                    from controller.progressive import link_up
+                    if not simulation.autoplay.pump(
+                            lambda: link_up(simulation.ctl.model.meter), 5.0):
+                        err.write("tablectl sim: warning: link %s is down: its progressive "
+                                  "is not offered until it comes up\n" % args.link)
             except ConfigError as e:
                 simulation.close()
                 err.write("tablectl sim: %s\n" % e)
@@ -131,6 +151,9 @@ def cmd_sim(args, out, err=None):
     finally:
         signal.signal(signal.SIGINT, old)
     summary = simulation.summary()
+    plink = getattr(simulation.ctl, "progressive_link", None)
+    if callable(plink):
+        summary["progressive_link"] = plink()
     link = getattr(simulation.ctl, "link_status", None)
     if callable(link):
         summary["floor_link"] = link()
@@ -230,5 +253,7 @@ def add_parser(sub):
                      "credential (first line)")
     sim.add_argument("--floor-ca", metavar="PEM", help="the CA the floor servers' "
                      "certificates are checked against (tls:// URLs)")
+    sim.add_argument("--link", metavar="LINK", help="the table's Progressive Payout Wager on "
+                     "linked progressive LINK (docs/linked-progressives.md); needs --floor")
     sim.set_defaults(func=cmd_sim)
     return sim

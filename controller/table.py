@@ -26,7 +26,8 @@ from controller.games.engine import CLOSED, LOCKED_OUT, ROUND_OVER, SHUFFLED, WA
 from controller.games.events import Event
 from controller.outputs import Outputs
 from controller.policies import CONSUMED  # noqa: F401 - a policy handled the event itself
-from controller.progressive import meter_values, progressive_wagers  # noqa: F401
+from controller.progressive import accepting_progressive, display_values, meter_values, \
+    progressive_wagers  # noqa: F401
 
 log = logging.getLogger(__name__)
 
@@ -467,7 +468,10 @@ class TableController:
                 self.safe_state()
             return
         in_round = state == WAGERS_OPEN or state in self.model.ROUND_STATES
-        if in_round and self._outputs.seats:
+        # a linked meter whose link is down: its progressive is unplayable, the sensors locked
+        # out and the acceptance lights off (docs/linked-progressives.md); base play goes on
+        link_ok = accepting_progressive(self.model)
+        if in_round and self._outputs.seats and link_ok:
             names = progressive_wagers(self.model)
             lit = frozenset(s for s, placed in self.model.wagers.items()
                             if any(w in placed for w in names))
@@ -476,11 +480,11 @@ class TableController:
         attention = state not in ACCEPTING + tuple(self.model.ROUND_STATES) or \
             any(p.attention(self) for p in self.policies)
         meters = None if state == CLOSED or self._outputs.meters is None \
-            else meter_values(self.model)
+            else display_values(self.model)
         jackpot = state == "settled" and bool(getattr(self.model, "jackpots", None))
-        lockout = not self.accepting()
+        lockout = not self.accepting() or not link_ok
         shown = (lockout, attention, jackpot, lit,
-                 None if meters is None else tuple(sorted(meters.items())))
+                 meters if not isinstance(meters, dict) else tuple(sorted(meters.items())))
         if shown == self._shown:
             return
         try:

@@ -36,6 +36,7 @@ SUITS = "cdhs"
 DECK = [r + s for r in S.RANKS for s in SUITS]
 SEATS = (1, 2, 3, 4)
 WAIT_S = 20.0           # longest wait for a device's event: a loaded machine, never a pace
+LINK_WAIT_S = 3.0       # longest wait for a linked progressive's acknowledgements or awards
 
 
 
@@ -181,9 +182,22 @@ class Autoplay:
                         self.model.state != LOCKED_OUT:
                     raise Stuck("round %d: %r answered, refused: %s"
                                 % (round_no, asked, self.ctl.refusals[-1][1]))
+        self.wait_for_link("hits")           # the awards of this round's hits, while it is up
         self.tally()
         self.after_round()
         return self.model.status
+
+    def wait_for_link(self, what, timeout_s=None):
+        """A linked meter (docs/linked-progressives.md): the dealer watches the acceptance
+        lights until the link acknowledged the wagers sensed ("asked"), or the attendant waits
+        for the hits' awards ("hits"), as long as the link is up and at most `timeout_s`."""
+        from controller.progressive import link_up, linked
+        meter = getattr(self.model, "meter", None)
+        if not linked(meter):
+            return True
+        timeout_s = LINK_WAIT_S if timeout_s is None else timeout_s
+        return self.pump(lambda: not self.model.meter["link"][what] or
+                         not link_up(self.model.meter), timeout_s)
 
     def ready(self):
         """Open the table, inspect the reader, shuffle: until wagers can be taken."""
@@ -249,6 +263,8 @@ class Autoplay:
             self.act(lambda s=seat: wire.place_wager(s, self.edge_at(("sensor", s))),
                      "progressive_system")
             wire.bounce(seat, 0)
+        if sensors:
+            self.wait_for_link("asked")
 
     def no_more_bets(self):
         display = self.sim.serial.get("meter_display")

@@ -122,7 +122,7 @@ class Simulation:
 
     def __init__(self, game, seed=0, faults=(), progress=None, journal=None, key=None,
                  keep=MEMORY_JOURNAL, parts=(), link_options=None, pins=None,
-                 manual_clear=False, on_locked=None, on_console=None):
+                 manual_clear=False, on_locked=None, on_console=None, link=None):
         """`parts`: more parts of the table (a floor link), started after the console, before
         play; see Runtime.register_part. `link_options`: the drivers' Link options (e.g.
         heartbeat_timeout_ms), for a bench that measures something other than the link.
@@ -134,6 +134,8 @@ class Simulation:
         self.faults = list(faults)
         cls = model_class(game)
         cfg = configuration.validate(dict(game_config(game, self.faults)[0], game=game), cls)
+        if link:                 # a linked progressive (`tablectl sim --link L1`)
+            cfg["link"] = link
         self.devices = SimulatedDevices(game, self.faults, cls(cfg), link_options)
         self.journal = journal
         # the boot checks pass before any device starts (a failed one: nothing starts)

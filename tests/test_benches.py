@@ -26,6 +26,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     (["fuzz_link.py", "--frames", "3000"], "ratio vs json.loads of the same payloads: "),
     (["floor.py", "--tables", "1,2", "--burst", "60", "--seconds", "1", "--outage", "0.5",
       "--outage-tables", "2", "--rounds", "4"], "per-table cost ratio 2 vs 1: "),
+    (["link_table.py", "--rounds", "2", "--cuts", "1", "--silences", "1"],
+     "ratio ack p50 / publish p50: "),
+    (["linked_progressive.py", "--tables", "2,3", "--per-table", "10", "--hits", "4"],
+     "ratio vs publish+ack: contributions/s at 3 tables "),
 ])
 def test_the_bench_runs_to_its_summary(args, last):
     r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", args[0])] + args[1:],

@@ -413,6 +413,15 @@ class Commands:
                          % (cents(m.get("value")), cents(m.get("reset")), num, den,
                             m.get("hits"), cents(m.get("paid")),
                             cents(m.get("contributed")), m.get("wagers"))))
+            lk = m.get("link") if isinstance(m.get("link"), dict) else None
+            if lk is not None:                    # a linked meter: the link's (issue 14)
+                from controller.progressive import link_up
+                pending = sorted(lk.get("hits") or {})
+                rows.append(("%s link" % name, "%s %s  meter %s (the link's)  pending hits %s"
+                             % (lk.get("id"), "up" if link_up(m) else "DOWN",
+                                cents(m.get("value")),
+                                ", ".join("round %s seat %s PENDING" % tuple(k.split(":"))
+                                          for k in pending) or "none")))
         if not meters:
             rows.append(("progressive", "none at this table"))
         return "\n".join(lines) + "\n" + _table(rows)

@@ -1,5 +1,6 @@
 """`tablectl floor` (the floor service and its page), `tablectl floor anchor TABLE`,
-`tablectl floor demo --tables N`."""
+`tablectl floor demo --tables N`; linked progressives' `floor link define|show|run`,
+`floor meters`, `floor reconcile` (linkcli.py)."""
 
 import asyncio
 import json
@@ -79,6 +80,9 @@ def cmd_floor(args, out, err=None):
     if getattr(args, "floor_cmd", None) == "demo":
         from controller.floor.demo import cmd_demo
         return cmd_demo(args, out, err)
+    if getattr(args, "floor_cmd", None) in ("link", "meters", "reconcile"):
+        from controller.floor.linkcli import cmd_link
+        return cmd_link(args, out, err)
     try:
         password = _password(args)
         if not args.nats:
@@ -161,6 +165,8 @@ def add_parser(sub):
     demo.add_argument("--dir", help="where journals and logs go (default: a new temp dir)")
     demo.add_argument("--fault-rate", type=float, default=0.05,
                       help="each table's chance per round of a device fault")
+    from controller.floor.linkcli import add_parsers as add_link_parsers
+    add_link_parsers(fsub)
     fl.set_defaults(func=cmd_floor)
     return fl
 

@@ -6,13 +6,15 @@
     table_id       the table's id on the floor, which is its NATS user
     password_file  the table's credential (first line; mode 0600 as the journal key's)
     ca_file        optional: the CA the servers' certificates are checked against (tls://)
+    link           optional: the linked progressive this table's Progressive Payout Wager
+                   is on (docs/linked-progressives.md); the table's meter is then the link's
 Keys not listed are refused, as every section's are.
 """
 
 from controller.errors import ConfigError
 from controller.floor.subjects import TABLE_ID
 
-FLOOR_KEYS = ("url", "table_id", "password_file", "ca_file")
+FLOOR_KEYS = ("url", "table_id", "password_file", "ca_file", "link")
 REQUIRED = ("url", "table_id", "password_file")
 
 
@@ -36,4 +38,8 @@ def check_floor(section):
     if not TABLE_ID.match(section["table_id"]):
         raise ConfigError("controller.floor.table_id %r: 1 to 64 letters, digits, '-' or '_'"
                           % section["table_id"])
+    if "link" in section and (not isinstance(section["link"], str) or
+                              not TABLE_ID.match(section["link"])):
+        raise ConfigError("controller.floor.link %r: 1 to 64 letters, digits, '-' or '_'"
+                          % (section["link"],))
     return dict(section)

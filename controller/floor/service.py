@@ -73,6 +73,8 @@ class FloorService:
         self.position = 0               # the stream seq of the last message in the bucket
         self.nc = self.js = self.kv = None
         self.on_row = None              # (table, row, now ns): a bench's probe
+        self.link_meters = {}           # link id -> its meter as last published (issue 14)
+        self._link_shown = {}           # link id -> (what the page was last sent, when)
         self._stop = None
         self.ready = None
 
@@ -148,6 +150,7 @@ class FloorService:
         if self.nc is None:
             await self.connect()
         await self.nc.subscribe(S.STATUS_SUBJECTS, cb=self._on_status)
+        await self.nc.subscribe("%s.meter.*" % S.PREFIX, cb=self._on_link_meter)
         start = self.position + 1
         sub = await self.js.subscribe(
             S.JOURNAL_SUBJECTS, stream=S.STREAM, ordered_consumer=True,
@@ -278,6 +281,30 @@ class FloorService:
                 (was.get("link") or {}).get("state") != (status.get("link") or {}).get("state") \
                 or status["heard"] - was["heard"] > UNREACHABLE_S:
             self._changed(table)
+
+    LINK_FIELDS = ("value", "hits", "operable", "version", "reset", "cap", "why")
+
+    async def _on_link_meter(self, msg):
+        """A linked progressive's meter (its controller publishes it every 100 ms): kept
+        for the page, and sent to it on a change (at most every 0.1 s) or once a second."""
+        try:
+            doc = json.loads(msg.data)
+        except ValueError:
+            return
+        link = msg.subject.rsplit(".", 1)[-1]
+        doc["heard"] = self.clock()
+        self.link_meters[link] = doc
+        key = tuple(doc.get(k) for k in self.LINK_FIELDS)
+        shown, when = self._link_shown.get(link, (None, 0.0))
+        mono = time.monotonic()
+        if key != shown or mono - when >= 1.0:
+            self._link_shown[link] = (key, mono)
+            for q in list(self.listeners):
+                if q.qsize() < 1000:
+                    q.put_nowait(("link", doc))
+
+    def links(self):
+        return [self.link_meters[k] for k in sorted(self.link_meters)]
 
     async def _watch_links(self):
         """A table that falls silent is shown unreachable, and marked to be written so in

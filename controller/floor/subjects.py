@@ -8,10 +8,17 @@
     KV       FLOOR          key table.<table>  the floor's latest state of the table (JSON)
                             key anchor.<table> the floor's copy of the table's journal head
                             key floor.position the stream seq the floor has folded to
-Reserved for linked progressives (issue 14), beside these and under the same permissions
-scheme: stream LINKS on tablectl.link.<link>.<table> (a table's contributions and hits),
-subject tablectl.award.<link>.<table> (the controller's answers), KV key link.<link>.meter
-(written by compare-and-set by the link's single controller).
+Linked progressives (issue 14, docs/linked-progressives.md, the wire contract):
+    stream   LINKS          tablectl.link.<link>.<table>  a table's contributions, withdraws
+                            and hits (message id "<type>:<id>");
+                            tablectl.linkcfg.<link>  the link's parameter versions and
+                            operability changes (the floor's)
+    KV       PROGRESSIVE    meter.<link>  the meter, written by compare-and-set by the link's
+                            single controller; award.<link>.<table>.<round>-<seat> one award;
+                            config.<link> the link's current parameters
+    subject  tablectl.meter.<link>  the meter now (core NATS), on change and every 100 ms
+             tablectl.award.<link>.<table>  an award as it is made
+             tablectl.linkstatus.<link>.<table>  "this table is on the link", every 100 ms
 """
 
 import re
@@ -20,6 +27,8 @@ STREAM = "JOURNAL"
 PREFIX = "tablectl"
 KV_BUCKET = "FLOOR"
 LINK_STREAM = "LINKS"
+LINK_BUCKET = "PROGRESSIVE"
+LINK_SUBJECTS = ("%s.link.>" % PREFIX, "%s.linkcfg.*" % PREFIX)
 
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
@@ -47,6 +56,42 @@ def award_subject(link_id, table_id):
     return "%s.award.%s.%s" % (PREFIX, check_table_id(link_id), check_table_id(table_id))
 
 
+def linkcfg_subject(link_id):
+    return "%s.linkcfg.%s" % (PREFIX, check_table_id(link_id))
+
+
+def link_tables_subject(link_id):
+    """Every table's messages of one link (a consumer's filter)."""
+    return "%s.link.%s.*" % (PREFIX, check_table_id(link_id))
+
+
+def meter_subject(link_id):
+    return "%s.meter.%s" % (PREFIX, check_table_id(link_id))
+
+
+def linkstatus_subject(link_id, table_id):
+    return "%s.linkstatus.%s.%s" % (PREFIX, check_table_id(link_id), check_table_id(table_id))
+
+
+def meter_key(link_id):
+    return "meter.%s" % check_table_id(link_id)
+
+
+def config_key(link_id):
+    return "config.%s" % check_table_id(link_id)
+
+
+def award_key(link_id, table_id, round_no, seat):
+    return "award.%s.%s.%s-%s" % (check_table_id(link_id), check_table_id(table_id),
+                                   check_table_id(str(round_no)), check_table_id(str(seat)))
+
+
+def link_msg_id(kind, link_id, ident):
+    """The Nats-Msg-Id of a table's link message: "<type>:<link>:<id>" (stored once; the
+    link in it because the stream's duplicate window spans every link)."""
+    return "%s:%s:%s" % (kind, check_table_id(link_id), ident)
+
+
 JOURNAL_SUBJECTS = "%s.journal.>" % PREFIX
 STATUS_SUBJECTS = "%s.status.*" % PREFIX
 
@@ -70,8 +115,15 @@ def table_permissions(table_id):
     other table's), and receive its replies. Nothing else: not another table's subject, not
     the stream's configuration, not the KV bucket."""
     subj = journal_subject(table_id)
+    kv = "$JS.API.DIRECT.GET.KV_%s.$KV.%s." % (LINK_BUCKET, LINK_BUCKET)
     return {
         "publish": {"allow": [subj, status_subject(table_id),
-                              "$JS.API.DIRECT.GET.%s.%s" % (STREAM, subj)]},
-        "subscribe": {"allow": ["_INBOX.>"]},
+                              "$JS.API.DIRECT.GET.%s.%s" % (STREAM, subj),
+                              # linked progressives (docs/linked-progressives.md): its own
+                              # link messages and link status, the meters, its own awards
+                              "%s.link.*.%s" % (PREFIX, table_id),
+                              "%s.linkstatus.*.%s" % (PREFIX, table_id),
+                              kv + "meter.*", kv + "award.*.%s.>" % table_id]},
+        "subscribe": {"allow": ["_INBOX.>", "%s.meter.*" % PREFIX,
+                                "%s.award.*.%s" % (PREFIX, table_id)]},
     }

@@ -5,6 +5,9 @@
     /events           text/event-stream: one `table` event (the table's summary, JSON) per
                       change; every table once when a page connects
     /api/tables       the summaries as JSON; /api/table/ID one of them
+    /api/links        the linked progressives' meters as their controllers publish them
+                      (NY 5320.8: current value, hits, the last 25 hits, base, limit); the
+                      page gets each change as a `link` event
 The page never reloads: static/floor.js applies each event to the DOM. Money is sent in
 cents and shown in dollars.
 """
@@ -36,6 +39,9 @@ def make_app(service):
             raise web.HTTPNotFound(text="no table %s on this floor" % t)
         return web.json_response(service.summary(t))
 
+    async def links(request):
+        return web.json_response(service.links())
+
     async def events(request):
         resp = web.StreamResponse(headers={"Content-Type": "text/event-stream",
                                            "Cache-Control": "no-cache"})
@@ -45,13 +51,16 @@ def make_app(service):
         try:
             for t in service.tables():
                 q.put_nowait(service.summary(t))
+            for doc in service.links():
+                q.put_nowait(("link", doc))
             while True:
                 try:
                     doc = await asyncio.wait_for(q.get(), KEEPALIVE_S)
                 except asyncio.TimeoutError:
                     await resp.write(b": keep-alive\n\n")
                     continue
-                await resp.write(b"event: table\ndata: " +
+                kind, doc = doc if isinstance(doc, tuple) else ("table", doc)
+                await resp.write(b"event: " + kind.encode() + b"\ndata: " +
                                  json.dumps(doc, sort_keys=True).encode() + b"\n\n")
         except (ConnectionResetError, asyncio.CancelledError):
             pass
@@ -64,6 +73,7 @@ def make_app(service):
     app.router.add_get("/events", events)
     app.router.add_get("/api/tables", tables)
     app.router.add_get("/api/table/{table}", table)
+    app.router.add_get("/api/links", links)
     app.router.add_static("/static/", STATIC)
     return app
 

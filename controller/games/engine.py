@@ -193,6 +193,8 @@ class GameModel:
             raise IllegalEvent("wager %s at seat %s: amount must be whole cents >= 0, not %r"
                                % (wager, seat, amount))
         placed = self.wagers.setdefault(seat, {})
+        if amount == 0 and self.hold_wager(seat, wager, amount, placed):
+            return
         if amount == 0:
             placed.pop(wager, None)
             if not placed:
@@ -201,6 +203,10 @@ class GameModel:
             return
         self.check_limits(seat, wager, amount)
         self.check_wager(seat, wager, amount, placed)
+        if self.hold_wager(seat, wager, amount, placed):
+            if not placed:
+                self.wagers.pop(seat, None)
+            return
         placed[wager] = amount
         self.note("wager", seat=seat, wager=wager, amount=amount)
 
@@ -236,6 +242,12 @@ class GameModel:
 
     def check_wager(self, seat, wager, amount, placed):
         """A game's own wager rules (e.g. Bust It no more than the Bet, 581.6(f))."""
+
+    def hold_wager(self, seat, wager, amount, placed):
+        """True when the game takes the wager itself rather than placing it now: a
+        Progressive Payout Wager on a linked meter waits for the link's acknowledgement
+        (controller/progressive.py LinkedGame)."""
+        return False
 
     def on_no_more_bets(self, event):
         if self.state != WAGERS_OPEN:

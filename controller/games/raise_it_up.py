@@ -84,7 +84,7 @@ ASKED = {"before_4th_street": (["play", "check"], "669a.11(b)"),
          "before_6th_street": (["play", "fold"], "669a.11(f)")}
 
 
-class RaiseItUpStud(SingleDeckGame):
+class RaiseItUpStud(progressive.LinkedGame, SingleDeckGame):
     GAME = GAME
     DECLARES = declared.DECLARES     # what the table must know about it
     ROUND_STATES = [DEALING, COUNTING_STUB] + list(STREETS)
@@ -105,6 +105,8 @@ class RaiseItUpStud(SingleDeckGame):
         super().__init__(config)
         self.meter = (progressive.new_meter(GAME, config.get("progressive"))
                       if self.offered("progressive") else None)
+        if self.meter is not None and config.get("link"):
+            progressive.link_meter(self.meter, config["link"])   # docs/linked-progressives.md
 
     def reset_round(self):
         super().reset_round()
@@ -117,6 +119,8 @@ class RaiseItUpStud(SingleDeckGame):
         self.forfeited = []
         self.meter_before = None
         self.jackpots = []
+        if progressive.linked(getattr(self, "meter", None)):
+            progressive.link_new_round(self.meter)
         self.players = {}             # seat -> player, when wagers name their player
         self.pending = None
 
@@ -182,10 +186,14 @@ class RaiseItUpStud(SingleDeckGame):
             raise IllegalEvent("progressive_chips is the number of chips counted, not %r"
                                % (chips,))
         super().on_no_more_bets(event)
+        if self.linked_meter() is not None:
+            late = progressive.link_close(self.meter, self.round_no)
+            if late:
+                self.note("link_not_acknowledged", seats=late, section="669a.2(c)(1)")
         self.seats = sorted(self.wagers, key=int)
         self.hands = {s: [] for s in self.seats}
         accepted = [s for s in self.seats if "progressive" in self.wagers[s]]
-        if self.meter is not None and accepted:
+        if self.meter is not None and accepted and self.linked_meter() is None:
             self.meter_before = copy.deepcopy(self.meter)
             for s in accepted:
                 progressive.contribute(self.meter, self.wagers[s]["progressive"])
@@ -364,8 +372,14 @@ class RaiseItUpStud(SingleDeckGame):
         other players' A-K-Q suited, never one's own (669a.12(e)(5))."""
         hand = R.progressive_hand(mine, "play" in self.wagers[seat])
         pay = pt.get(GAME, "progressive").pay(hand) if hand else None
-        net, from_meter = progressive.pay(self.meter, pay, wager)
-        self.result(seat, "progressive", S.result_of(pay), net)
+        if self.linked_meter() is not None and pay is not None and pay.kind == pt.METER:
+            # the link pays the meter share: the seat's award waits for it (LinkedGame)
+            self.result(seat, "progressive", *self.settle_linked_hit(
+                seat, self.hands[seat], pay, wager))
+            from_meter = None
+        else:
+            net, from_meter = progressive.pay(self.meter, pay, wager)
+            self.result(seat, "progressive", S.result_of(pay), net)
         if progressive.needs_attendant(GAME, pay):
             self.jackpots.append({"seat": seat, "hand": hand, "amount": from_meter,
                                   "table_inventory": False})
@@ -380,6 +394,8 @@ class RaiseItUpStud(SingleDeckGame):
         if self.meter_before is not None:
             self.meter = self.meter_before
             self.meter_before = None
+        if self.linked_meter() is not None:
+            progressive.link_void(self.meter, self.round_no)
         self.to_ask = []
         super().void_round(reason)
 

@@ -58,6 +58,7 @@ from controller.games.engine import LOCKED_OUT, OPENED, ROUND_OVER, SHUFFLED, WA
 from controller.games.out_of_order import WHILE_LOCKED, OutOfOrder
 from controller.games.six_card_fortune_players import DEALER, DEALER_SETTING, PLAYERS, \
     PlayersAndDealer, card_code
+from controller import progressive
 from controller.progressive import contribute, new_meter
 from controller.rules import cards as C
 from controller.rules import paigow as pg
@@ -89,7 +90,7 @@ def _one_of(*choices):
     return lambda v: None if v in choices else "one of %s" % ", ".join(choices)
 
 
-class SixCardFortune(OutOfOrder, PlayersAndDealer, GameModel):
+class SixCardFortune(progressive.LinkedGame, OutOfOrder, PlayersAndDealer, GameModel):
     GAME = GAME
     DECLARES = declared.DECLARES     # what the table must know about it
     # A shuffler or dealing shoe that cannot be used is covered before any other method
@@ -129,6 +130,8 @@ class SixCardFortune(OutOfOrder, PlayersAndDealer, GameModel):
         self._rng = rng
         self.meter = new_meter(GAME, config.get("progressive")) if self.offers("progressive") \
             else None
+        if self.meter is not None and config.get("link"):
+            progressive.link_meter(self.meter, config["link"])   # docs/linked-progressives.md
         self.stacked = False         # the deck is a scenario's stacked deck
         self.stacked_start = None    # the scenario's start_position
         self.stacked_method = None   # the start_method its config names
@@ -151,6 +154,8 @@ class SixCardFortune(OutOfOrder, PlayersAndDealer, GameModel):
         self.meter_paid = {}         # seat -> cents paid from the meter, not the table inventory
         self.meter_before = None     # the meter before this round's contributions
         self.pending = None
+        if progressive.linked(getattr(self, "meter", None)):
+            progressive.link_new_round(self.meter)
 
     # ---- the machine ----------------------------------------------------------------------
 
@@ -320,7 +325,14 @@ class SixCardFortune(OutOfOrder, PlayersAndDealer, GameModel):
             if marked:
                 self.lammers[seat] = marked
                 self.note("envy_lammer", seat=seat, wagers=marked, section=nmb + "(1)")
-        if self.meter is not None:
+        if self.linked_meter() is not None:
+            # the link took each contribution when it acknowledged the wager; what it has
+            # not acknowledged by now is not accepted (670a.2(c)(1)) and is withdrawn
+            late = progressive.link_close(self.meter, self.round_no)
+            on_layout = [s for s in sorted(self.wagers, key=int) if "progressive" in self.wagers[s]]
+            self.note("progressive_lockout", wagers=len(on_layout), section=nmb + "(2)",
+                      link=self.meter["link"]["id"], not_acknowledged=late)
+        elif self.meter is not None:
             on_layout = [s for s in sorted(self.wagers, key=int) if "progressive" in self.wagers[s]]
             self.meter_before = dict(self.meter)
             self.note("progressive_lockout", wagers=len(on_layout), section=nmb + "(2)")
@@ -512,6 +524,9 @@ class SixCardFortune(OutOfOrder, PlayersAndDealer, GameModel):
             self.meter = self.meter_before
             self.note("meter_contributions_returned", meter=self.meter["value"])
         self.meter_before = None
+        if self.linked_meter() is not None:
+            progressive.link_void(self.meter, self.round_no)
+            self.note("link_contributions_withdrawn", link=self.meter["link"]["id"])
         super().void_round(reason)
         self.reshuffle_due = self.deck_unfit or ("the cards are reshuffled after a void round "
                                                  "(670a.5(a), 670a.13)")

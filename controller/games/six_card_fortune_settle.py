@@ -102,6 +102,15 @@ def _progressive(model, seat, six):
         return
     hand = pg.progressive_hand(six)
     pay = None if hand is None else pt.get(GAME, "progressive").pay(hand)
+    if model.linked_meter() is not None and pay is not None and pay.kind == pt.METER:
+        # the link pays the meter share at the hit's place in its order; the seat's award
+        # waits for it (controller/progressive.py LinkedGame)
+        _result(model, seat, "progressive", *model.settle_linked_hit(
+            seat, model.hands[seat], pay, amount))
+        model.note("progressive_meter_payout", seat=seat, hand=hand, amount=None,
+                   link=model.meter["link"]["id"], table_inventory=False,
+                   section="670a.11(h)(3)(i)(B)(IV)")
+        return
     net, taken = progressive.pay(model.meter, pay, amount)
     _result(model, seat, "progressive", settle.result_of(pay), net)
     if taken:

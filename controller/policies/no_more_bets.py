@@ -56,7 +56,8 @@ class NoMoreBets(Policy):
             return self._wager(ctl, event)
         if event.kind == "no_more_bets":
             return self._press(ctl, event)
-        if self.press is not None and event.kind not in ("fault", "clear"):
+        if self.press is not None and event.kind not in ("fault", "clear") and \
+                not event.kind.startswith("link_"):
             self.close(ctl)          # anything else of the round comes after the close
         return None
 
@@ -109,8 +110,12 @@ class NoMoreBets(Policy):
         if ctl.model.round_no != self.round_no:
             self.round_no = ctl.model.round_no
             self.accepted = {}
-        if event.kind == "wager" and ctl.model.state == WAGERS_OPEN:
-            seat, wager = str(event.get("seat")), event.get("wager")
+        # a linked meter's wager is accepted by the link's acknowledgement (link_contribution)
+        if event.kind in ("wager", "link_contribution") and ctl.model.state == WAGERS_OPEN:
+            seat = str(event.get("seat"))
+            wager = event.get("wager") if event.kind == "wager" else "progressive"
+            if event.kind == "link_contribution":
+                seat = str(event.get("id", "")).rsplit(":", 1)[-1]
             if wager in progressive_wagers(ctl.model):
                 placed = ctl.model.wagers.get(seat, {})
                 if wager in placed:

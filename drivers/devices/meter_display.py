@@ -14,8 +14,10 @@ from controller.units import cents as amount_text
 from drivers.devices.serial_device import SerialDevice
 from drivers.errors import DeviceError
 
-LOCKED, CLOSED = "LOCKED", "CLOSED"
-TEXTS = ("", CLOSED, LOCKED)          # what the display may show instead of the amounts
+LOCKED, CLOSED, LINK_DOWN = "LOCKED", "CLOSED", "LINK DOWN"
+# what the display may show instead of the amounts; LINK DOWN: a linked progressive's link is
+# lost and its meter unplayable (docs/linked-progressives.md)
+TEXTS = ("", CLOSED, LOCKED, LINK_DOWN)
 
 
 class MeterDisplay(SerialDevice):

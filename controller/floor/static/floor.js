@@ -73,6 +73,29 @@ function tablePage(t) {
     return [lo.seq, lo.reason, lo.section, lo.cleared ? (lo.cleared.by + " (" + lo.cleared.role + ", row " + lo.cleared.seq + ")") : "NOT CLEARED"]; }));
   fill("#recent", (t.recent || []).slice().reverse().map(function (e) { return [e.seq, e.round, e.source, e.kind, e.detail]; }));
 }
+function linkRow(m) {
+  // a linked progressive's meters (NY 5320.8): current value, hits, last 25 hits, base, limit
+  var id = "l-" + m.link, tr = document.getElementById(id);
+  var tbody = document.querySelector("#links tbody");
+  if (!tbody) return;
+  var fresh = document.createElement("tr"); fresh.id = id;
+  var last = (m.last_hits || [])[0];
+  var stale = m.heard && (Date.now() / 1000 - m.heard > 2);
+  cell(fresh, m.link); cell(fresh, m.game + " / " + m.wager); cell(fresh, dollars(m.value), "value money");
+  cell(fresh, dollars(m.reset), "base money"); cell(fresh, m.cap === null || m.cap === undefined ? "none" : dollars(m.cap), "limit money");
+  cell(fresh, m.hits, "hits");
+  cell(fresh, last ? last.table + " seat " + last.seat + " " + dollars(last.amount) : "-", "last");
+  cell(fresh, m.operable === false ? "INOPERABLE: " + m.why : (stale ? "CONTROLLER SILENT" : "operable"),
+       "status " + (m.operable === false || stale ? "bad" : "ok"));
+  if (tr) tbody.replaceChild(fresh, tr); else tbody.appendChild(fresh);
+  var hid = "h-" + m.link, box = document.getElementById(hid);
+  if (!box) { box = document.createElement("table"); box.id = hid; box.className = "grid hits";
+    box.innerHTML = "<caption></caption><thead><tr><th>Seq</th><th>Table</th><th>Seat</th><th>Round</th><th>Time</th><th>Amount</th><th>Hand</th></tr></thead><tbody></tbody>";
+    document.getElementById("link-hits").appendChild(box); }
+  text(box.querySelector("caption"), "Link " + m.link + ": last " + (m.last_hits || []).length + " hits");
+  fill("#" + hid, (m.last_hits || []).map(function (h) {
+    return [h.seq, h.table, h.seat, h.round, h.ts_ns ? new Date(h.ts_ns / 1e6).toISOString() : "-", dollars(h.amount), (h.hand || []).join(" ")]; }));
+}
 (function () {
   var page = document.body.getAttribute("data-page");
   var mine = page === "table" ? decodeURIComponent(location.pathname.split("/").pop()) : null;
@@ -83,4 +106,9 @@ function tablePage(t) {
     var t = JSON.parse(ev.data);
     if (page === "floor") floorRow(t); else if (t.table === mine) tablePage(t);
   });
+  var links = {};
+  es.addEventListener("link", function (ev) {
+    var m = JSON.parse(ev.data); links[m.link] = m; if (page === "floor") linkRow(m); });
+  // a controller that falls silent sends nothing more: its row is re-drawn each second
+  if (page === "floor") setInterval(function () { for (var k in links) linkRow(links[k]); }, 1000);
 })();

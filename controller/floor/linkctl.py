@@ -1,0 +1,439 @@
+"""A linked progressive's controller: the single writer of its meter (docs/linked-progressives.md).
+
+`LinkController(url, link, ...)` reads `meter.<link>` from the PROGRESSIVE bucket (value,
+applied_seq, and the entry's revision), reads the link's messages of the LINKS stream from
+the first (the stream is the record: what was applied before is remembered from it, so a
+message sent again is applied once and a withdraw takes back exactly its contribution) and
+applies those after applied_seq, in stream order (linkmeter.apply). Every write of the meter
+is an update at the last revision it read or wrote: compare-and-set. If another process wrote
+meanwhile, this one raises WriterLost and never writes again.
+
+A second controller started by mistake listens first, for START_LISTEN_S, to the meter's
+core subject: the running one publishes there every PUBLISH_S, so the second stops at once,
+saying so, without writing. (Two started in the same instant both listen and hear nothing:
+then the compare-and-set decides, and the loser stops at its first write.)
+
+A hit is written in three steps: the meter with `last_award` (one compare-and-set), then
+`award.<link>.<table>.<round>-<seat>`, then the core publish on tablectl.award.<link>.<table>.
+A controller killed between the first two finds `last_award` at its start and writes the
+award entry before anything else, so every award is in the bucket exactly once.
+
+`crash` (tests, the fault bench): a callable given a step name ("after_meter_cas") that may
+kill the process there; the command line takes it as TABLECTL_LINKCTL_CRASH=STEP[:N], a
+SIGKILL of itself at the Nth time the step is reached.
+"""
+
+import asyncio
+import json
+import logging
+import os
+import signal
+import time
+import uuid
+
+from controller.errors import TablectlError
+from controller.floor import linkmeter as M
+from controller.floor import subjects as S
+
+log = logging.getLogger(__name__)
+
+PUBLISH_S = 0.1                 # the meter is published on change and this often
+START_LISTEN_S = 1.0            # a starting controller listens this long for another
+BATCH = 512
+DUPLICATE_WINDOW_S = 86400.0
+
+
+class LinkError(TablectlError):
+    """The link cannot be run as asked (not defined, bucket unreachable)."""
+
+
+class WriterLost(LinkError):
+    """Another controller wrote the meter: this one stops and never writes again."""
+
+
+async def ensure_link_streams(js, replicas=1):
+    """The LINKS stream and the PROGRESSIVE bucket, created when absent."""
+    from nats.js import api
+    from nats.js.errors import NotFoundError
+    try:
+        await js.stream_info(S.LINK_STREAM)
+    except NotFoundError:
+        await js.add_stream(api.StreamConfig(
+            name=S.LINK_STREAM, subjects=list(S.LINK_SUBJECTS), storage=api.StorageType.FILE,
+            retention=api.RetentionPolicy.LIMITS, num_replicas=replicas, allow_direct=True,
+            duplicate_window=DUPLICATE_WINDOW_S, discard=api.DiscardPolicy.OLD))
+    try:
+        kv = await js.key_value(S.LINK_BUCKET)
+    except Exception:                           # noqa: BLE001 - absent: make it
+        kv = await js.create_key_value(api.KeyValueConfig(
+            bucket=S.LINK_BUCKET, history=1, replicas=replicas,
+            storage=api.StorageType.FILE, direct=True))   # tables read it by direct get
+    return kv
+
+
+async def connect(url, user="floor", password=None, ca_file=None, name="linkctl",
+                  reconnect=True):
+    import nats
+
+    from controller.floor.uplink import servers, tls_context
+
+    async def quiet(e):
+        log.info("%s: nats: %s: %s", name, type(e).__name__, e)
+    coro = nats.connect(servers(url), user=user, password=password,
+                        tls=tls_context(url, ca_file), connect_timeout=2,
+                        max_reconnect_attempts=-1 if reconnect else 0,
+                        allow_reconnect=reconnect,
+                        reconnect_time_wait=0.25, name=name, error_cb=quiet)
+    if reconnect:
+        return await coro
+    try:        # a command: one attempt (the client library would retry a refused one)
+        return await asyncio.wait_for(coro, 5)
+    except asyncio.TimeoutError:
+        raise LinkError("cannot reach the floor's NATS at %s" % url)
+
+
+async def kv_entry(kv, key):
+    """(value bytes, revision) or (None, None)."""
+    from nats.js.errors import KeyNotFoundError
+    try:
+        e = await kv.get(key)
+    except KeyNotFoundError:
+        return None, None
+    if e.value is None or e.operation in ("DEL", "PURGE"):
+        return None, e.revision
+    return e.value, e.revision
+
+
+async def history(js, link, upto=None, idle_s=1.0):
+    """Every message of the link in LINKS, in stream order: [(seq, doc, ts_ns)] (up to the
+    stream's last message when read, or `upto`)."""
+    from nats.js import api
+    out = []
+    try:
+        info = await js.stream_info(S.LINK_STREAM)
+    except Exception as e:                      # noqa: BLE001
+        raise LinkError("stream %s: %s" % (S.LINK_STREAM, type(e).__name__))
+    last = info.state.last_seq if upto is None else min(upto, info.state.last_seq)
+    if last == 0:
+        return out
+    sub = await js.subscribe(
+        S.link_tables_subject(link), stream=S.LINK_STREAM, ordered_consumer=True,
+        config=api.ConsumerConfig(filter_subjects=[S.link_tables_subject(link),
+                                                   S.linkcfg_subject(link)],
+                                  deliver_policy=api.DeliverPolicy.ALL))
+    try:
+        while True:
+            try:
+                msg = await sub.next_msg(timeout=idle_s)
+            except asyncio.TimeoutError:
+                break
+            md = msg.metadata
+            if md.sequence.stream > last:
+                break
+            out.append((md.sequence.stream, _json(msg.data), md.timestamp))
+            if md.sequence.stream >= last or md.num_pending == 0:
+                break
+    finally:
+        await sub.unsubscribe()
+    return out
+
+
+def _json(data):
+    try:
+        doc = json.loads(data)
+    except ValueError:
+        return {"type": None, "error": "not JSON"}
+    return doc if isinstance(doc, dict) else {"type": None, "error": "not an object"}
+
+
+def crash_from_env(env=None):
+    """TABLECTL_LINKCTL_CRASH=STEP[:N]: SIGKILL this process the Nth time STEP is reached."""
+    spec = (env if env is not None else os.environ).get("TABLECTL_LINKCTL_CRASH")
+    if not spec:
+        return None
+    step, _, n = spec.partition(":")
+    left = [int(n or 1)]
+
+    def crash(at):
+        if at == step:
+            left[0] -= 1
+            if left[0] <= 0:
+                os.kill(os.getpid(), signal.SIGKILL)
+    return crash
+
+
+class LinkController:
+    def __init__(self, url, link, user="floor", password=None, ca_file=None, replicas=1,
+                 crash=None, clock=time.time_ns, listen_s=START_LISTEN_S):
+        self.url, self.link = url, S.check_table_id(link)
+        self.user, self.password, self.ca_file = user, password, ca_file
+        self.replicas = replicas
+        self.crash = crash or (lambda at: None)
+        self.clock = clock
+        self.listen_s = listen_s
+        self.writer = "%s-%d-%s" % (os.uname()[1], os.getpid(), uuid.uuid4().hex[:8])
+        self.meter = None
+        self.rev = None
+        self.seen = M.Seen()
+        self.nc = self.js = self.kv = None
+        self.awards = []                # awards made by this instance (tests, the bench)
+        self.on_award = None            # (award, now ns): the bench's probe
+        self.ready = asyncio.Event()
+        self.lost = None                # the WriterLost that stopped it
+        self._dirty = False
+
+    # ---- start ------------------------------------------------------------------------
+
+    async def connect(self):
+        self.nc = await connect(self.url, self.user, self.password, self.ca_file,
+                                name="linkctl-%s" % self.link)
+        self.js = self.nc.jetstream(timeout=5)
+        self.kv = await ensure_link_streams(self.js, self.replicas)
+
+    async def _listen_for_another(self):
+        """Stop, without writing, if another controller publishes this link's meter."""
+        heard = []
+
+        async def on(msg):
+            doc = _json(msg.data)
+            if doc.get("writer") and doc.get("writer") != self.writer:
+                heard.append(doc["writer"])
+        sub = await self.nc.subscribe(S.meter_subject(self.link), cb=on)
+        await asyncio.sleep(self.listen_s)
+        await sub.unsubscribe()
+        if heard:
+            raise LinkError("link %s: another controller (%s) is running it; this one stops "
+                            "without writing" % (self.link, heard[-1]))
+
+    async def _load(self):
+        raw, self.rev = await kv_entry(self.kv, S.meter_key(self.link))
+        if raw is None:
+            cfg_raw, _ = await kv_entry(self.kv, S.config_key(self.link))
+            if cfg_raw is None:
+                raise LinkError("link %s is not defined: tablectl floor link define %s ..."
+                                % (self.link, self.link))
+            self.meter = M.new_meter(json.loads(cfg_raw), self.writer)
+            self.meter["writer"] = self.writer
+            await self._create()
+        else:
+            self.meter = json.loads(raw)
+        # the stream is the record: what was applied is remembered from it
+        scratch = M.new_meter(dict(self.meter, version=0), None)
+        for seq, doc, ts in await history(self.js, self.link, upto=self.meter["applied_seq"]):
+            M.apply(scratch, self.seen, seq, doc, ts)
+        # the claim: this instance's name in the meter, by compare-and-set
+        self.meter["writer"] = self.writer
+        await self._write()
+        # an award whose meter was written but not its entry (killed between the two)
+        award = self.meter.get("last_award")
+        if award:
+            raw, _ = await kv_entry(self.kv, award["key"])
+            if raw is None:
+                log.warning("link %s: writing award %s left by a stopped controller",
+                            self.link, award["key"])
+                await self._award_entry(award)
+            await self._publish_award(award)
+
+    async def _create(self):
+        from nats.js.errors import KeyWrongLastSequenceError
+        try:
+            self.rev = await self.kv.create(S.meter_key(self.link), self._doc())
+        except KeyWrongLastSequenceError:
+            raise WriterLost("link %s: meter.%s was created by another controller meanwhile; "
+                             "this one stops" % (self.link, self.link))
+
+    def _doc(self):
+        return json.dumps(self.meter, sort_keys=True).encode()
+
+    async def _write(self):
+        """The meter, by compare-and-set at the last revision. A write whose ack was lost
+        (a leader elected again) is recognised as this one's own, not another's."""
+        from nats.js.errors import KeyWrongLastSequenceError
+        doc = self._doc()
+        for attempt in range(100):
+            try:
+                self.rev = await self.kv.update(S.meter_key(self.link), doc, last=self.rev)
+                self._dirty = False
+                return
+            except KeyWrongLastSequenceError:
+                raw, rev = await kv_entry(self.kv, S.meter_key(self.link))
+                if raw == doc:
+                    self.rev, self._dirty = rev, False
+                    return
+                other = (_json(raw or b"{}")).get("writer")
+                self.lost = WriterLost(
+                    "link %s: meter.%s was written by another controller (%s, revision %s; "
+                    "this one expected %s): this one stops and writes no more"
+                    % (self.link, self.link, other, rev, self.rev))
+                raise self.lost
+            except Exception as e:              # noqa: BLE001 - the cluster electing: retry
+                if attempt == 99:
+                    raise LinkError("link %s: writing the meter: %s" % (self.link, e))
+                log.info("link %s: meter write: %s: %s", self.link, type(e).__name__, e)
+                await asyncio.sleep(0.1)
+
+    async def _award_entry(self, award):
+        for attempt in range(100):
+            try:
+                await self.kv.put(award["key"], json.dumps(award, sort_keys=True).encode())
+                return
+            except Exception as e:              # noqa: BLE001 - retry through an election
+                if attempt == 99:
+                    raise LinkError("link %s: writing %s: %s" % (self.link, award["key"], e))
+                await asyncio.sleep(0.1)
+
+    async def _publish_award(self, award):
+        try:
+            await self.nc.publish(S.award_subject(self.link, award["table"]),
+                                  json.dumps(award, sort_keys=True).encode())
+        except Exception as e:                  # noqa: BLE001 - the entry holds it
+            log.info("link %s: award publish: %s", self.link, e)
+
+    async def _publish_meter(self):
+        doc = dict(self.meter, ts_ns=self.clock())
+        try:
+            await self.nc.publish(S.meter_subject(self.link),
+                                  json.dumps(doc, sort_keys=True).encode())
+        except Exception as e:                  # noqa: BLE001 - published again in 100 ms
+            log.debug("link %s: meter publish: %s", self.link, e)
+
+    # ---- run --------------------------------------------------------------------------
+
+    async def run(self, stop=None):
+        """Until `stop` is set; raises WriterLost or LinkError when it must stop."""
+        from nats.js import api
+        stop = stop or asyncio.Event()
+        if self.nc is None:
+            await self.connect()
+        try:
+            await self._listen_for_another()
+            await self._load()
+            sub = await self.js.subscribe(
+                S.link_tables_subject(self.link), stream=S.LINK_STREAM,
+                ordered_consumer=True,
+                config=api.ConsumerConfig(
+                    filter_subjects=[S.link_tables_subject(self.link),
+                                     S.linkcfg_subject(self.link)],
+                    deliver_policy=api.DeliverPolicy.BY_START_SEQUENCE,
+                    opt_start_seq=self.meter["applied_seq"] + 1))
+            await self._publish_meter()
+            self.ready.set()
+            published = time.monotonic()
+            while not stop.is_set():
+                msgs = []
+                try:
+                    msgs.append(await sub.next_msg(timeout=PUBLISH_S))
+                    while len(msgs) < BATCH and sub.pending_msgs:
+                        msgs.append(await sub.next_msg(timeout=PUBLISH_S))
+                except asyncio.TimeoutError:
+                    pass
+                except Exception as e:          # noqa: BLE001 - the server away: retry
+                    if "timeout" not in type(e).__name__.lower():
+                        log.info("link %s: next message: %s", self.link, e)
+                        await asyncio.sleep(0.1)
+                if msgs:
+                    await self._apply(msgs)
+                if msgs or time.monotonic() - published >= PUBLISH_S:
+                    await self._publish_meter()
+                    published = time.monotonic()
+        finally:
+            try:
+                await self.nc.close()
+            except Exception:                   # noqa: BLE001
+                pass
+
+    async def _apply(self, msgs):
+        for msg in msgs:
+            seq = msg.metadata.sequence.stream
+            if seq <= self.meter["applied_seq"]:
+                continue                        # a redelivery
+            doc = _json(msg.data)
+            if doc.get("type") == "hit" and doc.get("id") in self.seen.hits:
+                # sent again after the duplicate window: answered with the award made
+                raw, _ = await kv_entry(self.kv, self.seen.hits[doc["id"]])
+                if raw is not None:
+                    await self._publish_award(json.loads(raw))
+            award = M.apply(self.meter, self.seen, seq, doc, self.clock())
+            self._dirty = True
+            if award is not None:
+                await self._write()             # the meter with last_award: one CAS
+                self.crash("after_meter_cas")
+                await self._award_entry(award)
+                self.crash("after_award_entry")
+                await self._publish_award(award)
+                self.awards.append(award)
+                if self.on_award is not None:
+                    self.on_award(award, time.time_ns())
+        if self._dirty:
+            await self._write()
+
+
+async def run_link(url, link, password=None, user="floor", ca_file=None, replicas=1,
+                   stop=None, crash=None, on_controller=None, listen_s=START_LISTEN_S):
+    """The controller until `stop` is set (or the process is signalled)."""
+    ctl = LinkController(url, link, user=user, password=password, ca_file=ca_file,
+                         replicas=replicas, crash=crash, listen_s=listen_s)
+    if on_controller:
+        on_controller(ctl)
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for s in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(s, stop.set)
+        except (RuntimeError, ValueError):     # not the main thread: the caller stops it
+            pass
+    await ctl.run(stop)
+    return ctl
+
+
+class ControllerThread:
+    """The controller on a thread of this process (tests, the demo, the bench):
+    `ControllerThread(url, link, password=...)`, `.ctl`, `.stop()`; `.error` holds what
+    stopped it."""
+
+    def __init__(self, url, link, wait=True, **kw):
+        import threading
+        self.loop = self.stop_event = self.ctl = None
+        self.error = None
+        started = threading.Event()
+
+        def got(ctl):
+            self.ctl = ctl
+
+        async def main():
+            self.loop = asyncio.get_running_loop()
+            self.stop_event = asyncio.Event()
+            started.set()
+            await run_link(url, link, stop=self.stop_event, on_controller=got, **kw)
+
+        def target():
+            try:
+                asyncio.run(main())
+            except BaseException as e:          # noqa: BLE001 - kept for the caller
+                self.error = e
+            finally:
+                started.set()
+        self.thread = threading.Thread(target=target, name="linkctl-%s" % link, daemon=True)
+        self.thread.start()
+        started.wait(10)
+        if wait:
+            self.wait_ready()
+
+    def wait_ready(self, timeout=20.0):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.error is not None:
+                raise self.error
+            if self.ctl is not None and self.ctl.ready.is_set():
+                return self
+            time.sleep(0.02)
+        raise LinkError("the link controller did not start in %.0f s" % timeout)
+
+    @property
+    def alive(self):
+        return self.thread.is_alive()
+
+    def stop(self):
+        if self.loop is not None and self.thread.is_alive():
+            self.loop.call_soon_threadsafe(self.stop_event.set)
+        self.thread.join(15)

@@ -1,0 +1,262 @@
+"""`tablectl floor reconcile LINK`: does the link's meter agree with its history, and each
+table's journal with the link's records?
+
+1. The meter against the stream. The link's messages in LINKS are replayed here, with exact
+   fractions (not the controller's integer carry: a second arithmetic, so a bug of one is
+   seen by the other), up to the meter's applied_seq: the value and its fraction of a cent,
+   the hits and every award's amount and stream sequence must be the meter's and the award
+   entries'. And the meter alone must hold its invariant: value == reset x (1 + resets)
+   (the sum of the seeds when a version changed the reset) + contributed - withdrawn -
+   awarded - over_cap, carry < den.
+2. Each table's journal (its rows on the floor's JOURNAL stream) against the link's records
+   of that table: every `link_contribution`, `link_withdraw` and `link_award` row the table
+   journaled must be the link's (same id, stream sequence, wager or amount), and every
+   contribution the link applied and did not withdraw, and every award it made, must be in
+   the table's journal. The first row where they part is named.
+
+A mismatch takes the link down: a new version of its definition with operable false and why,
+on the stream (the controller applies it) and in config.<link>. Exit 0 it holds, 1 a
+mismatch, 2 bad input.
+"""
+
+import json
+from fractions import Fraction
+
+from controller.floor import subjects as S
+
+JOURNAL_KINDS = ("link_contribution", "link_withdraw", "link_award")
+
+
+class Replay:
+    """The link's history replayed with exact fractions."""
+
+    def __init__(self):
+        self.value = None               # Fraction of cents
+        self.cfg = None
+        self.contributions = {}         # id -> [seq, table, wager, rate, withdrawn seq]
+        self.withdraws = {}             # id -> seq
+        self.awards = {}                # id -> {seq, table, amount}
+        self.hits = 0
+        self.problems = []
+
+    def apply(self, seq, doc):
+        kind = doc.get("type")
+        if kind == "config":
+            if self.value is None:
+                self.value = Fraction(doc["reset"])
+            self.cfg = doc
+            self._cap()
+            return
+        if kind == "operable" or self.cfg is None:
+            return
+        table, ident = doc.get("table"), doc.get("id")
+        if table not in self.cfg["tables"] or not isinstance(ident, str) or \
+                not ident.startswith("%s:" % table):
+            return
+        if kind == "contribution":
+            wager = doc.get("wager")
+            if ident in self.contributions or not isinstance(wager, int) or \
+                    isinstance(wager, bool) or wager <= 0:
+                return
+            rate = Fraction(*self.cfg["rate"])
+            self.contributions[ident] = [seq, table, wager, rate, None]
+            self.value += wager * rate
+            self._cap()
+        elif kind == "withdraw":
+            c = self.contributions.get(ident)
+            if c is None or c[4] is not None:
+                return
+            c[4] = seq
+            self.withdraws[ident] = seq
+            self.value -= c[2] * c[3]
+        elif kind == "hit":
+            share = doc.get("share", [1, 1])
+            if ident in self.awards or not (isinstance(share, list) and len(share) == 2 and
+                                            0 < share[0] <= share[1]):
+                return
+            whole = int(self.value)                 # the meter in whole cents
+            amount = int(whole * Fraction(share[0], share[1]))
+            if share[0] >= share[1]:
+                self.value = Fraction(self.cfg["reset"]) + (self.value - whole)
+            else:
+                self.value -= amount
+            self.hits += 1
+            self.awards[ident] = {"seq": seq, "table": table, "amount": amount}
+
+    def _cap(self):
+        cap = self.cfg.get("cap")
+        if cap is not None and self.value >= cap + 1:
+            self.value -= int(self.value) - cap
+
+
+def check_meter(meter, replay, award_entries):
+    """Lines that fail, [] when the meter is its history."""
+    from controller.floor.linkmeter import invariant
+    bad = list(invariant(meter))
+    if meter.get("resets") is not None and meter["seeded"] != meter["reset"] * (
+            1 + meter["resets"]) and not replay_changed_reset(replay):
+        bad.append("seeded %d != reset %d x (1 + resets %d)" % (
+            meter["seeded"], meter["reset"], meter["resets"]))
+    exact = Fraction(meter["value"]) + Fraction(meter["carry"], meter["rate"][1])
+    if replay.value is not None and exact != replay.value:
+        bad.append("meter %s cents != %s replayed from the stream up to seq %d" % (
+            _frac(exact), _frac(replay.value), meter["applied_seq"]))
+    if meter["hits"] != replay.hits:
+        bad.append("hits %d != %d hits in the stream" % (meter["hits"], replay.hits))
+    awarded = sum(a["amount"] for a in replay.awards.values())
+    if meter["awarded"] != awarded:
+        bad.append("awarded %d != %d paid by the stream's hits" % (meter["awarded"], awarded))
+    for ident, a in sorted(replay.awards.items(), key=lambda kv: kv[1]["seq"]):
+        got = award_entries.get(ident)
+        if got is None:
+            bad.append("award %s (hit seq %d) has no award entry" % (ident, a["seq"]))
+        elif (got.get("amount"), got.get("seq")) != (a["amount"], a["seq"]):
+            bad.append("award %s: entry %s at seq %s, the stream says %d at seq %d" % (
+                ident, got.get("amount"), got.get("seq"), a["amount"], a["seq"]))
+    return bad
+
+
+def replay_changed_reset(replay):
+    return getattr(replay, "reset_changed", False)
+
+
+def _frac(f):
+    whole = int(f)
+    rest = f - whole
+    return "%d" % whole if not rest else "%d+%d/%d" % (whole, rest.numerator, rest.denominator)
+
+
+def check_journal(table, rows, replay):
+    """(None, None) when the table's journal agrees with the link's records of it, else
+    (the first row seq where they part or None, why)."""
+    want_c = {i: c for i, c in replay.contributions.items() if c[1] == table}
+    want_a = {i: a for i, a in replay.awards.items() if a["table"] == table}
+    got_c, got_w, got_a = set(), set(), set()
+    for row in rows:
+        kind = row.get("kind")
+        if kind not in JOURNAL_KINDS:
+            continue
+        data = row.get("data")
+        if isinstance(data, str):
+            try:
+                data = json.loads(data)
+            except ValueError:
+                data = {}
+        if not isinstance(data, dict) or data.get("link") != replay.cfg["link"]:
+            continue
+        ident, seq = data.get("id"), data.get("seq")
+        if kind == "link_contribution":
+            c = want_c.get(ident)
+            if c is None:
+                return row.get("seq"), "journal row %s: contribution %s is not the link's" % (
+                    row.get("seq"), ident)
+            if (seq, data.get("wager")) != (c[0], c[2]):
+                return row.get("seq"), ("journal row %s: contribution %s of %s at seq %s; the "
+                                        "link applied %d at seq %d" % (
+                                            row.get("seq"), ident, data.get("wager"), seq,
+                                            c[2], c[0]))
+            got_c.add(ident)
+        elif kind == "link_withdraw":
+            if ident not in replay.withdraws or want_c.get(ident) is None:
+                return row.get("seq"), "journal row %s: withdraw of %s the link did not " \
+                    "apply" % (row.get("seq"), ident)
+            got_w.add(ident)
+        else:
+            a = want_a.get(ident)
+            if a is None:
+                return row.get("seq"), "journal row %s: award %s the link did not make" % (
+                    row.get("seq"), ident)
+            if (seq, data.get("amount")) != (a["seq"], a["amount"]):
+                return row.get("seq"), ("journal row %s: award %s of %s at seq %s; the link "
+                                        "awarded %d at seq %d" % (
+                                            row.get("seq"), ident, data.get("amount"), seq,
+                                            a["amount"], a["seq"]))
+            got_a.add(ident)
+    for ident, c in sorted(want_c.items(), key=lambda kv: kv[1][0]):
+        if c[4] is None and ident not in got_c:
+            return None, "the link's contribution %s (seq %d, %d cents) is not in %s's " \
+                "journal" % (ident, c[0], c[2], table)
+    for ident, a in sorted(want_a.items(), key=lambda kv: kv[1]["seq"]):
+        if ident not in got_a:
+            return None, "the link's award %s (seq %d, %d cents) is not in %s's journal" % (
+                ident, a["seq"], a["amount"], table)
+    return None, None
+
+
+async def journal_rows(js, table):
+    """The table's rows on the JOURNAL stream, in order."""
+    from nats.js import api
+    from nats.js.errors import NotFoundError
+    subj = S.journal_subject(table)
+    try:
+        info = await js.stream_info(S.STREAM, subjects_filter=subj)
+    except NotFoundError:
+        return []
+    want = (info.state.subjects or {}).get(subj, 0)
+    out = []
+    if not want:
+        return out
+    sub = await js.subscribe(subj, stream=S.STREAM, ordered_consumer=True,
+                             config=api.ConsumerConfig(deliver_policy=api.DeliverPolicy.ALL))
+    try:
+        while len(out) < want:
+            msg = await sub.next_msg(timeout=5)
+            try:
+                out.append(json.loads(msg.data))
+            except ValueError:
+                out.append({})
+    finally:
+        await sub.unsubscribe()
+    return out
+
+
+async def reconcile(nc, js, kv, link, take_down=True):
+    """{"holds": bool, "problems": [...], "tables": {t: why or None}, ...}."""
+    from controller.floor.linkcfg import Refused, read_config, write_version
+    from controller.floor.linkctl import history, kv_entry
+    from controller.floor import links as L
+    raw, _ = await kv_entry(kv, S.meter_key(link))
+    cfg, rev = await read_config(kv, link)
+    if cfg is None:
+        raise Refused("link %s is not defined" % link)
+    if raw is None:
+        raise Refused("link %s has no meter yet (is its controller running?)" % link)
+    meter = json.loads(raw)
+    msgs = await history(js, link)
+    replay = Replay()
+    resets = set()
+    for seq, doc, _ in msgs:
+        if seq > meter["applied_seq"]:
+            break
+        if doc.get("type") == "config":
+            resets.add(doc.get("reset"))
+        replay.apply(seq, doc)
+    replay.reset_changed = len(resets) > 1
+    awards = {}
+    for ident, a in replay.awards.items():
+        _, round_no, seat = ident.split(":", 2)
+        got, _ = await kv_entry(kv, "award.%s.%s.%s-%s" % (link, a["table"], round_no, seat))
+        if got is not None:
+            awards[ident] = json.loads(got)
+    problems = check_meter(meter, replay, awards)
+    # the tables' journals against every record of the link (the whole stream)
+    full = Replay()
+    for seq, doc, _ in msgs:
+        full.apply(seq, doc)
+    tables = {}
+    for t in sorted(set(cfg["tables"])):
+        row, why = check_journal(t, await journal_rows(js, t), full)
+        tables[t] = None if why is None else {"row": row, "why": why}
+        if why is not None:
+            problems.append("table %s: %s" % (t, why))
+    report = {"link": link, "holds": not problems, "problems": problems, "tables": tables,
+              "value": meter["value"], "applied_seq": meter["applied_seq"],
+              "stream_last": msgs[-1][0] if msgs else 0, "hits": meter["hits"],
+              "contributions": len(full.contributions), "taken_down": False}
+    if problems and take_down and cfg.get("operable", True):
+        why = "reconcile: %s" % problems[0]
+        new = L.next_version(cfg, dict(cfg, operable=False, why=why[:300]))
+        new = L.check(dict(new, operable=False, why=why[:300]))
+        await write_version(nc, js, kv, cfg, rev, new, listen_s=0)
+        report["taken_down"] = True
+    return report

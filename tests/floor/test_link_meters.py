@@ -1,0 +1,112 @@
+"""A link's meters as NY 5320.8 lists them (current value, hits, the last 25 hits with table,
+seat, time, amount and hand, base, limit): `tablectl floor meters` and the floor page, the
+page in a real headless Chromium."""
+
+import asyncio
+import json
+import os
+import time
+
+import pytest
+
+from controller.floor.linkctl import ControllerThread
+from tests.floor.conftest import FLOOR_PW, ServiceThread, wait_for
+from tests.floor.linkpub import LinkTable
+from tests.floor.test_link_controller import cli, define
+from tests.floor.test_page import CHROMIUM, DRIVER, browser, save_screenshot
+
+
+def play(floor, hits=27):
+    """T1 and T2 on L1: contributions and `hits` hits, the last 25 to be listed."""
+    async def go():
+        t1 = await LinkTable(floor.url, "L1", "T1", floor.passwords["T1"]).start()
+        t2 = await LinkTable(floor.url, "L1", "T2", floor.passwords["T2"]).start()
+        try:
+            for r in range(1, hits + 1):
+                t = (t1, t2)[r % 2]
+                await t.contribute(r, r % 6 + 1, 500)
+                await t.hit(r, r % 6 + 1, hand=["AS", "KS", "QS"])
+                await t.award(r, r % 6 + 1)
+        finally:
+            await t1.close()
+            await t2.close()
+    asyncio.run(go())
+
+
+@pytest.mark.reg("669a.2(c)")
+def test_floor_meters_lists_value_hits_the_last_25_hits_base_and_limit(floor):
+    assert define(floor, cap="5000000")[0] == 0
+    ctl = ControllerThread(floor.url, "L1", password=FLOOR_PW, listen_s=0.2)
+    try:
+        play(floor)
+        args = ["--nats", floor.url, "--password-file", floor.floor_password_file()]
+        rc, out, err = cli("floor", "meters", "L1", "--json", *args)
+        assert rc == 0, err
+        m = json.loads(out)["L1"]
+        assert m["hits"] == 27 and len(m["last_hits"]) == 25
+        assert [h["round"] for h in m["last_hits"]] == list(range(27, 2, -1))
+        assert m["reset"] == 100000 and m["cap"] == 5000000
+        assert all(h["hand"] == ["AS", "KS", "QS"] and h["ts_ns"] for h in m["last_hits"])
+        rc, out, _ = cli("floor", "meters", *args)          # every link, for people
+        assert rc == 0
+        assert "current value  $1,000.00" in out and "base (reset)   $1,000.00" in out
+        assert "limit (cap)    $50,000.00" in out and "hits           27" in out
+        assert "last 25 hits" in out and "table T1" in out and "AS KS QS" in out
+        assert "$1,000.70" in out                   # each hit: the reset + 70 cents
+        rc, _, err = cli("floor", "meters", "NOPE", *args)
+        assert rc == 1 and "link NOPE has no meter" in err
+    finally:
+        ctl.stop()
+
+
+@pytest.mark.skipif(not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)),
+                    reason="Debian's chromium and chromium-driver (README's test set-up)")
+@pytest.mark.reg("669a.2(c)")
+def test_the_floor_page_shows_the_link_meter_within_a_second_of_a_change(floor, tmp_path):
+    assert define(floor)[0] == 0
+    ctl = ControllerThread(floor.url, "L1", password=FLOOR_PW, listen_s=0.2)
+    svc = ServiceThread(floor.url)
+    driver = None
+
+    def cell(cls):
+        from selenium.common.exceptions import (NoSuchElementException,
+                                                StaleElementReferenceException)
+        try:
+            return driver.find_element("css selector", "#l-L1 td.%s" % cls).text
+        except (NoSuchElementException, StaleElementReferenceException):
+            return ""
+    try:
+        driver = browser(tmp_path)
+        driver.get(svc.page + "/")
+        wait_for(lambda: cell("value") == "$1,000.00", timeout=15, what="the link on the page")
+        assert cell("base") == "$1,000.00" and cell("limit") == "none" and cell("hits") == "0"
+
+        async def send(what):
+            t1 = await LinkTable(floor.url, "L1", "T1", floor.passwords["T1"]).start()
+            try:
+                if what == "contribution":
+                    await t1.contribute(1, 3, 10000)        # +$14.00
+                else:
+                    await t1.hit(1, 3)
+                return time.monotonic()
+            finally:
+                await t1.close()
+        changed = asyncio.run(send("contribution"))
+        wait_for(lambda: cell("value") == "$1,014.00", timeout=5, step=0.02,
+                 what="the new value on the page")
+        assert time.monotonic() - changed < 1.0
+        asyncio.run(send("hit"))
+        wait_for(lambda: cell("hits") == "1", timeout=5, step=0.02, what="the hit")
+        assert cell("value") == "$1,000.00" and "T1 seat 3 $1,014.00" in cell("last")
+        hits = driver.find_element("id", "h-L1").text
+        assert "AS AH AD" in hits and "$1,014.00" in hits
+        save_screenshot(driver, tmp_path, "floor-links.png")
+        assert cell("status") == "operable"
+        ctl.stop()                              # the controller gone: the page says so
+        wait_for(lambda: cell("status") == "CONTROLLER SILENT", timeout=8, step=0.1,
+                 what="the silent controller on the page")
+    finally:
+        if driver is not None:
+            driver.quit()
+        svc.stop()
+        ctl.stop()
