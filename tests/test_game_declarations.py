@@ -35,6 +35,9 @@ KEPT = {
     # controller/floor/ is the floor link's engineer's this session: its demo picks a fault
     # per game; it moves to hal_sim/games.py with that work
     "controller.floor.demo": "the floor demo's fault per game (controller/floor/ not ours today)",
+    # the linked progressives' definitions (issue 14) list the games with a linkable
+    # Progressive Payout Wager and its minimums; the declarations carry no linkable wager yet
+    "controller.floor.links": "which games' progressive wagers a link may serve (issue 14)",
     # docs/interpretations.md's readings across the games (issue 19), each priced with that
     # game's par modules: one document's figures; split per game with "games as folders"
     "controller.par.readings": "the interpretations' holds, priced with each game's par",
