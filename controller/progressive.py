@@ -379,6 +379,17 @@ def late_awards(model):
     return out
 
 
+def late_since(model, seen):
+    """The late awards of `model` (a model, or a namespace of a snapshot's `meter` and
+    `meters`) numbered after `seen` {wager name: last n counted}, oldest first; `seen` is
+    moved past them. How the money meters count each late award exactly once."""
+    out = [(name, e) for name, e in late_awards(model) if e["n"] > seen.get(name, 0)]
+    out.sort(key=lambda ne: (ne[0], ne[1]["n"]))
+    for name, e in out:
+        seen[name] = max(seen.get(name, 0), e["n"])
+    return out
+
+
 class LinkedGame:
     """The link's inputs, for a game whose progressive meters may be linked (Raise It Up and
     Six-Card Fortune: `meter`; Blackjack: `meters`, one per progressive wager, each on a
