@@ -183,3 +183,15 @@ def test_a_hit_while_its_link_is_down_stays_pending_and_is_paid_when_it_returns(
         if t is not None:
             t.close()
         stop_all(ctls)
+
+
+def test_a_tables_floor_section_names_a_link_per_progressive():
+    from controller.errors import ConfigError
+    from controller.floor.config import check_floor
+    base = {"url": "nats://127.0.0.1:4222", "table_id": "T1", "password_file": "/x"}
+    assert check_floor(dict(base, links=dict(LINKS)))["links"] == LINKS
+    for bad, why in (({"links": ["BB"]}, "is a table"),
+                     ({"links": {"bad_beat_progressive": "B B"}}, "links.bad_beat_progressive"),
+                     ({"links": dict(LINKS), "link": "L1"}, "not beside link")):
+        with pytest.raises(ConfigError, match=why):
+            check_floor(dict(base, **bad))
