@@ -399,8 +399,9 @@ class ProgressiveLink:
         from controller.progressive import meter_of_link
         if meter_of_link(ctl.model, link_id)[1] is None:
             from controller.errors import ConfigError
-            raise ConfigError("controller.floor.link %s: %s has no progressive wager on that "
-                              "link" % (link_id, ctl.model.GAME))
+            raise ConfigError("controller.floor.link %s: %s has no Progressive Payout Wager "
+                              "to link (none of its progressive wagers is on that link)"
+                              % (link_id, ctl.model.GAME))
         self.client = LinkClient(ctl, table_id, link_id, url, password=password,
                                  ca_file=ca_file).start()
         # one status per link (a Blackjack table may be on three): the summary's and the
