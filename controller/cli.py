@@ -225,16 +225,14 @@ def _meter_priced(sheet):
 
 
 def _link_priced(game, sheets):
-    """The sheets a linked par is stated for: Raise It Up's Progressive Payout Wager is
-    strategy-dependent, priced for the link under the optimal base-game strategy
-    (controller/par/raise_it_up_progressive.py LinkedSheet); the others' own sheets."""
-    from controller.rules import paytables as pt
+    """The sheets a linked par is stated for: a strategy-dependent one the game's par module
+    prices for a link (Raise It Up's Progressive Payout Wager, under the optimal base-game
+    strategy: registry.linked_sheet), else the game's own."""
+    from controller.par import registry
     out = []
     for s in sheets:
-        if game == pt.RIU and getattr(s, "wager", None) == "progressive" and \
-                not _meter_priced(s):
-            from controller.par.raise_it_up_progressive import LinkedSheet
-            s = LinkedSheet()
+        if not _meter_priced(s) and getattr(s, "wager", None):
+            s = registry.linked_sheet(game, s.wager) or s
         out.append(s)
     return out
 
