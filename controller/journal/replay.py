@@ -114,6 +114,7 @@ class Replay:
         self.produced = []
         self.ctl = TableController(table, clock=lambda: self.ctx.now, journal=self.produced.append,
                                    outputs=Outputs(), policies=policies)
+        self.model_cls = model_cls
         self.secure_rng = model_cls.DECLARES.secure_rng     # where the game draws from one
         if self.secure_rng is not None:
             table.model.use_rng(self._draw)
@@ -217,9 +218,10 @@ class Replay:
         self.last_snapshot = snap["seq"]
         self.snapshot_due = False
         mine = self.state()
-        if S.digest(mine) != S.digest(snap["data"]):
+        theirs = S.migrate(self.model_cls, snap["data"])
+        if S.digest(mine) != S.digest(theirs):
             self._fail(Break(snap["seq"], "the snapshot differs from the replay of the journal "
-                                          "(%s)" % _difference(snap["data"], mine)))
+                                          "(%s)" % _difference(theirs, mine)))
 
     def _check_meters(self, meters_seq, stored):
         self.meters_checked = True
