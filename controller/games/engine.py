@@ -76,6 +76,8 @@ class GameModel:
     ROUND_STATES = []            # between "no more bets" and settled/voided
     WAITS = {}                   # {round step: (need, ...)}: the waits of each step
     ANSWERS = {}                 # {event kind: (need, ...)}: only those waits take it
+    REFUSALS = {}                # {event kind: why the machine refused it, with {state},
+                                 # {machine_state}, {waiting} (default: the engine's words)}
     FIRST_ROUND_STATE = None     # where "no more bets" leads
     PRE_DEAL_WAGERS = ()         # wagers placed before "no more bets"
     TABLE_LIMIT_WAGERS = ()      # wagers the table minimum and maximum bound
@@ -241,9 +243,11 @@ class GameModel:
             try:
                 getattr(self, "take_" + event.kind)()
             except MachineError:
-                raise IllegalEvent("%s: no %s event is due while %s; the round waits for %s"
-                                   % (self.GAME, event.kind, self.machine_state,
-                                      self.waiting_for()))
+                text = self.REFUSALS.get(event.kind, "%s: no %s event is due while "
+                                         "{machine_state}; the round waits for {waiting}"
+                                         % (self.GAME, event.kind))
+                raise IllegalEvent(text.format(state=self.state, waiting=self.waiting_for(),
+                                               machine_state=self.machine_state))
         handler(self, event)
 
     # How a refusal names what the round waits for; a game adds or rewords needs in WAITING.
