@@ -243,12 +243,22 @@ class GameModel:
             try:
                 getattr(self, "take_" + event.kind)()
             except MachineError:
-                text = self.REFUSALS.get(event.kind, "%s: no %s event is due while "
-                                         "{machine_state}; the round waits for {waiting}"
-                                         % (self.GAME, event.kind))
-                raise IllegalEvent(text.format(state=self.state, waiting=self.waiting_for(),
-                                               machine_state=self.machine_state))
+                raise IllegalEvent(self.refusal_of(event))
         handler(self, event)
+
+    def refusal_of(self, event):
+        """Why the machine refused `event` (no wait of this state takes it), in one line:
+        the game's REFUSALS wording, filled with {state}, {machine_state}, {waiting} and the
+        event's own fields."""
+        if self.state == LOCKED_OUT:
+            return ("the table is locked out (%s); play resumes after a floorperson clears it"
+                    % (self.lockout or {}).get("reason"))
+        text = self.REFUSALS.get(event.kind, "%s: no %s event is due while {machine_state}; "
+                                 "the round waits for {waiting}" % (self.GAME, event.kind))
+        fields = _Fields({k: v for k, v in event.data.items() if isinstance(k, str)})
+        fields.update(state=self.state, waiting=self.waiting_for(),
+                      machine_state=self.machine_state)
+        return text.format_map(fields)
 
     # How a refusal names what the round waits for; a game adds or rewords needs in WAITING.
     WAITING = {}
@@ -433,6 +443,11 @@ class GameModel:
         self.void_reason = reason
         self.note("void", reason=reason)
         self.void()
+
+
+class _Fields(dict):
+    def __missing__(self, key):
+        return "?"
 
 
 def seat_key(value):

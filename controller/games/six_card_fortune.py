@@ -10,7 +10,8 @@ settlement (670a.11(e)-(h), 670a.12). The players' and dealer's turns are in
 six_card_fortune_players.py, settlement in six_card_fortune_settle.py, the irregularities of
 670a.13 in six_card_fortune_irregularities.py.
 
-States after "no more bets" and what the round waits for (`pending`):
+States after "no more bets" and what the round waits for (`pending`; each wait is the
+machine state <state>_waits_<need>, WAITS below):
     starting_position  {"need": "dice", "for": ...}  three dice, Event("dice", {"dice": [a, b, c]})
                        or {"no_roll": why} (670a.13(a), (b): shaken again). With the random
                        number generator nothing is asked: the model draws 1..7 itself from its
@@ -101,6 +102,15 @@ class SixCardFortune(progressive.LinkedGame, OutOfOrder, PlayersAndDealer, GameM
                "dealer_setting": "the dealer's setting"}
     ROUND_STATES = list(IN_ROUND)
     FIRST_ROUND_STATE = START
+    # the round's waits, machine states (engine.py): the dice of the starting position, each
+    # of the 42 cards, a seat's decision or Double Down offer, the dealer's own setting
+    WAITS = {START: ("dice",), DEALING: ("card",), PLAYERS: ("decision", "offer"),
+             DEALER_SETTING: ("dealer_setting",)}
+    ANSWERS = {"dice": ("dice",), "card": ("card",),
+               "decision": ("decision", "offer", "dealer_setting")}
+    REFUSALS = {"dice": "no roll of the dice is due: {waiting}",
+                "card": "no card is due: {waiting}",
+                "decision": "{action} for seat {seat}: no player decision is due: {waiting}"}
     PRE_DEAL_WAGERS = ("six_card_fortune", "fortune_bonus", "insurance", "progressive")
     TABLE_LIMIT_WAGERS = ("six_card_fortune",)
     REQUIRED_WAGERS = ("six_card_fortune",)
@@ -409,10 +419,15 @@ class SixCardFortune(progressive.LinkedGame, OutOfOrder, PlayersAndDealer, GameM
             raise IllegalEvent("the random number generator failed: %s" % e)
         return count
 
+    def refusal_of(self, event):
+        if event.kind == "decision" and str(event.get("seat")) == DEALER \
+                and self.state != LOCKED_OUT:
+            return ("the dealer sets his hands after every player has set (670a.11(d)); the "
+                    "round waits for %s" % self.waiting_for())
+        return super().refusal_of(event)
+
     def on_dice(self, event):
-        self._not_locked()
-        if self.state != START or self.pending is None or self.pending["need"] != "dice":
-            raise IllegalEvent("no roll of the dice is due: %s" % self.waiting_for())
+        """Taken only in starting_position_waits_dice (ANSWERS)."""
         why, dice = event.get("no_roll"), event.get("dice")
         if why is not None:
             if dice is not None:
@@ -467,9 +482,7 @@ class SixCardFortune(progressive.LinkedGame, OutOfOrder, PlayersAndDealer, GameM
         return code
 
     def on_card(self, event):
-        self._not_locked()
-        if self.state != DEALING or self.pending is None or self.pending["need"] != "card":
-            raise IllegalEvent("no card is due: %s" % self.waiting_for())
+        """Taken only in dealing_waits_card (ANSWERS)."""
         code = self.check_fresh(event.get("card"), "card")
         target = self.deal_order[self.dealt()]
         self.hands[target].append(code)
