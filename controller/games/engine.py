@@ -256,9 +256,14 @@ class GameModel:
         text = self.REFUSALS.get(event.kind, "%s: no %s event is due while {machine_state}; "
                                  "the round waits for {waiting}" % (self.GAME, event.kind))
         fields = _Fields({k: v for k, v in event.data.items() if isinstance(k, str)})
+        fields.update(self.refusal_fields())
         fields.update(state=self.state, waiting=self.waiting_for(),
                       machine_state=self.machine_state)
         return text.format_map(fields)
+
+    def refusal_fields(self):
+        """A game's own fields for its REFUSALS (a section that depends on its options)."""
+        return {}
 
     # How a refusal names what the round waits for; a game adds or rewords needs in WAITING.
     WAITING = {}

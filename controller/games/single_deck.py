@@ -125,6 +125,9 @@ class SingleDeckGame(OutOfOrder, GameModel):
         self.face_up = 0              # cards found face up this round
         self.stub_counted = False
 
+    def refusal_fields(self):
+        return {"deal_section": self.section("deal")}
+
     def not_locked(self):
         if self.state == LOCKED_OUT:
             raise IllegalEvent("the table is locked out (%s); play resumes after a floorperson "
