@@ -103,6 +103,7 @@ class Blackjack(Shoe, SideWagers, BlackjackFamily):
     DECLARES = declared.DECLARES     # what the table must know about it
     ROUND_STATES = ["dealing", "side_wagers", "insurance", "peek", "decisions", "dealer"]
     FIRST_ROUND_STATE = "dealing"
+    WAITS = dict(BlackjackFamily.WAITS, side_wagers=("offer",))   # House Money's addition
     PRE_DEAL_WAGERS = ("blackjack",) + SIDE_WAGERS
     TABLE_LIMIT_WAGERS = ("blackjack",)
     REQUIRED_WAGERS = ("blackjack",)

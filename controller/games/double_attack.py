@@ -93,6 +93,7 @@ class DoubleAttackBlackjack(OutOfOrder, BlackjackFamily):
     DECLARES = declared.DECLARES     # what the table must know about it
     ROUND_STATES = ["up_card", "double_attack"] + BlackjackFamily.ROUND_STATES
     FIRST_ROUND_STATE = "up_card"
+    WAITS = dict(BlackjackFamily.WAITS, up_card=("card",), double_attack=("offer",))
     PRE_DEAL_WAGERS = ("bet", "bust_it")
     TABLE_LIMIT_WAGERS = ("bet",)
     REQUIRED_WAGERS = ("bet",)

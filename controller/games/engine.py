@@ -243,16 +243,20 @@ class GameModel:
             try:
                 getattr(self, "take_" + event.kind)()
             except MachineError:
+                self.not_locked()
                 raise IllegalEvent(self.refusal_of(event))
         handler(self, event)
+
+    def not_locked(self):
+        """Refuses play while the table is locked out, saying why it is."""
+        if self.state == LOCKED_OUT:
+            raise IllegalEvent("the table is locked out (%s); play resumes after a floorperson "
+                               "clears it" % (self.lockout or {}).get("reason"))
 
     def refusal_of(self, event):
         """Why the machine refused `event` (no wait of this state takes it), in one line:
         the game's REFUSALS wording, filled with {state}, {machine_state}, {waiting} and the
         event's own fields."""
-        if self.state == LOCKED_OUT:
-            return ("the table is locked out (%s); play resumes after a floorperson clears it"
-                    % (self.lockout or {}).get("reason"))
         text = self.REFUSALS.get(event.kind, "%s: no %s event is due while {machine_state}; "
                                  "the round waits for {waiting}" % (self.GAME, event.kind))
         fields = _Fields({k: v for k, v in event.data.items() if isinstance(k, str)})

@@ -42,7 +42,7 @@ Readings of the text (documented choices, not in 637a):
 """
 
 from controller.errors import InvalidCard
-from controller.games.engine import DECK_REMOVED, LOCKED_OUT, OPENED, ROUND_OVER, SHUFFLED, \
+from controller.games.engine import DECK_REMOVED, OPENED, ROUND_OVER, SHUFFLED, \
     WAGERS_OPEN, GameModel, IllegalEvent, seat_key, wait_state
 from controller.games.poker_hand import ACTIONS, STUD, BettingRefused, Hand, evaluate
 from controller.games import poker_pot_award as award
@@ -124,11 +124,6 @@ class PokerRoom(GameModel):
         self.log.append(step)
 
     # ---- the deck: shuffle, counts, removal (637a(e)(4), (5)) ---------------------------
-
-    def not_locked(self):
-        if self.state == LOCKED_OUT:
-            raise IllegalEvent("the table is locked out (%s); play resumes after a floorperson "
-                               "clears it" % (self.lockout or {}).get("reason"))
 
     def on_open_table(self, event):
         super().on_open_table(event)

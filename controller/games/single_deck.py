@@ -36,7 +36,7 @@ or false (void, and the deck removed).
 """
 
 from controller.errors import ConfigError, InvalidCard
-from controller.games.engine import CLOSED, LOCKED_OUT, OPENED, ROUND_OVER, SHUFFLED, \
+from controller.games.engine import CLOSED, OPENED, ROUND_OVER, SHUFFLED, \
     WAGERS_OPEN, GameModel, IllegalEvent
 from controller.games.out_of_order import WHILE_LOCKED, OutOfOrder
 from controller.rules import cards as C
@@ -127,11 +127,6 @@ class SingleDeckGame(OutOfOrder, GameModel):
 
     def refusal_fields(self):
         return {"deal_section": self.section("deal")}
-
-    def not_locked(self):
-        if self.state == LOCKED_OUT:
-            raise IllegalEvent("the table is locked out (%s); play resumes after a floorperson "
-                               "clears it" % (self.lockout or {}).get("reason"))
 
     # ---- the deck on the table: decks, hours, shuffle, cards ------------------------------
 

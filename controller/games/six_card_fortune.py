@@ -54,7 +54,7 @@ Readings of the text:
 
 from controller.errors import ConfigError, InvalidCard, RulesError
 from controller.games import six_card_fortune_irregularities as irregularities
-from controller.games.engine import LOCKED_OUT, OPENED, ROUND_OVER, SHUFFLED, WAGERS_OPEN, \
+from controller.games.engine import OPENED, ROUND_OVER, SHUFFLED, WAGERS_OPEN, \
     GameModel, IllegalEvent, seat_key
 from controller.games.out_of_order import WHILE_LOCKED, OutOfOrder
 from controller.games.six_card_fortune_players import DEALER, DEALER_SETTING, PLAYERS, \
@@ -207,12 +207,6 @@ class SixCardFortune(progressive.LinkedGame, OutOfOrder, PlayersAndDealer, GameM
         """Inject the random number generator (a callable giving 1..7); kept out of snapshots."""
         self._rng = source
 
-    def _not_locked(self):
-        if self.state == LOCKED_OUT:
-            lo = self.lockout or {}
-            raise IllegalEvent("the table is locked out (%s); play resumes after a floorperson "
-                               "clears it" % lo.get("reason"))
-
     def live_seats(self):
         """Seats with a hand in play, from the dealer's right (670a.11(e))."""
         return [s for s in SEATS_FROM_DEALERS_RIGHT
@@ -269,7 +263,7 @@ class SixCardFortune(progressive.LinkedGame, OutOfOrder, PlayersAndDealer, GameM
 
     def on_irregularity(self, event):
         if event.get("kind") not in WHILE_LOCKED:
-            self._not_locked()
+            self.not_locked()
         irregularities.handle(self, event)
 
     def on_fault(self, event):
@@ -314,7 +308,7 @@ class SixCardFortune(progressive.LinkedGame, OutOfOrder, PlayersAndDealer, GameM
     # ---- "no more bets" (670a.8(b)) --------------------------------------------------------
 
     def on_no_more_bets(self, event):
-        self._not_locked()
+        self.not_locked()
         if self.state != WAGERS_OPEN:
             raise IllegalEvent("\"no more bets\" while %s" % self.state)
         for seat, placed in sorted(self.wagers.items()):
@@ -420,8 +414,7 @@ class SixCardFortune(progressive.LinkedGame, OutOfOrder, PlayersAndDealer, GameM
         return count
 
     def refusal_of(self, event):
-        if event.kind == "decision" and str(event.get("seat")) == DEALER \
-                and self.state != LOCKED_OUT:
+        if event.kind == "decision" and str(event.get("seat")) == DEALER:
             return ("the dealer sets his hands after every player has set (670a.11(d)); the "
                     "round waits for %s" % self.waiting_for())
         return super().refusal_of(event)

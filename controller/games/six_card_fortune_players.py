@@ -44,7 +44,7 @@ class PlayersAndDealer:
             self.pending = {"need": "decision", "seat": seat, "allowed": ["set"]}
 
     def on_decision(self, event):
-        self._not_locked()
+        self.not_locked()
         if str(event.get("seat")) == DEALER:
             self._dealer_sets(event)
             return

@@ -212,7 +212,7 @@ def test_the_model_is_json_native_mid_round():
               "2": {"blackjack": 500, "lucky_ladies": 100}})
     cards(t, "8s", "Qh", "6h", "8c", "Qh", "9c")
     snap = t.snapshot()
-    assert snap["state"] == "side_wagers" and t.model.pending["offer"] == \
+    assert snap["state"] == "side_wagers_waits_offer" and t.model.pending["offer"] == \
         "house_money_to_blackjack"
     assert json.loads(json.dumps(snap)) == snap
     again = Table.restore(Blackjack, json.loads(json.dumps(snap)))
