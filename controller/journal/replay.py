@@ -27,7 +27,7 @@ from controller.games.engine import LOCKED_OUT, Table
 from controller.games.events import Event
 from controller.journal import clock as table_clock
 from controller.journal import meters as M
-from controller.journal import state as S
+from controller.journal import state as table_state
 from controller.journal.chain import Break
 from controller.outputs import Outputs
 from controller.policies import CONSUMED, Policy, default_policies
@@ -89,7 +89,7 @@ def build_policies(game, names, ctx):
         if name == ReplaySelftest.STATE_NAME:
             out.append(ReplaySelftest(ctx))
             continue
-        match = [p for p in defaults if S.policy_name(p) == name]
+        match = [p for p in defaults if table_state.policy_name(p) == name]
         if not match:
             raise JournalError("the journal names a policy %r this version does not have" % name)
         defaults.remove(match[0])
@@ -109,7 +109,7 @@ class Replay:
         self.ctx = Context(fallback_rng)
         table = Table.restore(model_cls, snap["table"])
         policies = build_policies(header["game"], header["policies"], self.ctx)
-        S.restore_policies(policies, snap["policies"])
+        table_state.restore_policies(policies, snap["policies"])
         self.counters = dict(snap["counters"])
         self.produced = []
         self.ctl = TableController(table, clock=lambda: self.ctx.now, journal=self.produced.append,
@@ -135,7 +135,7 @@ class Replay:
         return value
 
     def state(self):
-        return S.snapshot(self.ctl.table, self.ctl.policies, self.counters)
+        return table_state.snapshot(self.ctl.table, self.ctl.policies, self.counters)
 
     # ---- running ---------------------------------------------------------------------
 
@@ -218,8 +218,8 @@ class Replay:
         self.last_snapshot = snap["seq"]
         self.snapshot_due = False
         mine = self.state()
-        theirs = S.migrate(self.model_cls, snap["data"])
-        if S.digest(mine) != S.digest(theirs):
+        theirs = table_state.migrate(self.model_cls, snap["data"])
+        if table_state.digest(mine) != table_state.digest(theirs):
             self._fail(Break(snap["seq"], "the snapshot differs from the replay of the journal "
                                           "(%s)" % _difference(theirs, mine)))
 

@@ -27,7 +27,7 @@ from controller.errors import RulesError
 from controller.par import blackjack_strategy as strategy
 from controller.par.sheet import LOSES
 from controller.rules import blackjack as bj
-from controller.rules import blackjack_side_payouts as P
+from controller.rules import blackjack_side_payouts as side_payouts
 from controller.rules import blackjack_side_wagers as W
 from controller.rules import cards
 from controller.rules import paytables as pt
@@ -467,7 +467,7 @@ def side_sheets(config=None):
     for wager in W.WAGERS:
         if wager == W.SUPER_MATCH or not offered.get(wager):
             continue
-        table = P.paytable_for(wager, options["side_paytables"].get(wager))
+        table = side_payouts.paytable_for(wager, options["side_paytables"].get(wager))
         if wager in DECIDED_BY:
             counts, combos = initial_cards_counts(wager, decks)
             out.append(SidePar(wager, table, counts, combos,

@@ -86,10 +86,10 @@ def double_attack_rules(options=None, **alternative):
 def blackjack_rules(options=None, **alternative):
     """633a.7 with the table's options (controller/games/blackjack.py's DEFAULTS)."""
     from controller.games.blackjack import Blackjack
-    from controller.rules import blackjack_side_payouts as P
+    from controller.rules import blackjack_side_payouts as side_payouts
     opts = dict(Blackjack.DEFAULTS["options"])
     opts.update(options or {})
-    pay = P.parse_payout(opts["blackjack_pays"])
+    pay = side_payouts.parse_payout(opts["blackjack_pays"])
     totals = {"any_two_cards": None, "nine_ten_eleven": (9, 10, 11),
               "ten_eleven": (10, 11)}[opts["double_on"]]
     return Rules("blackjack", decks=opts["decks"], tens_per_deck=16, peek_ups=(ACE, TEN),
