@@ -17,7 +17,7 @@ GAMES = {
     "six-card-fortune-pai-gow": "controller.games.six_card_fortune:SixCardFortune",
     "flop-poker": "controller.games.flop_poker:FlopPoker",
     "raise-it-up-stud": "controller.games.raise_it_up:RaiseItUpStud",
-    "poker": "controller.games.poker:PokerRoom",
+    "poker": "controller.games.poker_room:PokerRoom",
 }
 
 ALL_GAMES = ("double-attack-blackjack", "blackjack", "flop-poker", "props-and-hops",
