@@ -51,7 +51,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from controller import config  # noqa: E402
 from controller.games import model_class  # noqa: E402
-from controller.games.engine import DECK_REMOVED, Table  # noqa: E402
+from controller.games.engine import DECK_REMOVED, GameMachine  # noqa: E402
 from controller.games.events import Event  # noqa: E402
 from controller.journal import boot  # noqa: E402
 from controller.journal.cli import show_round, verify_path  # noqa: E402
@@ -84,7 +84,7 @@ def build(path, rows, seed, key=None, fast=False):
     cls = model_class(GAME)
     model = cls(config.validate({}, cls))
     policies = default_policies(GAME, no_more_bets={"window_ns": WINDOW_NS})
-    ctl = boot(path, Table(model), policies, clock=clock, key=key)
+    ctl = boot(path, GameMachine(model), policies, clock=clock, key=key)
     witnesses = ctl.witnesses
     if fast:                             # no fsync: neither the rows' nor the anchor's
         ctl.store.db.execute("PRAGMA synchronous=OFF")

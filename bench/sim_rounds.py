@@ -5,7 +5,7 @@
 For each game, `tablectl sim`'s Simulation plays N rounds (simulated devices on real ptys,
 the real drivers, the TableController with its policies, the autoplay dealer and players;
 with --journal, the SQLite journal too), then the reference replays the very Events that run
-journaled into the game machine alone (a bare engine Table, in-process: what `tablectl play`
+journaled into the game machine alone (a bare engine GameMachine, in-process: what `tablectl play`
 runs). Both sides are the best of R repeats measured in this run, so the ratios hold across
 machines while the rates do not:
     ratio    full stack rate / machine alone rate: the price of devices, protocol and loop
@@ -30,7 +30,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from controller import config as configuration  # noqa: E402
 from controller.errors import TablectlError  # noqa: E402
 from controller.games import ALL_GAMES, model_class  # noqa: E402
-from controller.games.engine import Table  # noqa: E402
+from controller.games.engine import GameMachine  # noqa: E402
 from controller.games.events import Event  # noqa: E402
 from hal_sim.simulation import Simulation, game_config  # noqa: E402
 
@@ -90,7 +90,7 @@ def machine_alone(game, events, rounds, seed, repeat):
         if hasattr(model, "use_rng"):
             rng = random.Random("start:%s" % seed)
             model.use_rng(lambda: rng.randint(1, 7))
-        table = Table(model)
+        table = GameMachine(model)
         t0 = time.perf_counter()
         c0 = time.thread_time()
         for e in events:

@@ -314,7 +314,7 @@ def test_the_runner_stamps_frames_and_edges_in_table_time(tmp_path, sim_table, m
     beyond this machine's monotonic clock (written on another kernel) goes on from there."""
     import io
 
-    from controller.games.engine import Table
+    from controller.games.engine import GameMachine
     from controller.journal import boot
     from controller.journal.clock import UNKNOWN_NS
     from controller.journal.store import Store
@@ -329,7 +329,7 @@ def test_the_runner_stamps_frames_and_edges_in_table_time(tmp_path, sim_table, m
     journal = str(tmp_path / "journal.db")
     cls = model_class(cfg["game"])
     ahead = time.time_ns() + 10 * 3600 * 10 ** 9    # that kernel's wall clock: ours is behind
-    boot(journal, Table(cls(cfg)), default_policies(cls.GAME), clock=lambda: far,
+    boot(journal, GameMachine(cls(cfg)), default_policies(cls.GAME), clock=lambda: far,
          wall=lambda: ahead, boot_id=lambda: "another kernel").close()
     err = io.StringIO()
     runner = Runner(cfg, section, backend, journal, environ={}, err=err)

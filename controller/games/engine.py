@@ -466,8 +466,10 @@ def seat_key(value):
     return key
 
 
-class Table:
-    """One game's machine and model, fed one event at a time."""
+class GameMachine:
+    """One game's machine and model, fed one event at a time. (It was `Table`, one of five
+    things called "table": the controller is TableController, the console's commands, a
+    paytable, the simulator's devices.)"""
 
     def __init__(self, model, initial=CLOSED):
         self.model = model
@@ -550,3 +552,8 @@ def mermaid(model_cls):
                  initial=CLOSED, auto_transitions=False, graph_engine="mermaid",
                  title=model_cls.GAME, show_conditions=False)
     return m.get_graph().draw(None)
+
+
+# The old name, for the branches of this session that still import it (issue 12): no journal
+# or configuration names it; remove once they are merged.
+Table = GameMachine

@@ -23,7 +23,7 @@ journal.
 from collections import deque
 
 from controller.errors import ClearRefused, JournalError
-from controller.games.engine import LOCKED_OUT, Table
+from controller.games.engine import LOCKED_OUT, GameMachine
 from controller.games.events import Event
 from controller.journal import clock as table_clock
 from controller.journal import meters as M
@@ -107,7 +107,7 @@ class Replay:
     def __init__(self, header, model_cls, snap_row, fallback_rng=None, rounds=None):
         snap = snap_row["data"]
         self.ctx = Context(fallback_rng)
-        table = Table.restore(model_cls, snap["table"])
+        table = GameMachine.restore(model_cls, snap["table"])
         policies = build_policies(header["game"], header["policies"], self.ctx)
         table_state.restore_policies(policies, snap["policies"])
         self.counters = dict(snap["counters"])

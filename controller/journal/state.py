@@ -1,6 +1,6 @@
 """What a snapshot holds: the table, the policies' state and the round counters.
 
-The table is Table.snapshot() (JSON-native by design). Policies keep plain attributes, some
+The table is GameMachine.snapshot() (JSON-native by design). Policies keep plain attributes, some
 of them sets, tuples or a pending Event; they are written with tags so a restore gives back
 the same types. Attributes that are not state (device drivers) cannot be encoded and are
 left out; VOLATILE ones are the live clock's readings, which no replay can reproduce.

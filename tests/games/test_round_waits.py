@@ -8,7 +8,7 @@ import json
 import pytest
 
 from controller.games import GAMES, model_class
-from controller.games.engine import (SNAPSHOT_FORMAT, WAITING_SEP, IllegalEvent, Table,
+from controller.games.engine import (SNAPSHOT_FORMAT, WAITING_SEP, IllegalEvent, GameMachine,
                                      migrate_snapshot, mermaid, step_of, wait_state)
 from controller.games.events import Event
 from tests import builders
@@ -62,7 +62,7 @@ def test_a_snapshot_in_a_wait_restores_exactly():
     t = props_rolling()
     snap = json.loads(json.dumps(t.snapshot()))
     assert snap["format"] == SNAPSHOT_FORMAT and snap["state"] == "rolling_waits_dice"
-    again = Table.restore(model_class("props-and-hops"), snap)
+    again = GameMachine.restore(model_class("props-and-hops"), snap)
     assert again.machine_state == "rolling_waits_dice" and again.snapshot() == snap
     again.handle(Event("dice", {"dice": [1, 1]}))
     assert again.state == "settled"
@@ -75,6 +75,6 @@ def test_a_snapshot_before_the_waits_is_migrated_to_the_wait_its_pending_names()
     old["state"] = "rolling"                 # what the code before the waits saved
     cls = model_class("props-and-hops")
     assert migrate_snapshot(cls, old) == t.snapshot()
-    assert Table.restore(cls, old).machine_state == "rolling_waits_dice"
+    assert GameMachine.restore(cls, old).machine_state == "rolling_waits_dice"
     with pytest.raises(Exception, match="format 9"):
         migrate_snapshot(cls, dict(old, format=9))

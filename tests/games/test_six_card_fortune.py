@@ -505,10 +505,10 @@ def test_shipped_table_configuration_equals_the_defaults():
 
 RESUME = """
 import json, sys
-from controller.games.engine import Table
+from controller.games.engine import GameMachine
 from controller.games.events import Event
 from controller.games.six_card_fortune import SixCardFortune
-t = Table.restore(SixCardFortune, json.loads(sys.stdin.read()))
+t = GameMachine.restore(SixCardFortune, json.loads(sys.stdin.read()))
 out = [t.state, t.model.pending]
 t.handle(Event("decision", {"seat": "3", "action": "set", "low": "4d"}))
 t.handle(Event("decision", {"seat": "1", "action": "double_down", "amount": 1000}))
