@@ -14,7 +14,7 @@ GAMES = {
     "double-attack-blackjack": "controller.games.double_attack:DoubleAttackBlackjack",
     "blackjack": "controller.games.blackjack:Blackjack",
     "props-and-hops": "controller.games.props_and_hops:PropsAndHops",
-    "six-card-fortune-pai-gow": "controller.games.six_card_fortune:SixCardFortune",
+    "six-card-fortune-pai-gow": "controller.games.six_card_fortune.model:SixCardFortune",
     "flop-poker": "controller.games.flop_poker:FlopPoker",
     "raise-it-up-stud": "controller.games.raise_it_up:RaiseItUpStud",
     "poker": "controller.games.poker_room:PokerRoom",

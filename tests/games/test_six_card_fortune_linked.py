@@ -7,7 +7,7 @@ from controller import config as configuration
 from controller.errors import RulesError
 from controller.games.engine import GameMachine
 from controller.games.events import Event
-from controller.games.six_card_fortune import SixCardFortune
+from controller.games.six_card_fortune.model import SixCardFortune
 from tests.games.six_card_fortune_table import deal, players
 
 

@@ -7,8 +7,8 @@ clockwise to all seven positions (670a.8(d)) -> the 11-card stub (670a.8(e), (f)
 stacks collected (670a.8(g)) -> seat by seat from the dealer's right: the Double Down offer, then
 the seat sets its hands (670a.11(b), (c)) -> the dealer sets by the house way (670a.11(d)) ->
 settlement (670a.11(e)-(h), 670a.12). The players' and dealer's turns are in
-six_card_fortune_players.py, settlement in six_card_fortune_settle.py, the irregularities of
-670a.13 in six_card_fortune_irregularities.py.
+players.py, settlement in settle.py, the irregularities of
+670a.13 in irregularities.py (this folder).
 
 States after "no more bets" and what the round waits for (`pending`; each wait is the
 machine state <state>_waits_<need>, WAITS below):
@@ -53,11 +53,11 @@ Readings of the text:
 """
 
 from controller.errors import ConfigError, InvalidCard, RulesError
-from controller.games import six_card_fortune_irregularities as irregularities
+from controller.games.six_card_fortune import irregularities
 from controller.games.engine import OPENED, ROUND_OVER, SHUFFLED, WAGERS_OPEN, \
     GameModel, IllegalEvent, seat_key
 from controller.games.out_of_order import WHILE_LOCKED, OutOfOrder
-from controller.games.six_card_fortune_players import DEALER, DEALER_SETTING, PLAYERS, \
+from controller.games.six_card_fortune.players import DEALER, DEALER_SETTING, PLAYERS, \
     PlayersAndDealer, card_code
 from controller import progressive
 from controller.progressive import contribute, new_meter
