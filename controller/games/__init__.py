@@ -15,8 +15,8 @@ GAMES = {
     "blackjack": "controller.games.blackjack:Blackjack",
     "props-and-hops": "controller.games.props_and_hops:PropsAndHops",
     "six-card-fortune-pai-gow": "controller.games.six_card_fortune.model:SixCardFortune",
-    "flop-poker": "controller.games.flop_poker:FlopPoker",
-    "raise-it-up-stud": "controller.games.raise_it_up:RaiseItUpStud",
+    "flop-poker": "controller.games.single_deck.flop_poker:FlopPoker",
+    "raise-it-up-stud": "controller.games.single_deck.raise_it_up:RaiseItUpStud",
     "poker": "controller.games.poker_room:PokerRoom",
 }
 

@@ -54,7 +54,7 @@ panel; one that does not say (a scenario) was done the table's way. Then:
 from controller.games.blackjack_family import DEALER, BlackjackFamily, parse, wager_name
 from controller.games.engine import ROUND_OVER, SEAT_KEYS, SETTLED, SHUFFLED, IllegalEvent
 from controller.games.out_of_order import WHILE_LOCKED, OutOfOrder
-from controller.games.single_deck import one_of
+from controller.games.single_deck.base import one_of
 from controller.rules import blackjack as bj
 from controller.rules import cards as C
 from controller.rules import paytables as pt

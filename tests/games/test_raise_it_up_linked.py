@@ -8,7 +8,7 @@ from controller import config as configuration
 from controller.errors import RulesError
 from controller.games.engine import GameMachine
 from controller.games.events import Event
-from controller.games.raise_it_up import RaiseItUpStud as RIU
+from controller.games.single_deck.raise_it_up import RaiseItUpStud as RIU
 from controller.table import TableController
 from tests.games.test_raise_it_up import A500, drive, shoe
 

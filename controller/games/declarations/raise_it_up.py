@@ -12,7 +12,8 @@ def _deck(model):
 
 DECLARES = Declaration(
     game=GAME,
-    modules=("controller.games.raise_it_up", "controller.games.declarations.raise_it_up",
+    modules=("controller.games.single_deck.raise_it_up",
+             "controller.games.declarations.raise_it_up",
              "controller.rules.raise_it_up", "controller.par.raise_it_up*"),
     intervals=(Interval("deck", _deck, by_game=True),),
     no_more_bets_section="669a.2(c)(2)",

@@ -24,7 +24,7 @@ Table options (config `options`):
     stub_count_every the house's interval, 1..5 rounds, for the dealer's stub count
 
 The deck, its hours and shuffles, the stub counts (583.8(e)-(g), 583.9(e)-(g), 583.10(d)-(f)),
-the irregularities and device faults of 583.13 are controller/games/single_deck.py, with the
+the irregularities and device faults of 583.13 are controller/games/single_deck/base.py, with the
 sections below. A round due a stub count waits in `stub_count` once the stub is out (after the
 flop; from an automated shoe after the community stack, 583.10(c)). A scenario's stub count is
 what its deck holds (the listed cards, the rest of the deck, `deck.missing` and `deck.extra`),
@@ -42,7 +42,7 @@ Readings of the text:
 """
 
 from controller.games.engine import ROUND_OVER, SHUFFLED, WAGERS_OPEN, IllegalEvent, seat_key
-from controller.games.single_deck import AUTOMATED_SHOE, HAND, MANUAL_SHOE, OPTION_DEFAULTS, \
+from controller.games.single_deck.base import AUTOMATED_SHOE, HAND, MANUAL_SHOE, OPTION_DEFAULTS, \
     SingleDeckGame, deck_options
 from controller.rules import cards as C
 from controller.rules import flop_poker as F

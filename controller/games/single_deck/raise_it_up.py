@@ -27,7 +27,7 @@ Also on "no more bets": {"progressive_chips": n}, the chips counted on the layou
 that is not the number of wagers the progressive system accepted holds the round for a
 floorperson (a lock-out; the clear resumes the deal with the accepted wagers: the player
 verifies his own wager was accepted, 669a.7(d)(4)). The deck, the stub count, the
-irregularities and device faults shared with Flop Poker are controller/games/single_deck.py,
+irregularities and device faults shared with Flop Poker are controller/games/single_deck/base.py,
 with the sections below; this game's own irregularities are here: a community card exposed
 early (669a.13(d)) and information exchanged (669a.11(a)(3)).
 
@@ -47,7 +47,7 @@ import copy
 
 from controller import progressive
 from controller.games.engine import ROUND_OVER, SHUFFLED, IllegalEvent, seat_key
-from controller.games.single_deck import AUTOMATED_SHOE, DECK_SIZE, HAND, MANUAL_SHOE, \
+from controller.games.single_deck.base import AUTOMATED_SHOE, DECK_SIZE, HAND, MANUAL_SHOE, \
     OPTION_DEFAULTS, SingleDeckGame, deck_options
 from controller.rules import cards as C
 from controller.rules import paytables as pt
