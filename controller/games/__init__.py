@@ -11,8 +11,8 @@ import importlib
 from controller.errors import ConfigError
 
 GAMES = {
-    "double-attack-blackjack": "controller.games.double_attack:DoubleAttackBlackjack",
-    "blackjack": "controller.games.blackjack:Blackjack",
+    "double-attack-blackjack": "controller.games.blackjack.double_attack:DoubleAttackBlackjack",
+    "blackjack": "controller.games.blackjack.model:Blackjack",
     "props-and-hops": "controller.games.props_and_hops:PropsAndHops",
     "six-card-fortune-pai-gow": "controller.games.six_card_fortune.model:SixCardFortune",
     "flop-poker": "controller.games.single_deck.flop_poker:FlopPoker",

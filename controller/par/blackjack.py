@@ -457,7 +457,7 @@ def _ends_on_twenty(hand, a, b, chart_up):
 
 def side_sheets(config=None):
     """Every optional wager the table offers, on its configured paytable."""
-    from controller.games.blackjack import Blackjack
+    from controller.games.blackjack.model import Blackjack
     config = config or Blackjack.DEFAULTS
     options = dict(Blackjack.DEFAULTS["options"])
     options.update(config.get("options", {}))
@@ -500,7 +500,7 @@ def side_sheets(config=None):
 
 
 def sheets(config=None):
-    from controller.games.blackjack import Blackjack
+    from controller.games.blackjack.model import Blackjack
     options = dict(Blackjack.DEFAULTS["options"])
     options.update((config or {}).get("options", {}))
     return [base_game(options)] + side_sheets(config)

@@ -9,7 +9,7 @@ import pytest
 
 from controller import config as configuration
 from controller.errors import ConfigError
-from controller.games.blackjack import Blackjack
+from controller.games.blackjack.model import Blackjack
 from controller.games.engine import IllegalEvent, GameMachine, mermaid
 from controller.games.events import Event
 from controller.scenario import play

@@ -9,7 +9,7 @@ import pytest
 from controller import config as configuration
 from controller.errors import ConfigError, InvalidCard
 from controller.games import model_class
-from controller.games.double_attack import DoubleAttackBlackjack as DAB
+from controller.games.blackjack.double_attack import DoubleAttackBlackjack as DAB
 from controller.games.engine import IllegalEvent, GameMachine, mermaid
 from controller.games.events import Event
 from controller.scenario import play

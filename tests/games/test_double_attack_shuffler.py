@@ -8,7 +8,7 @@ import pytest
 
 from controller import config as configuration
 from controller.errors import ConfigError
-from controller.games.double_attack import DoubleAttackBlackjack as DAB
+from controller.games.blackjack.double_attack import DoubleAttackBlackjack as DAB
 from controller.games.engine import IllegalEvent, GameMachine
 from controller.games.events import Event
 from controller.journal import boot

@@ -4,7 +4,7 @@ surrender, and refusing a card exposed in error (581.7(h)-(k), 581.9-581.11; 633
 A mixin of BlackjackFamily: it relies on the base's hands, pending protocol and hooks.
 """
 
-from controller.games.blackjack_hands import ACTIONS, new_hand, parse, wager_name
+from controller.games.blackjack.hands import ACTIONS, new_hand, parse, wager_name
 from controller.games.engine import IllegalEvent
 from controller.rules import blackjack as bj
 

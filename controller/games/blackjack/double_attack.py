@@ -51,7 +51,7 @@ panel; one that does not say (a scenario) was done the table's way. Then:
     (controller/games/out_of_order.py, shared with Flop Poker and Raise It Up).
 """
 
-from controller.games.blackjack_family import DEALER, BlackjackFamily, parse, wager_name
+from controller.games.blackjack.family import DEALER, BlackjackFamily, parse, wager_name
 from controller.games.engine import ROUND_OVER, SEAT_KEYS, SETTLED, SHUFFLED, IllegalEvent
 from controller.games.out_of_order import WHILE_LOCKED, OutOfOrder
 from controller.games.single_deck.base import one_of

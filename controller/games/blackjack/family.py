@@ -42,8 +42,8 @@ from controller.games.engine import LOCKED_OUT, ROUND_OVER, SHUFFLED, WAGERS_OPE
 from controller.rules import blackjack as bj
 from controller.rules import cards as C
 from controller.rules import settle
-from controller.games.blackjack_decisions import PlayerDecisions
-from controller.games.blackjack_hands import DEALER, new_hand, parse, wager_name
+from controller.games.blackjack.decisions import PlayerDecisions
+from controller.games.blackjack.hands import DEALER, new_hand, parse, wager_name
 
 class BlackjackFamily(PlayerDecisions, GameModel):
     """Base of the blackjack games: the round's procedure; the game fills in the hooks."""
