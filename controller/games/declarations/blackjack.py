@@ -17,4 +17,5 @@ DECLARES = Declaration(
     par_sheets="controller.par.blackjack",
     par_configured=True,
     strategy=("controller.par.blackjack_strategy", "strategy_text", (GAME,)),
+    jackpot_shares="controller.rules.blackjack_side_payouts:share_jackpot",   # 633a.7(o)
 )

@@ -20,4 +20,6 @@ DECLARES = Declaration(
     count_handed_as="progressive_chips",      # it reconciles the count itself (669a.8(b))
     par_sheets="controller.par.raise_it_up",
     strategy=("controller.par.raise_it_up_strategy", "text", ()),
+    # its Progressive Payout Wager's hold depends on the strategy: a link prices it so
+    linked_par=("progressive", "controller.par.raise_it_up_progressive:LinkedSheet"),
 )
