@@ -189,12 +189,14 @@ def wear_child(game, rounds, where):
         c1, w1 = time.process_time(), io_written()
         os.access(MARK % "end", os.F_OK)
         rss = status("VmRSS")
+        last = s.ctl.store.last_seq
+        frames = wal_frames(s, path, max(1, min(rounds, FRAME_ROUNDS))) if not stuck else None
     finally:
         s.close()
     store = Store(path)
     try:
         payload = inputs = rows = 0
-        for r in store.rows(first):
+        for r in store.rows(first, last + 1):
             rows += 1
             payload += sum(len(str(r[c]).encode("utf-8")) for c in r)
             if r["entry"] == "event" or r["kind"] in ("rng", "selftest", "output_failure",
@@ -204,7 +206,51 @@ def wear_child(game, rounds, where):
         store.close()
     print(json.dumps({"game": game, "rounds": max(1, played), "stuck": stuck,
                       "written": w1 - w0, "payload": payload,
-                      "rows": rows, "inputs": inputs, "cpu_s": c1 - c0, "rss": rss}))
+                      "rows": rows, "inputs": inputs, "cpu_s": c1 - c0, "rss": rss,
+                      "frames": frames}))
+
+
+FRAME_ROUNDS = 5
+WAL_HEADER, FRAME_HEADER = 32, 24
+
+
+def wal_frames(s, path, rounds):
+    """What each commit writes, read from the -wal itself: `rounds` more rounds with the
+    checkpoints held off, then every frame's page named by its b-tree (SQLite's dbstat) and
+    the 4 KiB pages of the -wal each commit dirties (what the kernel counts for it)."""
+    import collections
+    import struct
+    db = s.ctl.store.db
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.execute("PRAGMA wal_autocheckpoint=0")
+    try:
+        s.run(rounds)
+        s.ctl.flush()
+        with open(path + "-wal", "rb") as f:
+            wal = f.read()
+        try:
+            owner = {pageno: "%s %s" % (name, kind) for name, pageno, kind in
+                     db.execute("SELECT name, pageno, pagetype FROM dbstat")}
+        except Exception:                        # noqa: BLE001 - SQLite built without dbstat
+            owner = {}
+    finally:
+        from controller.journal.store import WAL_AUTOCHECKPOINT
+        db.execute("PRAGMA wal_autocheckpoint=%d" % WAL_AUTOCHECKPOINT)
+    page_size = struct.unpack(">I", wal[8:12])[0]
+    size = page_size + FRAME_HEADER
+    commits, frames, pages4k, by = 0, 0, 0, collections.Counter()
+    off = start = WAL_HEADER
+    while off + size <= len(wal):
+        pgno, commit = struct.unpack(">II", wal[off:off + 8])
+        frames += 1
+        by["header" if pgno == 1 else owner.get(pgno, "other")] += 1
+        off += size
+        if commit:                               # the commit's last frame
+            commits += 1
+            pages4k += (off - 1) // 4096 - start // 4096 + 1
+            start = off
+    return {"page_size": page_size, "commits": commits, "rounds": rounds, "frames": frames,
+            "pages4k": pages4k, "by": dict(by)}
 
 
 def wear(game, rounds, where):
@@ -245,12 +291,29 @@ def print_wear(games, rounds, where):
         fs = "n/a" if m["fsyncs"] is None else "%.1f" % (m["fsyncs"] / n)
         fr = "n/a" if m["fsyncs"] is None else "%.2f" % (m["fsyncs"] / max(1, m["inputs"]))
         print("wear %-24s disk %7.0f B/round for %6.0f B payload: %5.2fx (4 KiB/fsync floor "
-              "%s)  fsyncs %s/round for %.1f inputs: %sx  cpu %.1f ms/round  rss %.1f MiB"
+              "%s B/round: %s the payload; measured/floor %s)  fsyncs %s/round for %.1f "
+              "inputs: %sx  cpu %.1f ms/round  rss %.1f MiB"
               % (game, m["written"] / n, m["payload"] / n, m["written"] / max(1, m["payload"]),
+                 "n/a" if m["fsyncs"] is None else "%.0f" % (floor / n),
                  "n/a" if m["fsyncs"] is None else "%.2fx" % (floor / max(1, m["payload"])),
+                 "n/a" if not floor else "%.2fx" % (m["written"] / floor),
                  fs, m["inputs"] / n, fr, 1000 * m["cpu_s"] / n, m["rss"] / 2 ** 20)
               + ("" if not m.get("stuck") else "  (%d rounds: the autoplay stopped, %s)"
                  % (n, m["stuck"])))
+        f = m.get("frames")
+        if f and f["commits"]:
+            c = f["commits"]
+            wal = 4096 * f["pages4k"] / c
+            per = m["written"] / m["fsyncs"] if m["fsyncs"] else None
+            print("     per commit (%d commits over %d more rounds, checkpoints held off): %.2f "
+                  "frames of %d B (%s): %.2f 4 KiB pages of -wal (floor 1.00), %.0f B; measured "
+                  "%s B per fsync, so checkpoints into the file, the anchor and the -shm add "
+                  "%s B"
+                  % (c, f["rounds"], f["frames"] / c, f["page_size"] + FRAME_HEADER,
+                     ", ".join("%s %.2f" % (k, v / c) for k, v in
+                               sorted(f["by"].items(), key=lambda kv: -kv[1])),
+                     f["pages4k"] / c, wal, "n/a" if per is None else "%.0f" % per,
+                     "n/a" if per is None else "%.0f" % (per - wal)))
 
 
 def measure(path, rounds, key_file, repeat):
