@@ -8,11 +8,22 @@ a child process, over --wear-rounds rounds:
     disk    bytes the process caused to be written (/proc/self/io write_bytes less
             cancelled_write_bytes) per round, against the journal's payload per round (the
             bytes of the rows it wrote): the goal is <= 3x. The kernel counts a page each
-            time an fsync'd commit dirties it again, so 4 KiB per commit is the floor
-            whatever SQLite does; the floor's ratio is printed beside it.
+            time an fsync'd commit dirties it again, so 4 KiB per fsync is the floor
+            whatever SQLite does: the floor (4096 x fsyncs per round) is printed beside
+            it, as a ratio to the payload, and the measured bytes as a ratio to the floor.
+            A checkpoint (SQLite's, every journal.store.WAL_AUTOCHECKPOINT pages of -wal)
+            copies the pages into the file: run enough rounds to hold some (the count is
+            printed) or the figure leaves them out.
+    frames  then FRAME_ROUNDS more rounds with the checkpoints held off, and the -wal read
+            frame by frame: per commit, the frames by b-tree (journal leaf, meta, the
+            header page, journal interior and overflow pages, meters) and the 4 KiB pages
+            of the -wal it dirtied; the difference to the measured bytes per fsync is what
+            the checkpoints, the anchor and the -shm cost
     fsyncs  fsync + fdatasync calls per round, counted by strace between two markers the
             child makes, against the inputs per round (events and input records): keep
-            <= 1.1x. Printed as n/a without strace.
+            <= 1.1x; the anchor's fdatasync at each round's end is one of them, and those
+            of the database file itself are the checkpoints. Printed as n/a without
+            strace.
     cpu     the child's CPU time per round (process time, every thread), not wall time
     rss     the child's resident set at the end (VmRSS), not tracemalloc's view
 
@@ -259,7 +270,8 @@ def wear(game, rounds, where):
     trace = os.path.join(where, "%s.strace" % game)
     strace = shutil.which("strace")
     if strace:
-        cmd = [strace, "-f", "-qq", "--seccomp-bpf", "-o", trace, "-e", "trace=fsync,fdatasync,access"] + cmd
+        cmd = [strace, "-f", "-qq", "-y", "--seccomp-bpf", "-o", trace, "-e",
+               "trace=fsync,fdatasync,access"] + cmd
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
     if r.returncode != 0 and strace:             # strace not allowed here (no ptrace)
         strace = None
@@ -268,9 +280,9 @@ def wear(game, rounds, where):
     if r.returncode != 0:
         raise RuntimeError("%s: %s" % (game, r.stderr[-1500:]))
     out = json.loads(r.stdout.strip().splitlines()[-1])
-    out["fsyncs"] = None
+    out["fsyncs"] = out["checkpoints"] = None
     if strace and os.path.exists(trace):
-        counting, n = False, 0
+        counting, n, db = False, 0, 0
         with open(trace) as f:
             for line in f:
                 if MARK % "start" in line:
@@ -279,7 +291,8 @@ def wear(game, rounds, where):
                     counting = False
                 elif counting and re.search(r"\b(fsync|fdatasync)\(", line):
                     n += 1
-        out["fsyncs"] = n
+                    db += bool(re.search(r"\(\d+<[^>]*\.db>", line))   # the file: a checkpoint
+        out["fsyncs"], out["checkpoints"] = n, db
     return out
 
 
@@ -292,12 +305,14 @@ def print_wear(games, rounds, where):
         fr = "n/a" if m["fsyncs"] is None else "%.2f" % (m["fsyncs"] / max(1, m["inputs"]))
         print("wear %-24s disk %7.0f B/round for %6.0f B payload: %5.2fx (4 KiB/fsync floor "
               "%s B/round: %s the payload; measured/floor %s)  fsyncs %s/round for %.1f "
-              "inputs: %sx  cpu %.1f ms/round  rss %.1f MiB"
+              "inputs: %sx  checkpoints %s  cpu %.1f ms/round  rss %.1f MiB"
               % (game, m["written"] / n, m["payload"] / n, m["written"] / max(1, m["payload"]),
                  "n/a" if m["fsyncs"] is None else "%.0f" % (floor / n),
                  "n/a" if m["fsyncs"] is None else "%.2fx" % (floor / max(1, m["payload"])),
                  "n/a" if not floor else "%.2fx" % (m["written"] / floor),
-                 fs, m["inputs"] / n, fr, 1000 * m["cpu_s"] / n, m["rss"] / 2 ** 20)
+                 fs, m["inputs"] / n, fr,
+                 "n/a" if m["checkpoints"] is None else m["checkpoints"],
+                 1000 * m["cpu_s"] / n, m["rss"] / 2 ** 20)
               + ("" if not m.get("stuck") else "  (%d rounds: the autoplay stopped, %s)"
                  % (n, m["stuck"])))
         f = m.get("frames")
