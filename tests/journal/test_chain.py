@@ -58,6 +58,27 @@ def test_the_row_body_is_the_canonical_json_of_the_row_byte_for_byte():
             hmac.new(b"k" * 16, body, hashlib.sha256).hexdigest()
 
 
+def test_canonical_is_json_dumps_with_its_arguments():
+    from controller.journal.chain import _slow_canonical
+    import math
+    import pytest
+
+    class Kind(int):
+        pass
+    values = [None, True, 0, -7, 10 ** 30, 1.5, -0.0, 1e300, "é\"\\\n\u2028😀", "", [], {},
+              (1, "a"), {"b": [1, {"z": None, "a": (2.5, False)}], "a": "x", "é": 1},
+              {1: "int keys", 2: "sorted as ints"}, {"n": Kind(3)}, [[[[{"deep": 1}]]]]]
+    for v in values:
+        assert canonical(v) == _slow_canonical(v), v
+    for bad, error in ((math.nan, ValueError), ({"x": math.inf}, ValueError),
+                       ([-math.inf], ValueError), ({"s": {1, 2}}, TypeError),
+                       (object(), TypeError), ({1: "a", "b": 2}, TypeError)):
+        with pytest.raises(error):
+            _slow_canonical(bad)
+        with pytest.raises(error):
+            canonical(bad)
+
+
 def test_an_edited_row_is_named(journal_copy):
     rows, _ = _rows(journal_copy)
     wager = next(r for r in rows if r["kind"] == "wager" and r["seq"] > 20)
