@@ -44,7 +44,8 @@ def test_the_row_body_is_the_canonical_json_of_the_row_byte_for_byte():
     rows = [{"seq": 1 + i, "ts_ns": 10 ** 18 + i, "source": src, "entry": "event",
              "kind": kind, "round_no": i, "data": text}
             for i, (text, src, kind) in enumerate(
-                (t, s, k) for t in texts for s in ("dealer_panel", "é\"") for k in ("wager", "\n"))]
+                (t, s, k) for t in texts for s in ("dealer_panel", "é\"")
+                for k in ("wager", "\n"))]
     # and rows of other types (a replay's, a hand-edited one): canonical() itself
     rows += [{"seq": 1, "ts_ns": 2, "source": "x", "entry": "event", "kind": None,
               "round_no": True, "data": "{}"},
