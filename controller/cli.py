@@ -225,14 +225,17 @@ def _meter_priced(sheet):
 
 
 def _link_priced(game, sheets):
-    """The sheets a linked par is stated for: a strategy-dependent one the game's par module
-    prices for a link (Raise It Up's Progressive Payout Wager, under the optimal base-game
-    strategy: registry.linked_sheet), else the game's own."""
-    from controller.par import registry
+    """The sheets a linked par is stated for: Raise It Up's Progressive Payout Wager is
+    strategy-dependent, priced for the link under the optimal base-game strategy
+    (its declaration's linked_par); the others' own sheets."""
+    from controller.games import declaration
+    from controller.games.declarations import load
+    linked = declaration(game).linked_par
     out = []
     for s in sheets:
-        if not _meter_priced(s) and getattr(s, "wager", None):
-            s = registry.linked_sheet(game, s.wager) or s
+        if linked is not None and getattr(s, "wager", None) == linked[0] and \
+                not _meter_priced(s):
+            s = load(linked[1])()
         out.append(s)
     return out
 

@@ -130,9 +130,8 @@ class TableView:
     # a `link_award` input row after it: counted there, at once, as the table counts it
     # (controller/progressive.py LinkedGame.on_link_award numbers it as a late award), from
     # the pending hit the last snapshot holds. A late award the fold did not see as a row
-    # (a fold started from a later snapshot), or a jackpot several seats shared (the game's
-    # rule splits it), is counted from the next snapshot's list of late awards; each is
-    # counted once, by its number.
+    # (a fold started from a later snapshot) is counted from the next snapshot's list of
+    # late awards; each is counted once, by its number.
 
     def _count_late(self, name, net, paid):
         w = self.s["wagers"].setdefault(name, {"handle": 0, "paid": 0, "net": 0})
@@ -165,17 +164,18 @@ class TableView:
                 hit["round"] > self.s["last_round_counted"]:
             return                  # paid in its round: the round's snapshot counts it
         name, seats = link["name"], hit.get("seats") or {hit["seat"]: hit["wager"]}
-        if len(seats) > 1 or link.get("defer"):
-            # a jackpot shared at the table (633a.7(o)): the game's rule splits it, which the
-            # floor does not know; its late awards (and this link's after it) are counted
-            # from the next snapshot's list, each by its number
-            link["defer"] = True
-            return
+        if len(seats) > 1:          # a jackpot shared at the table: the game's own rule
+            from controller.games import declaration
+            from controller.games.declarations import load
+            shares = load(declaration(self.s["game"]).jackpot_shares)(name, amount, seats)
+        else:
+            shares = {hit["seat"]: amount}
         seen = self.s.setdefault("late_seen", {})
-        link["late_n"] += 1
-        if link["late_n"] > seen.get(name, 0):
-            seen[name] = link["late_n"]
-            self._count_late(name, amount, max(0, amount - hit["wager"]))
+        for seat, share in sorted(shares.items()):
+            link["late_n"] += 1
+            if link["late_n"] > seen.get(name, 0):
+                seen[name] = link["late_n"]
+                self._count_late(name, share, max(0, share - seats[seat]))
 
     def _count_round(self, model):
         wagers = self.s["wagers"]

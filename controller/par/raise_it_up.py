@@ -42,15 +42,6 @@ def base_game_sheet():
                             "the Play Wager")
 
 
-def linked_sheet(wager):
-    """The Progressive Payout Wager priced for a linked meter (`tablectl par --link-tables`):
-    raise_it_up_progressive's exact three-card reading under the optimal strategy."""
-    if wager != "progressive":
-        return None
-    from controller.par.raise_it_up_progressive import LinkedSheet
-    return LinkedSheet()
-
-
 def sheets():
     out = [
         base_game_sheet(),

@@ -24,14 +24,3 @@ def sheets(game, config=None):
     if declared.par_configured:
         return module.sheets(config)
     return module.sheets()
-
-
-def linked_sheet(game, wager):
-    """A sheet the game's par module prices `wager` with for a linked meter, where its own
-    sheet is strategy-dependent (`linked_sheet(wager)` of the module; None: none)."""
-    declared = declaration(game)
-    if declared.par_sheets is None:
-        return None
-    module = importlib.import_module(declared.par_sheets)
-    fn = getattr(module, "linked_sheet", None)
-    return fn(wager) if fn is not None else None
