@@ -17,8 +17,9 @@ Per N, on a fresh server:
     burst      --burst rows already in each journal when the uplinks start: rows/s ingested
                (until the floor has folded every row) and the cost per row, CPU seconds of
                this process and of nats-server together, per 1000 rows
-    paced      each table appends --rate rows/s for --seconds (stamped with the wall clock
-               at append): latency from the uplink's publish to the floor's fold (transport)
+    paced      each table appends --rate rows/s for --seconds, each from its own phase
+               (tables are independent), stamped with the wall clock at append:
+               latency from the uplink's publish to the floor's fold (transport)
                and from the journal append to the fold (end to end, which includes the 20 ms
                poll and, for rows with cards, the wait for the end of their round)
 Then, with --outage-tables tables: the server is SIGKILLed while they play on for --outage
@@ -39,6 +40,7 @@ import asyncio
 import json
 import multiprocessing
 import os
+import random
 import shutil
 import sys
 import tempfile
@@ -185,6 +187,8 @@ class Tables:
 
     def __init__(self, d, tables, url, passwords, rows, workers):
         ctx = multiprocessing.get_context("spawn")
+        rng = random.Random(2026)                 # each table's phase: fixed, so runs compare
+        phases = {t: rng.random() for t in tables}
         self.procs, self.conns = [], []
         for k in range(workers):
             mine = tables[k::workers]
@@ -192,7 +196,8 @@ class Tables:
                 continue
             parent, child = ctx.Pipe()
             p = ctx.Process(target=table_worker, daemon=True,
-                            args=(child, d, mine, url, {t: passwords[t] for t in mine}, rows))
+                            args=(child, d, mine, url, {t: passwords[t] for t in mine}, rows,
+                                  {t: phases[t] for t in mine}))
             p.start()
             self.procs.append(p)
             self.conns.append(parent)
@@ -226,7 +231,7 @@ class Tables:
                 p.join(5)
 
 
-def table_worker(conn, d, tables, url, passwords, rows):
+def table_worker(conn, d, tables, url, passwords, rows, phases):
     """One worker: its tables' journals and uplinks, driven by the floor's process."""
     stores = {t: Store.create(os.path.join(d, "%s.journal" % t)) for t in tables}
     ups = []
@@ -237,18 +242,22 @@ def table_worker(conn, d, tables, url, passwords, rows):
             st.append([entry(r, time.time_ns() if stamp else None) for r in chunk])
 
     def pace(start, rate, seconds, stop_at):
-        """--rate rows/s a table, a tick every 100 ms, up to row stop_at; the index reached."""
-        i, due, end = start, 0.0, time.monotonic() + seconds
-        while time.monotonic() < end and (stop_at is None or i < stop_at):
-            tick = time.monotonic()
-            due += rate / 10.0                      # a fractional rate accumulates
-            per_tick, due = int(due), due - int(due)
-            if stop_at is not None:
-                per_tick = min(per_tick, stop_at - i)
-            append(i, i + per_tick, True)
-            i += per_tick
-            time.sleep(max(0.0, 0.1 - (time.monotonic() - tick)))
-        return i
+        """Each table appends a row every 1/rate s from its own phase (tables are
+        independent: in step, all 64 would publish in the same millisecond and queue behind
+        each other's fsyncs, a burst no floor sees), up to row stop_at; {table: row reached}."""
+        step, end = 1.0 / rate, time.monotonic() + seconds
+        due = {t: time.monotonic() + phases[t] * step for t in stores}
+        at = {t: start for t in stores}
+        while min(due.values()) < end:
+            time.sleep(max(0.0, min(due.values()) - time.monotonic()))
+            now = time.monotonic()
+            for t, when in due.items():
+                if when > now:
+                    continue
+                stores[t].append([entry(rows[at[t] % len(rows)], time.time_ns())])
+                at[t] += 1
+                due[t] = when + step if stop_at is None or at[t] < stop_at else float("inf")
+        return at
 
     try:
         while True:
@@ -274,6 +283,13 @@ def table_worker(conn, d, tables, url, passwords, rows):
         for st in stores.values():
             st.close()
         conn.send("stopped")
+
+
+def merged(replies):
+    out = {}
+    for r in replies:
+        out.update(r)
+    return out
 
 
 def workers_for(n, args):
@@ -304,11 +320,11 @@ def run_n(n, rows, args, workdir):
         floor.append_lat.clear()
         busy0 = (time.process_time(), cpu_of(floor.server.pid), tabs.cpu(), time.perf_counter())
         with FsyncProbe(d) as probe:
-            i = min(tabs.ask("pace", burst, args.rate, args.seconds, len(rows)))
+            reached = merged(tabs.ask("pace", burst, args.rate, args.seconds, len(rows)))
         wall = time.perf_counter() - busy0[3]
         busy = [(time.process_time() - busy0[0]) / wall,
                 (cpu_of(floor.server.pid) - busy0[1]) / wall, (tabs.cpu() - busy0[2]) / wall]
-        total = n * (burst + releasable(rows[burst:i]))
+        total = sum(burst + releasable(rows[burst:i]) for i in reached.values())
         wait(lambda: floor.folded() >= total, 120)
         transport = [x / 1e6 for x in floor.service.latencies]
         e2e = [x / 1e6 for x in floor.append_lat]
@@ -319,7 +335,8 @@ def run_n(n, rows, args, workdir):
                 "fsync_p99": pct(probe.lat, 99),
                 "paced_cores": {"floor": busy[0], "nats-server": busy[1], "tables": busy[2]},
                 "e2e_p50": pct(e2e, 50), "e2e_p99": pct(e2e, 99),
-                "paced_rows": n * (i - burst), "complete": floor.folded() >= total}
+                "paced_rows": sum(i - burst for i in reached.values()),
+                "complete": floor.folded() >= total}
     finally:
         if tabs is not None:
             tabs.stop()
@@ -342,9 +359,9 @@ def outage(n, rows, args, workdir):
         floor.server.kill()
         # 10 rows/s a table at least: a backlog worth catching up (9,600 rows for 16 tables
         # down 60 s), as at stop 21
-        i = min(tabs.ask("pace", first, max(10.0, args.rate), args.outage, None))
-        sent = [rows[k % len(rows)] for k in range(first, i)]
-        written = n * (first + releasable(sent))
+        reached = merged(tabs.ask("pace", first, max(10.0, args.rate), args.outage, None))
+        written = sum(first + releasable([rows[k % len(rows)] for k in range(first, i)])
+                      for i in reached.values())
         floor.server.start()
         t0 = time.perf_counter()
         sent_all = wait(lambda: all(tabs.ask("drained")), 300)
