@@ -16,7 +16,7 @@ workers and nats-server.
 Per N, on a fresh server:
     burst      --burst rows already in each journal when the uplinks start: rows/s ingested
                (until the floor has folded every row) and the cost per row, CPU seconds of
-               this process and of nats-server together, per 1000 rows
+               this process, the workers and nats-server together, per 1000 rows
     paced      each table appends --rate rows/s for --seconds, each from its own phase
                (tables are independent), stamped with the wall clock at append:
                latency from the uplink's publish to the floor's fold (transport)
