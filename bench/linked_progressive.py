@@ -19,6 +19,9 @@ Per N, on a fresh link:
 Then --hits hits, one at a time from 2 tables: hit-to-award latency, from the hit's publish
 to its award heard on tablectl.award.<link>.<table> (the meter's CAS, the award entry, the
 publish), p50 and p99, against the plain publish+ack round trip's p50 and p99.
+Then a controller restarted on the largest link: the stream messages and award keys its
+start reads (from the meter entry's applied_seq), and what it read when the entry had no
+`open` (the whole history, as before).
 
 The last line: `ratio vs publish+ack: contributions/s at N tables X.XX, hit-to-award p50
 Y.YY`.
@@ -146,6 +149,31 @@ async def reference_stream(url):
         await nc.close()
 
 
+async def start_reads(url, link):
+    """What a controller's start reads on `link`: from the meter entry (as built), and from
+    an entry stripped of `open` (the whole-history replay it did before)."""
+    out = {}
+    for how in ("from_entry", "legacy"):
+        if how == "legacy":
+            nc = await connect(url, "floor", FLOOR_PW)
+            try:
+                kv = await ensure_link_streams(nc.jetstream(timeout=10))
+                raw, rev = await kv_entry(kv, S.meter_key(link))
+                doc = json.loads(raw)
+                doc.pop("open", None)
+                await kv.update(S.meter_key(link), json.dumps(doc).encode(), last=rev)
+            finally:
+                await nc.close()
+        ctl = await asyncio.get_running_loop().run_in_executor(
+            None, lambda: ControllerThread(url, link, password=FLOOR_PW, listen_s=0.0))
+        try:
+            out[how] = dict(ctl.ctl.start_read)
+            out["applied_seq"] = ctl.ctl.meter["applied_seq"]
+        finally:
+            await asyncio.get_running_loop().run_in_executor(None, ctl.stop)
+    return out
+
+
 def pct(xs, p):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(len(xs) * p))] if xs else 0
@@ -222,6 +250,12 @@ def main():
         print(json.dumps({"contributions": results, "hit_to_award_ms": [hp50, hp99],
                           "publish_ack_ms": [rp50, rp99]}, sort_keys=True))
         big = max(sizes)
+        restart = asyncio.run(start_reads(server.url, "B%d" % big))
+        print("controller start on link B%d (applied_seq %d): reads %d stream messages and "
+              "%d award keys; from an entry without `open` (before) it read %d, the link's whole history"
+              % (big, restart["applied_seq"], restart["from_entry"]["stream_messages"],
+                 restart["from_entry"]["award_keys"],
+                 restart["legacy"]["stream_messages"]))
         print("ratio vs publish+ack: contributions/s at %d tables %.2f, hit-to-award p50 %.2f"
               % (big, results[big]["ratio"], hp50 / rp50 if rp50 else 0.0))
     finally:

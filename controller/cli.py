@@ -154,7 +154,7 @@ def cmd_par(args, out):
             if args.json:
                 wagers = [s.to_json() for s in sheets]
                 if link:
-                    for s, j in zip(sheets, wagers):
+                    for s, j in zip(_link_priced(game, sheets), wagers):
                         if _meter_priced(s):
                             j["linked"] = _linked(s, game, link)
                 docs.append({"game": game, "wagers": wagers})
@@ -218,8 +218,25 @@ def _link_par_args(args, games):
 
 
 def _meter_priced(sheet):
+    if getattr(sheet, "linked_priced", False):
+        return True
     return hasattr(sheet, "meter_share") and hasattr(sheet, "outcomes") and \
         bool(sheet.meter_share())
+
+
+def _link_priced(game, sheets):
+    """The sheets a linked par is stated for: Raise It Up's Progressive Payout Wager is
+    strategy-dependent, priced for the link under the optimal base-game strategy
+    (controller/par/raise_it_up_progressive.py LinkedSheet); the others' own sheets."""
+    from controller.rules import paytables as pt
+    out = []
+    for s in sheets:
+        if game == pt.RIU and getattr(s, "wager", None) == "progressive" and \
+                not _meter_priced(s):
+            from controller.par.raise_it_up_progressive import LinkedSheet
+            s = LinkedSheet()
+        out.append(s)
+    return out
 
 
 def _linked(sheet, game, link):
@@ -240,7 +257,7 @@ def _linked(sheet, game, link):
 
 def _print_linked(game, sheets, link, out):
     from controller.par.linked import text
-    priced = [s for s in sheets if _meter_priced(s)]
+    priced = [s for s in _link_priced(game, sheets) if _meter_priced(s)]
     if not priced:
         out.write("linked: %s has no meter-share wager priced here (a strategy-dependent "
                   "progressive is listed above)\n\n" % game)

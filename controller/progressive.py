@@ -261,8 +261,9 @@ def link_new_round(meter):
     meter["link"]["accepted"] = {}
 
 
-def link_hit(meter, round_no, seat, hand, pay_, wager):
-    """A winning meter share: sent to the link, the seat's award waits for its answer."""
+def link_hit(meter, round_no, seat, hand, pay_, wager, seats=None):
+    """A winning meter share: sent to the link, the seat's award waits for its answer.
+    `seats` {seat: wager}: the seats that won it together (one hit, its award shared)."""
     key = link_key(round_no, seat)
     part = Fraction(pay_.num, 100)              # the contract's share: [1, 1] the whole meter
     share = [part.numerator, part.denominator]
@@ -270,6 +271,8 @@ def link_hit(meter, round_no, seat, hand, pay_, wager):
     lk["hit_no"] = lk.get("hit_no", 0) + 1      # the order the table settled them: sent so
     lk["hits"][key] = {"round": int(round_no), "seat": seat, "hand": list(hand),
                        "share": share, "wager": wager, "n": lk["hit_no"]}
+    if seats:
+        lk["hits"][key]["seats"] = {str(s): int(w) for s, w in seats.items()}
     return key
 
 
@@ -334,40 +337,101 @@ def accepting_progressive(model):
     return all(link_up(m) for m in progressives(model).values())
 
 
-class LinkedGame:
-    """The link's inputs, for a game whose `meter` may be linked (Raise It Up, Six-Card
-    Fortune). Each is an input event the link client submits (source "link"), journaled before
-    it is applied, in any state of the table: what the link stored and awarded is a fact the
-    table records even while it is locked out."""
+def linked_meters(model):
+    """{wager name: meter} of the model's linked meters (a Blackjack table may be on three
+    links at once, one per progressive of 633a.7(o))."""
+    return {name: m for name, m in progressives(model).items() if linked(m)}
 
-    def linked_meter(self):
-        meter = getattr(self, "meter", None)
+
+def meter_of_link(model, link_id):
+    """(wager name, meter) of the model's meter on link `link_id`, or (None, None)."""
+    for name, m in sorted(linked_meters(model).items()):
+        if m["link"]["id"] == link_id:
+            return name, m
+    return None, None
+
+
+LATE_KEPT = 25
+
+
+def _late_award(meter, hit, seat, share):
+    """An award paid after its round was counted (settled as "pending", net -wager): what
+    the round's money meters lack, as an entry numbered once per meter (`n`), so the
+    console's wager meters and the floor's fold each add it once. Its net is the share
+    paid (the round counted -wager, the award makes it share - wager); `paid` is what the
+    table paid beyond the stake."""
+    lk = meter["link"]
+    lk["late_n"] = lk.get("late_n", 0) + 1
+    wager = hit["seats"][seat] if hit.get("seats") else hit["wager"]
+    entry = {"n": lk["late_n"], "round": hit["round"], "seat": seat, "net": share,
+             "paid": max(0, share - wager)}
+    lk.setdefault("late", []).insert(0, entry)
+    del lk["late"][LATE_KEPT:]
+    return entry
+
+
+def late_awards(model):
+    """[(wager name, entry)] of every late award the model's linked meters keep."""
+    out = []
+    for name, m in sorted(linked_meters(model).items()):
+        for e in m["link"].get("late", []):
+            out.append((name, e))
+    return out
+
+
+def late_since(model, seen):
+    """The late awards of `model` (a model, or a namespace of a snapshot's `meter` and
+    `meters`) numbered after `seen` {wager name: last n counted}, oldest first; `seen` is
+    moved past them. How the money meters count each late award exactly once."""
+    out = [(name, e) for name, e in late_awards(model) if e["n"] > seen.get(name, 0)]
+    out.sort(key=lambda ne: (ne[0], ne[1]["n"]))
+    for name, e in out:
+        seen[name] = max(seen.get(name, 0), e["n"])
+    return out
+
+
+class LinkedGame:
+    """The link's inputs, for a game whose progressive meters may be linked (Raise It Up and
+    Six-Card Fortune: `meter`; Blackjack: `meters`, one per progressive wager, each on a
+    link of its own). Each is an input event the link client submits (source "link"),
+    journaled before it is applied, in any state of the table: what the link stored and
+    awarded is a fact the table records even while it is locked out. An event names its
+    link; the meter on that link is the one it applies to."""
+
+    def linked_meter(self, wager="progressive"):
+        meter = progressives(self).get(wager)
         return meter if linked(meter) else None
 
     def _link_meter_for(self, event):
-        meter = self.linked_meter()
-        if meter is None:
+        """(wager name, meter) of the event's link."""
+        meters = linked_meters(self)
+        if not meters:
             raise SettlementError("a %s event, but this table's meter is not linked"
                                   % event.kind)
-        if event.get("link") not in (None, meter["link"]["id"]):
-            raise SettlementError("a %s event of link %r, but this table is on link %r"
-                                  % (event.kind, event.get("link"), meter["link"]["id"]))
-        return meter
+        link_id = event.get("link")
+        if link_id is None and len(meters) == 1:
+            return next(iter(meters.items()))
+        name, meter = meter_of_link(self, link_id)
+        if meter is None:
+            raise SettlementError("a %s event of link %r, but this table is on link %s"
+                                  % (event.kind, link_id, ", ".join(
+                                      sorted(m["link"]["id"] for m in meters.values()))))
+        return name, meter
 
     def hold_wager(self, seat, wager, amount, placed):
-        """engine.on_wager's hook: a Progressive Payout Wager on a linked meter is asked of
-        the link; it is placed (accepted, its light on) only with the link's acknowledgement."""
-        meter = self.linked_meter()
-        if meter is None or wager != "progressive":
+        """engine.on_wager's hook: a progressive wager on a linked meter is asked of the link;
+        it is placed (accepted, its light on) only with the link's acknowledgement."""
+        meter = self.linked_meter(wager)
+        if meter is None:
             return False
         if amount == 0:
             placed.pop(wager, None)
             if not placed:
                 self.wagers.pop(seat, None)
             if link_take_off(meter, self.round_no, seat):
-                self.note("link_withdraw_asked", seat=seat)
+                self.note("link_withdraw_asked", seat=seat, wager=wager)
             return True
-        if "progressive" in placed:
+        if wager in placed:
             return True                   # accepted already: the chip sensed again
         if link_offer(meter, self.round_no, seat, amount):
             self.note("link_contribution_asked", seat=seat, wager=amount,
@@ -375,56 +439,76 @@ class LinkedGame:
         return True
 
     def on_link_contribution(self, event):
-        """669a.7(d)(4), 670a.7(e)(4): the player's wager is accepted once the link holds its
-        contribution (the acceptance light comes on from `wagers`)."""
-        meter = self._link_meter_for(event)
+        """669a.7(d)(4), 670a.7(e)(4), 633a.7(o): the player's wager is accepted once the link
+        holds its contribution (the acceptance light comes on from `wagers`)."""
+        name, meter = self._link_meter_for(event)
         entry = link_acknowledged(meter, event.data, self.round_no, self.state == WAGERS_OPEN)
         if entry is None:
             self.note("link_contribution_withdrawn", id=event.get("id"),
                       why="acknowledged after the lock-out or the wager's removal")
             return
         placed = self.wagers.setdefault(entry["seat"], {})
-        placed["progressive"] = entry["wager"]
-        self.note("wager", seat=entry["seat"], wager="progressive", amount=entry["wager"],
+        placed[name] = entry["wager"]
+        self.note("wager", seat=entry["seat"], wager=name, amount=entry["wager"],
                   link_seq=entry.get("seq"))
 
     def on_link_withdraw(self, event):
-        meter = self._link_meter_for(event)
+        _, meter = self._link_meter_for(event)
         link_withdrawn(meter, event.data)
 
     def on_link_meter(self, event):
-        link_sync(self._link_meter_for(event), event.data)
+        link_sync(self._link_meter_for(event)[1], event.data)
 
     def on_link_state(self, event):
-        meter = self._link_meter_for(event)
+        _, meter = self._link_meter_for(event)
         link_sync(meter, event.data)
         self.note("link_up" if meter["link"]["up"] else "link_down", link=meter["link"]["id"],
                   value=meter["value"])
 
+    def split_award(self, name, hit, amount):
+        """{seat: cents} of an award: the hit's seat's, unless the hit is a jackpot several
+        seats won together (the game says how they share it)."""
+        return {hit["seat"]: amount}
+
     def on_link_award(self, event):
         """The award of a hit this table sent: paid to the seat once (669a.12(e)(4),
-        670a.12(d)(3): the amount on the link's meter at the hit's place in the link's order);
-        a second copy of it (sent again after a reconnect, a restart) pays nothing."""
-        meter = self._link_meter_for(event)
+        670a.12(d)(3), 633a.7(o): the amount on the link's meter at the hit's place in the
+        link's order); a second copy of it (sent again after a reconnect, a restart) pays
+        nothing. A jackpot won at several seats at once is one hit, its award shared by the
+        game's rule (633a.7(o)(1)(ii)(C): Bad Beat in proportion to the wagers). An award
+        that comes after its round was counted is kept as a late award for the money
+        meters (`late_awards`)."""
+        name, meter = self._link_meter_for(event)
         hit = link_award(meter, event.data)
         if hit is None:
             self.note("link_award_again", id=event.get("id"))
             return
-        seat, net = hit["seat"], hit["amount"] - hit["wager"]
-        if hit["round"] == self.round_no and seat in self.results:
-            self.results[seat]["progressive"] = ["win", net]
-        for j in getattr(self, "jackpots", []) or []:
-            if j.get("seat") == seat and j.get("amount") is None and \
-                    hit["round"] == self.round_no:
-                j["amount"] = hit["amount"]
-        self.note("link_award_paid", seat=seat, round=hit["round"], amount=hit["amount"],
-                  net=net, seq=hit["seq"], link=meter["link"]["id"])
+        shares = self.split_award(name, hit, hit["amount"])
+        this_round = hit["round"] == self.round_no
+        counted = not this_round or getattr(self, "status", None) in ("settled", "void")
+        for seat, share in sorted(shares.items()):
+            wager = hit["seats"][seat] if hit.get("seats") else hit["wager"]
+            net = share - wager
+            if this_round and seat in self.results:
+                self.results[seat][name] = ["win", net]
+            for j in getattr(self, "jackpots", []) or []:
+                if j.get("seat") == seat and j.get("wager", name) == name and this_round:
+                    for k in ("amount", "paid"):
+                        if k in j and j[k] is None:
+                            j[k] = share
+            if counted:
+                _late_award(meter, hit, seat, share)
+            self.note("link_award_paid", seat=seat, round=hit["round"], amount=share,
+                      net=net, seq=hit["seq"], link=meter["link"]["id"], wager=name,
+                      counted_late=counted)
 
-    def settle_linked_hit(self, seat, hand, pay_, wager):
-        """A meter share won at a linked meter: sent to the link; the seat's Progressive
-        Payout settlement waits for the award (its result "pending" until then)."""
-        meter = self.linked_meter()
-        key = link_hit(meter, self.round_no, seat, hand, pay_, wager)
-        self.note("link_hit", seat=seat, hand=list(hand), share=meter["link"]["hits"][key]["share"],
-                  link=meter["link"]["id"])
+    def settle_linked_hit(self, seat, hand, pay_, wager, name="progressive", seats=None):
+        """A meter share won at a linked meter: sent to the link; the seat's settlement waits
+        for the award (its result "pending" until then). `seats` {seat: wager}: a jackpot
+        won at these seats together, one hit for all of them."""
+        meter = self.linked_meter(name)
+        key = link_hit(meter, self.round_no, seat, hand, pay_, wager, seats)
+        self.note("link_hit", seat=seat, hand=list(hand),
+                  share=meter["link"]["hits"][key]["share"], link=meter["link"]["id"],
+                  wager=name, seats=sorted(seats) if seats else [seat])
         return ["pending", -wager]

@@ -64,6 +64,9 @@ class Runner(Runtime):
         link = (section.get("floor") or {}).get("link")
         if link:                    # the game's meter is the link's (controller/progressive.py)
             cfg = dict(cfg, link=link)
+        links = (section.get("floor") or {}).get("links")
+        if links:                   # a game's progressives each on a link (Blackjack's three)
+            cfg = dict(cfg, links=dict(links))
         super().__init__(cfg, ConfiguredDevices(section.get("devices"), backend, environ),
                          journal=journal_path, key_file=section.get("journal_key"),
                          console=section.get("console") or {}, environ=environ,
@@ -74,12 +77,15 @@ class Runner(Runtime):
             self.register_part(FloorLink(self, floor["table_id"], floor["url"],
                                          read_password(floor["password_file"]),
                                          ca_file=floor.get("ca_file")))
-        if floor and floor.get("link"):     # a linked progressive (docs/linked-progressives.md)
+        on = ([floor["link"]] if floor and floor.get("link") else []) + \
+            sorted(set((floor or {}).get("links", {}).values()))
+        for link_id in on:          # a linked progressive (docs/linked-progressives.md)
             from controller.floor.link_client import ProgressiveLink
-            self.register_part(ProgressiveLink(self, floor["table_id"], floor["link"],
+            self.register_part(ProgressiveLink(self, floor["table_id"], link_id,
                                                floor["url"],
                                                read_password(floor["password_file"]),
-                                               ca_file=floor.get("ca_file")))
+                                               ca_file=floor.get("ca_file")),
+                               "progressive link %s" % link_id if len(on) > 1 else None)
 
     def console_config(self):
         return dict(self.cfg, controller=self.section)     # `show config` shows both

@@ -22,6 +22,14 @@ def new_meter():
     return {"handle": 0, "paid": 0, "hold": 0, "rounds": 0}
 
 
+def add_late(book, name, entry):
+    """A linked progressive's award paid after its round was counted (controller/progressive.py
+    late_awards): the round counted its wager lost; the award is paid now."""
+    m = book.setdefault(name, new_meter())
+    m["paid"] += entry["paid"]
+    m["hold"] -= entry["net"]
+
+
 def add_round(book, wagers, results):
     """Add one settled round's wagers and results to `book` {wager: meter}."""
     seen = set()
@@ -56,6 +64,13 @@ class WagerMeters:
         self.live_total, self.live_days = {}, {}      # {wager: meter}, {day: {wager: meter}}
         self.past_total, self.past_days = {}, {}
         self.seeded = journal_path is None
+        # late awards (a linked progressive's award after its round was counted): those the
+        # model holds at start are the journal's (seeded), later ones the live observer's
+        from controller.progressive import late_awards
+        self.start_late = [(name, dict(e)) for name, e in late_awards(ctl.model)]
+        self.late_seen = {}
+        for name, e in self.start_late:
+            self.late_seen[name] = max(self.late_seen.get(name, 0), e["n"])
         self.recent = deque(maxlen=5)      # the last rounds seen ended: round, status, handle, net
         self._seed_lock = threading.Lock()
         watchers = getattr(ctl, "step_watchers", None)
@@ -63,8 +78,16 @@ class WagerMeters:
             watchers.append(self.observe)
 
     def observe(self, ctl):
-        """After each step (loop thread): count a round that has just been settled, once."""
+        """After each step (loop thread): count a round that has just been settled, once;
+        and a late award, once."""
         model = ctl.model
+        from controller.progressive import late_since
+        late = late_since(model, self.late_seen)
+        if late:
+            day = self.day_of(ctl.clock())
+            for name, e in late:
+                add_late(self.live_total, name, e)
+                add_late(self.live_days.setdefault(day, {}), name, e)
         n = getattr(model, "round_no", 0) or 0
         if n <= self.last or getattr(model, "status", None) not in ("settled", "void"):
             return
@@ -80,13 +103,21 @@ class WagerMeters:
         with self._seed_lock:
             if self.seeded:
                 return
+            import types
             from controller.journal.reader import JournalReader
+            from controller.progressive import late_awards
             last = 0
+            upto = dict(self.late_seen)           # the late awards before this console
+            late = {}                             # (name, n) -> (entry, day)
             for row in JournalReader(self.journal_path).iter_records(kinds=("snapshot",)):
                 data = row.get("data")
                 if isinstance(data, (str, bytes)):
                     data = json.loads(data)
                 model = ((data or {}).get("table") or {}).get("model") or {}
+                ns = types.SimpleNamespace(meters=model.get("meters"), meter=model.get("meter"))
+                for name, e in late_awards(ns):
+                    if e["n"] <= upto.get(name, 0):
+                        late.setdefault((name, e["n"]), (e, self.day_of(row.get("ts_ns") or 0)))
                 n = model.get("round_no") or 0
                 if n <= last or n > self.start_round or model.get("status") != "settled":
                     continue
@@ -95,6 +126,12 @@ class WagerMeters:
                 add_round(self.past_total, model.get("wagers"), model.get("results"))
                 add_round(self.past_days.setdefault(day, {}), model.get("wagers"),
                           model.get("results"))
+            today = self.day_of(self.ctl.clock())
+            for name, e in self.start_late:        # paid after the last snapshot
+                late.setdefault((name, e["n"]), (e, today))
+            for (name, _), (e, day) in sorted(late.items()):
+                add_late(self.past_total, name, e)
+                add_late(self.past_days.setdefault(day, {}), name, e)
             self.seeded = True
 
     def read(self):

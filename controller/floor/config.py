@@ -8,13 +8,15 @@
     ca_file        optional: the CA the servers' certificates are checked against (tls://)
     link           optional: the linked progressive this table's Progressive Payout Wager
                    is on (docs/linked-progressives.md); the table's meter is then the link's
+    links          optional: a table of {progressive wager = "LINK"}, for a game with several
+                   progressives (Blackjack's three, 633a.7(o)), each on a link of its own
 Keys not listed are refused, as every section's are.
 """
 
 from controller.errors import ConfigError
 from controller.floor.subjects import TABLE_ID
 
-FLOOR_KEYS = ("url", "table_id", "password_file", "ca_file", "link")
+FLOOR_KEYS = ("url", "table_id", "password_file", "ca_file", "link", "links")
 REQUIRED = ("url", "table_id", "password_file")
 
 
@@ -42,4 +44,12 @@ def check_floor(section):
                               not TABLE_ID.match(section["link"])):
         raise ConfigError("controller.floor.link %r: 1 to 64 letters, digits, '-' or '_'"
                           % (section["link"],))
+    links = section.get("links", {})
+    if not isinstance(links, dict) or "links" in section and "link" in section:
+        raise ConfigError("controller.floor.links is a table {wager = \"LINK\"} (and not "
+                          "beside link)")
+    for wager, link in links.items():
+        if not isinstance(link, str) or not TABLE_ID.match(link):
+            raise ConfigError("controller.floor.links.%s %r: 1 to 64 letters, digits, '-' or "
+                              "'_'" % (wager, link))
     return dict(section)

@@ -3,8 +3,11 @@
 A nats-server with JetStream on 127.0.0.1 (a free port, a store under the demo's folder, one
 credential per table), the floor service with its page, and N `tablectl sim` processes of
 mixed games, each journaling to its own file and forwarding it with its own credential,
-a round a second, now and then a device fault that the floorperson clears. It prints the
-page's address; Ctrl-C stops the tables, the floor and the server, in that order.
+a round a second, now and then a device fault that the floorperson clears. The Raise It Up
+tables play their Progressive Payout Wager on one linked progressive (DEMO_LINK: defined
+here, its controller on a thread of this process, docs/linked-progressives.md), whose meter
+the floor page shows. It prints the page's address; Ctrl-C stops the tables, the link's
+controller, the floor and the server, in that order.
 """
 
 import asyncio
@@ -19,6 +22,34 @@ import threading
 from controller.floor.natsserver import NatsServer, users_block
 
 FAULTS = {"props-and-hops": "dice_reader:no_roll", "poker": "shuffler:jam"}
+DEMO_LINK = "RIU-LINK"
+LINKED_GAME = "raise-it-up-stud"
+
+
+def demo_games():
+    """The games in the order the tables take them: the linked game first and every seventh
+    table after (so 8 tables put two Raise It Up tables on the link), the rest mixed."""
+    from controller.sim import PLAYABLE
+    return [LINKED_GAME] + [g for g in PLAYABLE if g != LINKED_GAME]
+
+
+async def define_demo_link(url, floor_pw, tables):
+    """The demo's link across its Raise It Up tables, at the texts' minimums (669a.12(e)(3):
+    $1,000 reset, 14%)."""
+    from controller.floor import links as L
+    from controller.floor.linkcfg import read_config, write_version
+    from controller.floor.linkctl import connect, ensure_link_streams
+    nc = await connect(url, "floor", floor_pw, name="tablectl-demo", reconnect=False)
+    try:
+        js = nc.jetstream(timeout=5)
+        kv = await ensure_link_streams(js)
+        old, rev = await read_config(kv, DEMO_LINK)
+        new = L.next_version(old, {"link": DEMO_LINK, "game": LINKED_GAME,
+                                   "wager": "progressive", "tables": tables,
+                                   "reset": 100000, "rate": "0.14"})
+        await write_version(nc, js, kv, old, rev, new, listen_s=0)
+    finally:
+        await nc.close()
 
 
 def table_ids(n):
@@ -38,11 +69,11 @@ def table_command(workdir, url, table, game, seed, pause, fault_rate):
             "--journal", os.path.join(workdir, "%s.journal" % table), "--floor", url,
             "--table-id", table, "--floor-password-file",
             os.path.join(workdir, "%s.password" % table), "--pause", str(pause),
-            "--fault", "%s:%s" % (fault, fault_rate), "--json"]
+            "--fault", "%s:%s" % (fault, fault_rate), "--json"] + \
+        (["--link", DEMO_LINK] if game == LINKED_GAME else [])
 
 
 def cmd_demo(args, out, err):
-    from controller.sim import PLAYABLE
     if not 1 <= args.tables <= 64:
         err.write("tablectl floor demo: --tables is 1 to 64\n")
         return 2
@@ -56,6 +87,7 @@ def cmd_demo(args, out, err):
     server = NatsServer(workdir, users_block(tables, floor_pw, passwords)).start()
     procs = []
     stop = None
+    link_ctl = None
     loop_ready = threading.Event()
     try:
         from controller.floor.cli import serve_floor
@@ -69,7 +101,7 @@ def cmd_demo(args, out, err):
             loop_ready.set()
 
         async def main():
-            nonlocal stop
+            nonlocal stop, link_ctl
             stop = asyncio.Event()
             floor = asyncio.ensure_future(serve_floor(server.url, floor_pw, "127.0.0.1",
                                                       args.port, announce=announce, stop=stop))
@@ -77,7 +109,16 @@ def cmd_demo(args, out, err):
                 await asyncio.sleep(0.05)
             if floor.done():
                 return await floor
-            games = list(PLAYABLE)
+            games = demo_games()
+            linked = [t for i, t in enumerate(tables) if games[i % len(games)] == LINKED_GAME]
+            if linked:
+                from controller.floor.linkctl import ControllerThread
+                await define_demo_link(server.url, floor_pw, linked)
+                link_ctl = await asyncio.get_running_loop().run_in_executor(
+                    None, lambda: ControllerThread(server.url, DEMO_LINK, password=floor_pw,
+                                                   listen_s=0.3))
+                out.write("linked progressive %s: %s, its meter on the page\n"
+                          % (DEMO_LINK, ", ".join(linked)))
             for i, t in enumerate(tables):
                 log = open(os.path.join(workdir, "%s.log" % t), "ab")
                 procs.append(subprocess.Popen(
@@ -104,6 +145,9 @@ def cmd_demo(args, out, err):
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait(5)
+        if link_ctl is not None:
+            link_ctl.stop()
         server.stop()
-        out.write("stopped: %d tables, the floor service and nats-server\n" % len(procs))
+        out.write("stopped: %d tables, %sthe floor service and nats-server\n"
+                  % (len(procs), "the link's controller, " if link_ctl is not None else ""))
     return 0

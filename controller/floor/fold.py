@@ -121,6 +121,60 @@ class TableView:
         if last > s["last_round_counted"]:
             s["last_round_counted"] = last
             self._count_round(model)
+        self._count_late_awards(ns)
+        self._keep_link_hits(ns)
+
+    # ---- a linked progressive's award after its round was counted ---------------------
+    #
+    # The round's snapshot counted the hit "pending" (its wager lost). The award comes as
+    # a `link_award` input row after it: counted there, at once, as the table counts it
+    # (controller/progressive.py LinkedGame.on_link_award numbers it as a late award), from
+    # the pending hit the last snapshot holds. A late award the fold did not see as a row
+    # (a fold started from a later snapshot) is counted from the next snapshot's list of
+    # late awards; each is counted once, by its number.
+
+    def _count_late(self, name, net, paid):
+        w = self.s["wagers"].setdefault(name, {"handle": 0, "paid": 0, "net": 0})
+        w["net"] += net
+        w["paid"] += paid
+
+    def _count_late_awards(self, ns):
+        from controller.progressive import late_since
+        for name, e in late_since(ns, self.s.setdefault("late_seen", {})):
+            self._count_late(name, e["net"], e["paid"])
+
+    def _keep_link_hits(self, ns):
+        from controller.progressive import linked_meters
+        kept = {}
+        for name, m in linked_meters(ns).items():
+            lk = m["link"]
+            kept[lk["id"]] = {"name": name, "late_n": lk.get("late_n", 0), "hits": {
+                k: {f: h.get(f) for f in ("round", "seat", "wager", "seats")}
+                for k, h in (lk.get("hits") or {}).items()}}
+        self.s["link_hits"] = kept
+
+    def _event_link_award(self, row, data):
+        link = (self.s.get("link_hits") or {}).get(data.get("link"))
+        parts = str(data.get("id")).split(":")
+        if link is None or len(parts) < 3:
+            return
+        hit = link["hits"].pop("%s:%s" % (parts[-2], parts[-1]), None)
+        amount = data.get("amount")
+        if hit is None or not isinstance(amount, int) or \
+                hit["round"] > self.s["last_round_counted"]:
+            return                  # paid in its round: the round's snapshot counts it
+        name, seats = link["name"], hit.get("seats") or {hit["seat"]: hit["wager"]}
+        if len(seats) > 1:          # a jackpot shared at the table (633a.7(o))
+            from controller.rules.blackjack_side_payouts import share_jackpot
+            shares = share_jackpot(name, amount, seats)
+        else:
+            shares = {hit["seat"]: amount}
+        seen = self.s.setdefault("late_seen", {})
+        for seat, share in sorted(shares.items()):
+            link["late_n"] += 1
+            if link["late_n"] > seen.get(name, 0):
+                seen[name] = link["late_n"]
+                self._count_late(name, share, max(0, share - seats[seat]))
 
     def _count_round(self, model):
         wagers = self.s["wagers"]

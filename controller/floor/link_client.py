@@ -59,11 +59,16 @@ def kv_subject(key):
     return "$KV.%s.%s" % (KV_BUCKET, key)
 
 
-def outbox_of(model):
-    """A copy of what the linked meter owes the link (or None: not linked)."""
-    from controller.progressive import linked
-    meter = getattr(model, "meter", None)
-    if not linked(meter):
+def outbox_of(model, link_id=None):
+    """A copy of what the model's meter on link `link_id` owes the link (or None: no meter
+    of the model is on it). Without `link_id`: the model's one linked meter."""
+    from controller.progressive import linked_meters, meter_of_link
+    if link_id is None:
+        meters = list(linked_meters(model).values())
+        meter = meters[0] if len(meters) == 1 else None
+    else:
+        meter = meter_of_link(model, link_id)[1]
+    if meter is None:
         return None
     lk = meter["link"]
     return {"link": lk["id"], "asked": copy.deepcopy(lk["asked"]),
@@ -101,7 +106,7 @@ class LinkClient:
     name = "progressive link"
 
     def start(self):
-        self.outbox = outbox_of(self.ctl.model)
+        self.outbox = outbox_of(self.ctl.model, self.link_id)
         if self.outbox is not None and not self.outbox["up"]:
             self.told = (False, None)     # the table knows already: nothing to journal
         self.ctl.step_watchers.append(self._on_step)
@@ -125,7 +130,7 @@ class LinkClient:
     def _on_step(self, ctl):
         """After each step of the controller (its loop's thread): what is owed, if it
         changed, handed to the client's loop."""
-        box = outbox_of(ctl.model)
+        box = outbox_of(ctl.model, self.link_id)
         if box is None or box == self.outbox:
             return
         self.outbox = box
@@ -391,14 +396,24 @@ class ProgressiveLink:
     def start(self):
         table_id, link_id, url, password, ca_file = self.args
         ctl = self.runtime.ctl
-        from controller.progressive import linked
-        if not linked(getattr(ctl.model, "meter", None)):
+        from controller.progressive import meter_of_link
+        if meter_of_link(ctl.model, link_id)[1] is None:
             from controller.errors import ConfigError
             raise ConfigError("controller.floor.link %s: %s has no Progressive Payout Wager "
-                              "to link" % (link_id, ctl.model.GAME))
+                              "to link (none of its progressive wagers is on that link)"
+                              % (link_id, ctl.model.GAME))
         self.client = LinkClient(ctl, table_id, link_id, url, password=password,
                                  ca_file=ca_file).start()
-        ctl.progressive_link = self.client.status
+        # one status per link (a Blackjack table may be on three): the summary's and the
+        # console's `progressive_link` gives the one link's, or all of them by link
+        statuses = getattr(ctl, "progressive_links", None)
+        if statuses is None:
+            statuses = ctl.progressive_links = {}
+        statuses[link_id] = self.client.status
+        if len(statuses) == 1:
+            ctl.progressive_link = self.client.status
+        else:
+            ctl.progressive_link = lambda: {k: f() for k, f in sorted(statuses.items())}
 
     def stop(self):
         if self.client is not None:

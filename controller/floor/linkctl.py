@@ -138,6 +138,18 @@ async def history(js, link, upto=None, idle_s=1.0):
     return out
 
 
+async def award_keys(js, link):
+    """The keys of link `link`'s award entries in the bucket (one stream-info request: the
+    bucket's subjects under award.<link>.>), not their values."""
+    prefix = "$KV.%s." % S.LINK_BUCKET
+    try:
+        info = await js.stream_info("KV_" + S.LINK_BUCKET,
+                                    subjects_filter=prefix + "award.%s.>" % link)
+    except Exception as e:                      # noqa: BLE001
+        raise LinkError("bucket %s: %s" % (S.LINK_BUCKET, type(e).__name__))
+    return sorted(subj[len(prefix):] for subj in (info.state.subjects or {}))
+
+
 def _json(data):
     try:
         doc = json.loads(data)
@@ -177,6 +189,7 @@ class LinkController:
         self.seen = M.Seen()
         self.nc = self.js = self.kv = None
         self.awards = []                # awards made by this instance (tests, the bench)
+        self.start_read = None          # what the start read: stream messages, award keys
         self.on_award = None            # (award, now ns): the bench's probe
         self.ready = asyncio.Event()
         self.lost = None                # the WriterLost that stopped it
@@ -217,10 +230,20 @@ class LinkController:
             await self._create()
         else:
             self.meter = json.loads(raw)
-        # the stream is the record: what was applied is remembered from it
-        scratch = M.new_meter(dict(self.meter, version=0), None)
-        for seq, doc, ts in await history(self.js, self.link, upto=self.meter["applied_seq"]):
-            M.apply(scratch, self.seen, seq, doc, ts)
+        if "open" in self.meter:
+            # from the entry's applied_seq: what a table may still withdraw or send again is
+            # in the entry, the hits are the award entries' keys
+            keys = await award_keys(self.js, self.link)
+            self.seen = M.seen_from(self.meter, keys)
+            self.start_read = {"stream_messages": 0, "award_keys": len(keys)}
+        else:
+            # an entry of before `open`: what was applied is rebuilt from the stream, once
+            scratch = M.new_meter(dict(self.meter, version=0), None)
+            msgs = await history(self.js, self.link, upto=self.meter["applied_seq"])
+            for seq, doc, ts in msgs:
+                M.apply(scratch, self.seen, seq, doc, ts)
+            self.meter["open"] = scratch["open"]
+            self.start_read = {"stream_messages": len(msgs), "award_keys": 0}
         # the claim: this instance's name in the meter, by compare-and-set
         self.meter["writer"] = self.writer
         await self._write()

@@ -6,8 +6,11 @@ operability changes) is applied by `apply(meter, seen, seq, doc)`, which returns
 hit made (or None). `seen` is what the controller remembers of the link's history (the
 contributions applied, with the rate they were applied at, the withdraws, the hits awarded),
 so a message sent again after the stream's duplicate window is still applied once, and a
-withdraw takes back exactly what its contribution added. It is rebuilt at every start from
-the stream itself (`Seen.note`), since the stream is the record.
+withdraw takes back exactly what its contribution added. A controller starts from the meter
+entry, not from the stream's beginning: the entry keeps `open`, each table's contributions
+of its latest round (the only ones a table ever withdraws, or sends again: a restarted
+table voids the round it was in), and the hits are the award entries' keys in the bucket
+(`seen_from`). An entry written before `open` existed is rebuilt from the whole stream once.
 
 Exactness: `value` cents plus `carry` / den of a cent is the meter; a contribution adds
 wager x num to the carry and moves the whole cents into the value (progressive.py's
@@ -30,7 +33,7 @@ def new_meter(cfg, writer=None):
             "seeded": cfg["reset"], "over_cap": 0, "hits": 0, "contributions": 0,
             "withdraws": 0, "refused": 0, "last_refused": [], "last_hits": [],
             "last_award": None, "operable": cfg.get("operable", True),
-            "why": cfg.get("why"), "writer": writer}
+            "why": cfg.get("why"), "writer": writer, "open": {}}
 
 
 class Seen:
@@ -40,6 +43,36 @@ class Seen:
     def __init__(self):
         self.contributions = {}
         self.hits = {}
+
+
+def seen_from(meter, award_keys):
+    """The Seen a controller starts with: the meter entry's `open` contributions and the
+    hits whose award entries the bucket holds (keys "award.<link>.<table>.<round>-<seat>")."""
+    seen = Seen()
+    for table, latest in (meter.get("open") or {}).items():
+        for ident, c in latest["c"].items():
+            seen.contributions[ident] = list(c)
+    for key in award_keys:
+        parts = key.split(".")
+        if len(parts) != 4 or parts[0] != "award" or "-" not in parts[3]:
+            continue
+        round_no, seat = parts[3].split("-", 1)
+        seen.hits["%s:%s:%s" % (parts[2], round_no, seat)] = key
+    return seen
+
+
+def _open(meter, table, ident, c):
+    """Keep `ident` among `table`'s contributions of its latest round in the entry."""
+    try:
+        round_no = int(ident.split(":")[-2])
+    except (ValueError, IndexError):
+        return
+    book = meter.setdefault("open", {})
+    latest = book.get(table)
+    if latest is None or round_no > latest["round"]:
+        book[table] = latest = {"round": round_no, "c": {}}
+    if round_no == latest["round"]:
+        latest["c"][ident] = list(c)
 
 
 def _refuse(meter, seq, doc, why):
@@ -121,6 +154,7 @@ def apply(meter, seen, seq, doc, ts_ns=0):
             return _refuse(meter, seq, doc, "contribution %s already applied" % ident)
         num, den = meter["rate"]
         seen.contributions[ident] = [wager, num, den, False]
+        _open(meter, table, ident, seen.contributions[ident])
         meter["contributed"] += _add(meter, wager * num)
         meter["contributions"] += 1
         return None
@@ -131,6 +165,7 @@ def apply(meter, seen, seq, doc, ts_ns=0):
         if c[3]:
             return _refuse(meter, seq, doc, "withdraw of %s: already withdrawn" % ident)
         c[3] = True
+        _open(meter, table, ident, c)
         meter["withdrawn"] -= _add(meter, -_units(c[0], c[1], c[2], meter["rate"][1]))
         meter["withdraws"] += 1
         return None

@@ -55,6 +55,7 @@ class Uplink:
         self.head_seq = 0
         self.held = 0
         self.published = 0
+        self.failed_attempt_at = None   # when the last failed connect attempt began
         self._thread = None
         self._loop = None
         self._stop = None
@@ -82,8 +83,16 @@ class Uplink:
             return
         drain_s = self.drain_s if drain_s is None else drain_s
         end = time.monotonic() + drain_s
-        while drain_s and time.monotonic() < end and self.state == "up" and \
-                self._sendable():
+        # Drained while the floor can be reached: while up, and also while a session that
+        # just broke is being re-established (a publish whose connection closed under it
+        # waits out its timeout with the state still "up"; a link just restored is retried
+        # within RETRY_S): a table stopped in that second lost the rows it had to send.
+        # Given up early only when a connect attempt begun after the stop failed: the
+        # floor is not there now.
+        began = time.monotonic()
+        while drain_s and time.monotonic() < end and self._sendable() and \
+                not (self.state != "up" and self.failed_attempt_at is not None and
+                     self.failed_attempt_at >= began):
             self.notify()
             time.sleep(0.05)
         if self._loop is not None:
@@ -156,6 +165,7 @@ class Uplink:
         ready.set()
         while not self._stop.is_set():
             nc = None
+            connected, attempt_at = False, time.monotonic()
             try:
                 # bounded: the client can wait on a server that refuses, and the loop must
                 # see a stop and note what waits meanwhile
@@ -174,11 +184,14 @@ class Uplink:
                 nc = connecting.result()
                 js = nc.jetstream(timeout=2)
                 await self._resync(js)
+                connected = True
                 self._set("up")
                 await self._forward(nc, js)
             except asyncio.CancelledError:
                 raise
             except Exception as e:              # noqa: BLE001 - any failure: down, retry
+                if not connected:
+                    self.failed_attempt_at = attempt_at
                 self._set("down", "%s: %s" % (type(e).__name__, e))
             finally:
                 if nc is not None:

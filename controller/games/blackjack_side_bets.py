@@ -53,6 +53,7 @@ from controller import progressive
 from controller.errors import ConfigError, SettlementError
 from controller.games.blackjack_hands import parse
 from controller.games.engine import IllegalEvent
+from controller.rules import blackjack as bj
 from controller.rules import blackjack_side_payouts as P
 from controller.rules import blackjack_side_wagers as W
 from controller.rules import cards as C
@@ -111,8 +112,12 @@ def new_meter(prog):
             "reset": prog["reset"], "hits": 0, "paid": 0, "contributed": 0, "wagers": 0}
 
 
-class SideWagers:
-    """Mixin of the Blackjack model: its optional wagers, step by step."""
+class SideWagers(progressive.LinkedGame):
+    """Mixin of the Blackjack model: its optional wagers, step by step. A progressive whose
+    meter is on a link (config `links` {wager: link id}, docs/linked-progressives.md) takes
+    the link's inputs (progressive.LinkedGame): its wager is accepted on the link's
+    acknowledgement, its meter is the link's, and a meter payout waits for the link's
+    award."""
 
     def side_offered(self, wager):
         return bool(self.config["offered"].get(wager))
@@ -124,6 +129,20 @@ class SideWagers:
         self.meters = {w: new_meter(self.option("meters")[w]) for w in PROGRESSIVES
                        if self.side_offered(w) and w in self.option("meters")}
         self.meters_before = None
+        links = self.config.get("links") or {}
+        if self.config.get("link"):
+            raise ConfigError("link %r: a Blackjack table's progressives are linked one by one "
+                              "(links = {%s = \"LINK\", ...}, 633a.7(o))"
+                              % (self.config["link"], PROGRESSIVES[1]))
+        for wager, link_id in sorted(links.items()):
+            if wager not in self.meters:
+                raise ConfigError("links.%s: not a progressive this table offers with a meter; "
+                                  "the progressives are %s (633a.7(o))"
+                                  % (wager, ", ".join(PROGRESSIVES)))
+            if list(links.values()).count(link_id) > 1:
+                raise ConfigError("links: link %s is named for more than one progressive (a "
+                                  "link's meter pays one wager)" % link_id)
+            progressive.link_meter(self.meters[wager], link_id)
 
     def reset_side_round(self):
         self.initial = {}             # seat -> its initial two cards
@@ -131,25 +150,41 @@ class SideWagers:
         self.peek_pass = None         # None until the after-peek pass starts
         self.jackpots = []            # winning progressive payouts of this round
         self.house_money_asked = []   # seats offered to add House Money to the Blackjack Wager
+        for meter in progressive.linked_meters(self).values() if hasattr(self, "meters") \
+                else ():
+            progressive.link_new_round(meter)
 
     # ---- "no more bets": progressive contributions ------------------------------------
 
     def contribute_to_meters(self):
         """Each accepted progressive wager adds its rate to its meter (scenario-format.md)."""
+        linked = progressive.linked_meters(self)
+        for wager, meter in sorted(linked.items()):
+            # the lock-out: a wager the link has not acknowledged is not accepted (withdrawn)
+            late = progressive.link_close(meter, self.round_no)
+            if late:
+                self.note("link_not_acknowledged", wager=wager, seats=late,
+                          link=meter["link"]["id"], section="633a.7(o)")
         self.meters_before = copy.deepcopy(self.meters)
         for seat in self.seats():
             for wager in PROGRESSIVES:
                 amount = self.wagers[seat].get(wager)
-                if amount:
+                if amount and wager not in linked:        # a linked meter is the link's
                     if wager not in self.meters:
                         raise ConfigError("options.meters.%s: the table offers this "
                                           "progressive but has no meter for it" % wager)
                     progressive.contribute(self.meters[wager], amount)
 
     def restore_meters(self):
+        """A void round: the table's own meters as before it; a linked meter's contributions
+        of the round withdrawn from its link (its state is the link's, never rolled back)."""
         if self.meters_before is not None:
-            self.meters = self.meters_before
+            for wager, before in self.meters_before.items():
+                if not progressive.linked(self.meters.get(wager)):
+                    self.meters[wager] = before
             self.meters_before = None
+        for meter in progressive.linked_meters(self).values():
+            progressive.link_void(meter, self.round_no)
 
     # ---- one wager's outcome --------------------------------------------------------------
 
@@ -338,6 +373,9 @@ class SideWagers:
             raise ConfigError("options.meters.%s: a %s payout needs the progressive meter"
                               % (wager, pay.text()))
         value = None if meter is None else meter["value"]
+        if pay.kind == pt.METER and progressive.linked(meter):
+            self.pay_linked_progressive(seat, wager, section, plan, pay, amount, value)
+            return
         if pay.kind == pt.METER and len(plan["jackpot"]) > 1:
             if plan["shares"] is None:          # the jackpot is taken whole, then reset
                 plan["value"] = value
@@ -365,3 +403,46 @@ class SideWagers:
             entry["shared_with"] = [s for s in plan["jackpot"] if s != seat]
         self.jackpots.append(entry)
         self.note("progressive_payout", section=section, net=net, **entry)
+
+    # ---- a progressive on a link (docs/linked-progressives.md) ----------------------------
+
+    def pay_linked_progressive(self, seat, wager, section, plan, pay, amount, value):
+        """A meter payout on a linked meter: sent to the link as a hit with the hand; the seat
+        is held ("pending") until the link's award, paid then (LinkedGame.on_link_award). A
+        100% jackpot won at several seats is ONE hit (the meter is taken once, at the hit's
+        place in the link's order), sent at the first of them in settlement order; its award
+        is shared by split_award: Bad Beat in proportion to the wagers ((o)(1)(ii)(C)), Hit
+        and Run and Straight Jack equally ((o)(2)(ii)(C), (o)(3)(ii)(C))."""
+        jackpot = plan["jackpot"] if pay.num >= 100 and len(plan["jackpot"]) > 1 else None
+        if jackpot is None or seat == jackpot[0]:
+            seats = {s: self.wagers[s][wager] for s in jackpot} if jackpot else None
+            result = self.settle_linked_hit(seat, self.hit_hand(seat, wager), pay, amount,
+                                            name=wager, seats=seats)
+        else:
+            result = ["pending", -amount]               # its share comes with the first's
+        self.result(seat, wager, *result)
+        entry = {"seat": seat, "wager": wager, "hand": plan["hands"][seat], "paid": None,
+                 "floorperson": P.needs_floorperson(wager, pay, amount, value),
+                 "paid_from": P.payment_source(wager, pay, amount, value),
+                 "link": self.meters[wager]["link"]["id"]}
+        if jackpot:
+            entry["shared_with"] = [s for s in jackpot if s != seat]
+        self.jackpots.append(entry)
+        self.note("progressive_payout", section=section, net=None, pending=True, **entry)
+
+    def hit_hand(self, seat, wager):
+        """The cards a hit is sent with, the ones its win condition reads: the dealer's hand
+        for Hit and Run ((o)(2)(i)), the seat's first hand for Straight Jack ((o)(3)(i)),
+        the seat's 20 for Bad Beat ((o)(1)(i): the dealer's 21 is its condition)."""
+        if wager == W.HIT_AND_RUN:
+            return list(self.dealer)
+        hands = [h for h in self.hands.get(seat, []) if not h["surrendered"] and not h["dead"]]
+        if wager == W.BAD_BEAT:
+            twenty = [h for h in hands if bj.total(parse(h["cards"])) == 20]
+            hands = twenty or hands
+        return list(hands[0]["cards"]) if hands else []
+
+    def split_award(self, name, hit, amount):
+        if not hit.get("seats") or len(hit["seats"]) < 2:
+            return {hit["seat"]: amount}
+        return P.share_jackpot(name, amount, hit["seats"])

@@ -26,7 +26,10 @@ HANDS_PER_HOUR = 60
 
 
 def whole_hit_chance(sheet):
-    """p: the chance per wager of a 100%-of-meter payout."""
+    """p: the chance per wager of a 100%-of-meter payout (a strategy-priced sheet says it,
+    controller/par/raise_it_up_progressive.py LinkedSheet)."""
+    if hasattr(sheet, "whole_hit_chance"):
+        return sheet.whole_hit_chance()
     hits = sum(o.count for o in sheet.outcomes
                if o.pay is not None and o.pay.kind == pt.METER and o.pay.num >= 100)
     return Fraction(hits, sheet.combinations)
@@ -50,6 +53,8 @@ def linked(sheet, tables, wager, reset, rate, hands_per_hour=HANDS_PER_HOUR):
            "break_even_meter": int(edge * w / s),
            "long_run_hold": float(long_run_hold), "long_run_hold_exact": _exact(long_run_hold),
            "mean_meter": int(mean_meter), "whole_hit_chance": float(p)}
+    if getattr(sheet, "note", None):
+        out["note"] = sheet.note
     if p:
         out["hours_between_whole_hits"] = float(1 / (p * tables * hands_per_hour))
     out["meter_growth_per_hour"] = int(rate * w * tables * hands_per_hour)
@@ -68,6 +73,7 @@ def text(j):
                 j["rate"][0], j["rate"][1], j["hands_per_hour"]),
              "    fixed part of the hold  %.4f%%  (meter-share hands as losses)"
              % (100 * j["fixed_hold"]),
+             ] + (["    priced %s" % j["note"]] if j.get("note") else []) + [
              "    meter part             - %.10f x meter in cents (hold %.4f%% at the reset, "
              "100%% return at a meter of %s)" % (j["meter_part_per_cent_of_meter"],
                                                  100 * j["hold_at_reset"],

@@ -294,3 +294,45 @@ def holds(solver=None, meter=RESET, wager=WAGER):
     total, deals, _ = three_card_return(solver, pays)
     six = six_card_returns(solver, pays)
     return 1 - Fraction(total) / deals, 1 - Fraction(six["six"], six["deals"])
+
+
+# ---- on a linked meter (controller/par/linked.py, `tablectl par raise-it-up-stud
+# --link-tables N`) -----------------------------------------------------------------------
+
+class LinkedSheet:
+    """The Progressive Payout Wager priced for a linked meter, on the firmware's reading
+    (the player's three cards, forfeited without a Play Wager, under the optimal base-game
+    strategy): the fixed part of the return (the "N for 1" rows over the deals not folded)
+    and the meter share, the chance per wager of the ace, king and queen of spades paid
+    100% of the meter (never folded: the solver plays it). controller/par/linked.py needs
+    only house_edge(), meter_share() and whole_hit_chance() of it."""
+
+    game, wager, section = GAME, "progressive", "669a.12(e)"
+    note = ("under the optimal base-game strategy, on the player's three cards "
+            "(669a.11(i)(3)(i)); a fold forfeits it (669a.11(g))")
+    linked_priced = True
+
+    def __init__(self, solver=None):
+        solver = solver or RO.Solver()
+        meter_rows = [h for h, p in pt.get(GAME, "progressive").rows if p.kind == pt.METER]
+        if meter_rows != ["ace_king_queen_of_spades"] or \
+                pt.get(GAME, "progressive").pay("ace_king_queen_of_spades").num != 100:
+            raise ValueError("Raise It Up's meter rows are not the one 100% row priced here")
+        fixed = {h: (p.num if p.kind == pt.FOR else 0)
+                 for h, p in pt.get(GAME, "progressive").rows}
+        total, deals, _ = three_card_return(solver, fixed)
+        self.fixed_return = Fraction(total, deals)
+        only = {h: 0 for h in fixed}
+        only["ace_king_queen_of_spades"] = 1
+        hits, deals2, _ = three_card_return(solver, only)
+        assert deals2 == deals
+        self.share = Fraction(hits, deals)
+
+    def house_edge(self):
+        return 1 - self.fixed_return
+
+    def meter_share(self):
+        return self.share
+
+    def whole_hit_chance(self):
+        return self.share

@@ -116,6 +116,9 @@ class NoMoreBets(Policy):
             wager = event.get("wager") if event.kind == "wager" else "progressive"
             if event.kind == "link_contribution":
                 seat = str(event.get("id", "")).rsplit(":", 1)[-1]
+                # the wager of the meter on the event's link (Blackjack's three progressives)
+                from controller.progressive import meter_of_link
+                wager = meter_of_link(ctl.model, event.get("link"))[0] or wager
             if wager in progressive_wagers(ctl.model):
                 placed = ctl.model.wagers.get(seat, {})
                 if wager in placed:

@@ -235,15 +235,7 @@ def evaluate7(hand):
     k = a + b + c + d + e + f + g
     v = (_RANK7 or _rank7())[k & _MASK]
     s = _FLUSH7_SUIT.get((k >> 31) & 0xFFF)
-    if s is not None:
-        fk = 0
-        for x in hand:
-            if (x >> 48) & 3 == s:
-                fk += x
-        fv = _FLUSHBEST[fk & _MASK]
-        if fv > v:
-            return fv
-    return v
+    return v if s is None else _with_flush(hand, s, v)
 
 
 def evaluate6(hand):
@@ -253,15 +245,19 @@ def evaluate6(hand):
     k = a + b + c + d + e + f
     v = (_RANK6 or _rank6())[k & _MASK]
     s = _FLUSH6_SUIT.get((k >> 31) & 0xFFF)
-    if s is not None:
-        fk = 0
-        for x in hand:
-            if (x >> 48) & 3 == s:
-                fk += x
-        fv = _FLUSHBEST[fk & _MASK]
-        if fv > v:
-            return fv
-    return v
+    return v if s is None else _with_flush(hand, s, v)
+
+
+def _with_flush(hand, s, v):
+    """The better of v (the best by ranks alone) and the best five of the cards of suit s,
+    which has five or more of them: the rare branch of evaluate6 and evaluate7, kept out of
+    their straight-line hot path."""
+    fk = 0
+    for x in hand:
+        if (x >> 48) & 3 == s:
+            fk += x
+    fv = _FLUSHBEST[fk & _MASK]
+    return fv if fv > v else v
 
 
 if _SMALL_MEMORY:

@@ -8,9 +8,12 @@ import signal
 import time
 import urllib.request
 
+import pytest
+
 from tests.floor.conftest import tablectl, wait_for
 
 
+@pytest.mark.reg("669a.2(c)")
 def test_the_demo_starts_a_floor_of_tables_and_ctrl_c_stops_it(tmp_path):
     p = tablectl("floor", "demo", "--tables", "3", "--port", "0", "--pause", "0.2",
                  "--dir", str(tmp_path))
@@ -28,6 +31,16 @@ def test_the_demo_starts_a_floor_of_tables_and_ctrl_c_stops_it(tmp_path):
                 d.get("rows", 0) > 20 and d["link"]["reachable"] for d in docs) else None
         docs = wait_for(tables, timeout=60, step=0.5, what="three tables on the page")
         assert len({d["game"] for d in docs}) == 3          # mixed games
+        assert "linked progressive RIU-LINK: T01" in second + p.stdout.readline()
+
+        def links():                # the Raise It Up table's wagers on the demo's link
+            with urllib.request.urlopen(m.group(1) + "api/links", timeout=5) as r:
+                got = {d["link"]: d for d in json.load(r)}
+            lk = got.get("RIU-LINK")
+            return lk if lk and lk["contributions"] >= 2 else None
+        lk = wait_for(links, timeout=60, step=0.5, what="the link's meter on the page")
+        assert lk["tables"] == ["T01"] and lk["game"] == "raise-it-up-stud"
+        assert lk["value"] >= 100000 and lk["operable"]
         with urllib.request.urlopen(m.group(1), timeout=5) as r:
             assert b"Casino floor" in r.read()
         p.send_signal(signal.SIGINT)

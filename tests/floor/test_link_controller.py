@@ -336,3 +336,86 @@ def test_a_table_on_two_links_has_each_contribution_stored_and_applied_on_each(f
     finally:
         for c in ctls:
             c.stop()
+
+
+@pytest.mark.reg("605a.7", "669a.12(e)(4)")
+def test_a_controller_starts_from_the_meters_applied_seq_not_the_whole_history(floor):
+    """A long history (300 contributions, 3 hits): a restarted controller reads no message of
+    the stream to start (the entry's `open` contributions and the award entries' keys are
+    what it needs), where an entry of before `open` made it read all of them; and what it
+    starts with is enough: a withdraw of the latest round comes off exactly, a hit sent
+    again (past the stream's duplicate window: another message id) is awarded once."""
+    rc, out, err = define(floor, rate="0.14")
+    assert rc == 0, out + err
+    ctl = controller(floor)
+    try:
+        async def feed():
+            t1 = await LinkTable(floor.url, "L1", "T1", floor.passwords["T1"]).start()
+            try:
+                for r in range(1, 301):
+                    await t1.contribute(r, 1, 1000)
+                    if r % 100 == 0:
+                        await t1.hit(r, 1)
+                        await t1.award(r, 1)
+                await t1.contribute(301, 2, 500)        # the latest round, still open
+            finally:
+                await t1.close()
+        asyncio.run(feed())
+        wait_for(lambda: meter(floor.url)["contributions"] == 301, timeout=20)
+        first_read = ctl.ctl.start_read
+        assert first_read == {"stream_messages": 0, "award_keys": 0}
+    finally:
+        ctl.stop()
+    m = meter(floor.url)
+    assert m["applied_seq"] >= 304 and m["open"]["T1"]["round"] == 301
+    ctl = controller(floor)
+    try:
+        assert ctl.ctl.start_read == {"stream_messages": 0, "award_keys": 3}
+        before = meter(floor.url)["value"]
+
+        async def more():
+            t1 = await LinkTable(floor.url, "L1", "T1", floor.passwords["T1"]).start()
+            try:
+                await t1.withdraw(301, 2, 500)
+                # the hit of round 300 sent again with another message id: refused, answered
+                doc = {"type": "hit", "id": "T1:300:1", "link": "L1", "table": "T1",
+                       "round": 300, "seat": "1", "hand": ["AS", "KS", "QS"], "share": [1, 1]}
+                await t1._publish(S.link_subject("L1", "T1"), json.dumps(doc).encode(),
+                                  "hit-again:T1:300:1")
+            finally:
+                await t1.close()
+        asyncio.run(more())
+        wait_for(lambda: meter(floor.url)["refused"] == 1, timeout=10)
+        after = meter(floor.url)
+        assert after["value"] == before - 70 and after["withdrawn"] == 70   # 14% of $5
+        assert after["hits"] == 3 and "already awarded" in after["last_refused"][0]["why"]
+    finally:
+        ctl.stop()
+
+    # an entry written before `open` existed: rebuilt from the whole stream, once
+    async def strip():
+        from controller.floor.linkctl import kv_entry
+        nc = await _connect(floor.url)
+        try:
+            kv = await ensure_link_streams(nc.jetstream(timeout=5))
+            raw, rev = await kv_entry(kv, S.meter_key("L1"))
+            doc = json.loads(raw)
+            del doc["open"]
+            await kv.update(S.meter_key("L1"), json.dumps(doc).encode(), last=rev)
+            return doc["applied_seq"]
+        finally:
+            await nc.close()
+    applied = asyncio.run(strip())
+    ctl = controller(floor)
+    try:
+        read = ctl.ctl.start_read
+        print("start read, entry without open: %r (applied_seq %d)" % (read, applied))
+        assert read["stream_messages"] >= applied - 1 and read["award_keys"] == 0
+    finally:
+        ctl.stop()
+    assert "open" in meter(floor.url)
+    ctl = controller(floor)
+    try:
+        assert ctl.ctl.start_read["stream_messages"] == 0
+    finally:
+        ctl.stop()

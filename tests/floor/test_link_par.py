@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from controller.par import registry
-from controller.par.linked import linked, whole_hit_chance
+from controller.par.linked import linked, text, whole_hit_chance
 from tests.floor.conftest import ROOT
 
 SCF = "six-card-fortune-pai-gow"
@@ -65,4 +65,35 @@ def test_tablectl_par_link_tables_prints_it_and_refuses_what_the_texts_do_not_se
     rc, _, err = par(SCF, "--link-rate", "0.1")
     assert rc == 2 and "--link-rate goes with --link-tables N" in err
     rc, out, _ = par("raise-it-up-stud", "--link-tables", "4")
-    assert rc == 0 and "strategy-dependent progressive" in out
+    assert rc == 0 and "progressive on a linked meter" in out
+
+
+@pytest.mark.reg("669a.12(e)(1)", "669a.12(e)(3)", "669a.11(g)", "669a.11(i)(3)(i)")
+def test_raise_it_up_s_linked_wager_is_priced_under_the_optimal_strategy():
+    """Strategy-dependent (a fold forfeits it), priced by raise_it_up_progressive's exact
+    three-card reading: the fixed part, the meter part, and at the reset meter the hold
+    that reading's own `holds` gives."""
+    from controller.par import raise_it_up_optimal as RO
+    from controller.par import raise_it_up_progressive as RP
+    solver = RO.Solver()
+    sheet = RP.LinkedSheet(solver)
+    assert sheet.meter_share() == Fraction(1, 22100)    # the spade A-K-Q, never folded
+    assert sheet.house_edge() == 1 - Fraction(1255008288, 2443022400)
+    j = linked(sheet, 4, 100, 100000, Fraction(14, 100))
+    total, deals, _ = RP.three_card_return(solver, RP.payouts())   # the meter at $1,000
+    three = 1 - Fraction(total, deals)                  # the reading's hold, as `holds`
+    assert Fraction(j["fixed_hold_exact"]) - Fraction(1, 22100) * 100000 / 100 == three
+    assert j["long_run_hold_exact"] == "%d/%d" % (
+        (sheet.house_edge() - Fraction(14, 100) - Fraction(100000, 22100 * 100)).numerator,
+        (sheet.house_edge() - Fraction(14, 100) - Fraction(100000, 22100 * 100)).denominator)
+    j1 = linked(sheet, 1, 100, 100000, Fraction(14, 100))
+    assert j1["hours_between_whole_hits"] == pytest.approx(4 * j["hours_between_whole_hits"])
+    block = text(j)                                     # what `tablectl par` prints of it
+    assert "linked over 4 tables (wager $1.00, reset $1,000.00, rate 7/50" in block
+    assert "fixed part of the hold  48.6289%" in block
+    assert "hold 44.1040% at the reset" in block and "long-run hold          30.1040%" in block
+    assert "under the optimal base-game strategy" in block
+    rc, out, err = par("raise-it-up-stud", "--link-tables", "4", "--json")
+    assert rc == 0, err
+    prog = next(w for w in json.loads(out)["wagers"] if w["wager"] == "progressive")
+    assert prog["linked"] == json.loads(json.dumps(j))

@@ -234,3 +234,69 @@ def test_sim_link_needs_the_floor():
     out, err = p.communicate(timeout=60)
     assert p.returncode == 2 and err.strip().endswith("give --floor NATS_URL too"), err
     assert "Traceback" not in err
+
+
+def _journal_books(journal):
+    """What the floor folds from the table's journal (controller/floor/fold.py), and the
+    money meters of its settled rounds as they were counted (no late award)."""
+    from controller.console.wager_meters import add_round
+    from controller.floor.fold import TableView
+    view, counted, last = TableView("T1"), {}, 0
+    for row in journal_rows(journal):
+        view.apply(row)
+        if row["entry"] == "snapshot":
+            model = json.loads(row["data"])["table"]["model"]
+            if model.get("round_no", 0) > last and model.get("status") == "settled":
+                last = model["round_no"]
+                add_round(counted, model.get("wagers"), model.get("results"))
+    return view.s["wagers"], counted
+
+
+@pytest.mark.reg("669a.12(e)(4)", "605a.7")
+def test_an_award_paid_after_its_round_was_counted_is_in_the_paid_money_meters(
+        tmp_path, link_floor, fake):
+    """The round settles with the hit "pending" (its wager counted lost); the award comes
+    after: the console's money meters, the same meters seeded from the journal after a
+    restart, and the floor's handle/paid per wager (folded from the journal) all add it."""
+    from controller.console.wager_meters import WagerMeters
+    t = Linked(tmp_path, link_floor, link_floor.url)
+    try:
+        ap = t.sim.autoplay
+        rig(ap)
+        if ap.deck:
+            ap.shuffle()
+        fake.hold_awards = True
+        assert t.sim.run(1) == 1
+        model = t.sim.ctl.model
+        assert model.status == "settled" and model.results["1"]["progressive"] == \
+            ["pending", -100]
+        book = t.sim.console.session.commands.meters_book
+        lost = book.read()[1]["progressive"]
+        assert lost["paid"] == 0 and lost["hold"] == 200          # both stakes kept so far
+        fake.release()
+        assert t.pump(lambda: not t.meter["link"]["hits"], 10)
+        award = fake.awards[0]["amount"]
+        assert award == 100000 + 2 * 14
+        total = book.read()[1]["progressive"]
+        assert total["paid"] == award - 100 and total["hold"] == 200 - award
+        assert total["handle"] == lost["handle"] == 200            # the handle is the round's
+        assert t.sim.run(1) == 1                # rigged again: a second hit, paid late too
+        assert t.pump(lambda: not t.meter["link"]["hits"], 10)
+        t.sim.commit()
+        awards = [a["amount"] for a in t.rows("link_award")]
+        assert len(awards) == 2
+        live = book.read()[1]["progressive"]
+        # the floor's fold of the journal: the rounds as counted, plus the late awards (the
+        # second counted from its link_award row, before any snapshot follows it)
+        floor_wagers, counted = _journal_books(t.journal)
+        want = counted["progressive"]
+        assert want["paid"] == 0 and want["hold"] == 400           # as counted: both lost
+        assert floor_wagers["progressive"]["handle"] == want["handle"] == live["handle"]
+        assert floor_wagers["progressive"]["paid"] == sum(a - 100 for a in awards) == \
+            live["paid"]
+        assert floor_wagers["progressive"]["net"] == -400 + sum(awards) == -live["hold"]
+        # a console started later reads the same from the journal's snapshots
+        again = WagerMeters(t.sim.ctl, book.day_of, t.journal)
+        assert again.read()[1]["progressive"] == live
+    finally:
+        t.close()

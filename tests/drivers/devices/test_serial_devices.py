@@ -256,7 +256,9 @@ def test_a_bad_checksum_is_rejected_and_the_retransmission_delivered_once(bench)
 
 def test_a_delayed_frame_is_stamped_when_it_was_read(bench):
     b = bench(DealingShoe, SimDealingShoe)
-    b.sim.inject("delay", 20)
+    # 300 ms of wire delay: the clock must move while the bytes wait, and with 20 ms a loaded
+    # machine sometimes let the frame arrive before the test's next line ran
+    b.sim.inject("delay", 300)
     b.sim.deal("5s")
     b.clock.advance(3)                     # the driver's clock moves while the bytes wait
     assert b.next("card").ts_ns == b.clock.now
