@@ -29,7 +29,7 @@ from controller.par import blackjack_strategy as s
 ACE, TEN, VALUES = s.ACE, s.TEN, s.VALUES
 # what the hand waiting for a card is waiting for
 SECOND, HIT, DOUBLE, SPLIT_ACE = "second", "hit", "double", "split_ace"
-_INDEX = {v: v - 1 for v in VALUES}            # a multiset: a tuple of 10 counts, ace first
+# a multiset of card values: a tuple of 10 counts, the ace's first
 
 
 def add_value(multiset, v):

@@ -202,7 +202,7 @@ def test_bad_beat_split_rounds_tracked_hand_by_hand_agree_with_inclusion_exclusi
 
 
 @pytest.mark.reg("633a.7(o)(1)(i)")
-def test_bad_beat_with_resplits_left_out_of_reach_changes_by_what_they_add():
+def test_bad_beat_taken_to_pairs_of_hands_is_exact_where_a_seat_splits_to_two_hands():
     """Taken to pairs of hands the sum misses only the rounds where three or more split hands
     end on 20: none on a table that splits to two hands, where it is exact."""
     two = s.blackjack_rules({"split_hands": 2})
