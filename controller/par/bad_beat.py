@@ -146,6 +146,8 @@ class _Pricer:
         sums = self.sums
         for (mv, mo), w in shared.items():
             for r, q, weight in variants:
+                if mv + 2 + r > c[iv]:
+                    continue
                 x = w * ff[iv][0][mv + 2 + r] * bp.falling(others - mo, q)
                 if x:
                     length = mv + 2 + r + mo + q
@@ -157,19 +159,19 @@ class _Pricer:
 
 
 _TABLES = {}
-_MOST = 32          # more cards of one value than a deal can hold (4 hands, a dealer)
 
 
 def _falling_table(counts):
     """ff[i][z][d] = falling(counts[i] - z, d): the ways of d more cards of value i once z
-    are gone (0 when the shoe has too few), for z, d < _MOST; cached per shoe."""
+    are gone (0 when the shoe has too few), for z, d up to counts[i] + 1; cached per
+    shoe. Multisets are kept within the shoe (`cap`), so no look-up goes past it."""
     if counts not in _TABLES:
         table = []
         for c in counts:
             rows = []
-            for z in range(_MOST):
+            for z in range(c + 2):
                 row, x = [1], 1
-                for d in range(1, _MOST):
+                for d in range(1, c + 2):
                     x *= max(c - z - d + 1, 0)
                     row.append(x)
                 rows.append(row)
@@ -198,12 +200,14 @@ def _phase_patterns(hands_max, resplit):
     return out
 
 
-def _convolve(a, b):
+def _convolve(a, b, cap):
+    """The multisets of a and b added, their counts multiplied; those past the shoe dropped."""
     out = {}
     for x, nx in a.items():
         for y, ny in b.items():
             k = _add(x, y)
-            out[k] = out.get(k, 0) + nx * ny
+            if all(m <= c for m, c in zip(k, cap)):
+                out[k] = out.get(k, 0) + nx * ny
     return out
 
 
@@ -257,9 +261,9 @@ def up_card_probabilities(rules, chart_up, up, shoe, most_tracked=None):
         def conv(jc, ja):
             if (jc, ja) not in convs:
                 if ja:
-                    convs[(jc, ja)] = _convolve(conv(jc, ja - 1), hand_a)
+                    convs[(jc, ja)] = _convolve(conv(jc, ja - 1), hand_a, cap)
                 else:
-                    convs[(jc, ja)] = _convolve(conv(jc - 1, ja), hand_c)
+                    convs[(jc, ja)] = _convolve(conv(jc - 1, ja), hand_c, cap)
             return convs[(jc, ja)]
         variants = {}
         for (r, nc, na), patterns in _phase_patterns(rules.split_hands, resplit).items():
