@@ -13,10 +13,11 @@ paytables are configured. Each sheet is computed from the configuration given
     the rules core (controller/rules/blackjack_side_wagers.py), so the sheet and the table
     settle alike. The other players' cards are unseen and do not change the distribution.
   * Hit and Run Progressive: the dealer's hand, exact over the shoe, the dealer drawing to 17
-    (633a.7(m)); the players' cards unseen; a Hit and Run Wager keeps him drawing ((n)).
+    (633a.7(m)); the players' cards and draws sum out; a Hit and Run Wager keeps him drawing
+    ((n)).
   * Straight Jack and Bad Beat count the cards the player draws: priced with the player playing
-    the basic strategy chart, Straight Jack exactly (straight_jack_probabilities), Bad Beat by
-    the base game's method (bad_beat_probabilities states its approximations).
+    the basic strategy chart over the shoe his draws deplete, Straight Jack exactly
+    (straight_jack_probabilities), Bad Beat as controller/par/blackjack_bad_beat.py states.
   Meter-share rows are priced as elsewhere (controller/par/sheet.py): the fixed part with the
   wager lost on a meter hit, plus `meter_share`, the expected fraction of the meter per unit.
 """
@@ -24,7 +25,7 @@ paytables are configured. Each sheet is computed from the configuration given
 from fractions import Fraction
 
 from controller.errors import RulesError
-from controller.par import bad_beat
+from controller.par import blackjack_bad_beat as bad_beat
 from controller.par import blackjack_strategy as strategy
 from controller.par.sheet import LOSES
 from controller.rules import blackjack as bj
@@ -406,8 +407,8 @@ BAD_BEAT_PAIRS_OF_HANDS = 2   # the split rounds' inclusion-exclusion, taken to 
 def bad_beat_probabilities(options=None, any_twenty=False,
                            most_tracked=BAD_BEAT_PAIRS_OF_HANDS):
     """{hands paid: exact probability} of Bad Beat (633a.7(o)(1)(i)) with the player playing
-    the basic strategy chart, over the configured shoe (controller/par/bad_beat.py states the
-    method). `most_tracked`: the split rounds' inclusion-exclusion over hands is taken to
+    the basic strategy chart, over the configured shoe (controller/par/blackjack_bad_beat.py
+    states the method). `most_tracked`: the split rounds' inclusion-exclusion over hands is taken to
     sets of that many hands (None: all, exact; slow for four hands: bench/par.py)."""
     rules = strategy.blackjack_rules(options)
     chart, _ = strategy.solve(rules)

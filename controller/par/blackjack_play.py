@@ -172,7 +172,7 @@ class ChartPlay:
         supply. `split`: only the pairs the chart splits (True), only the others (False),
         or all (None). Walking a split round hand after hand tracks every card of every
         hand: exact, but for small pairs resplit to four hands the multisets run to
-        millions (see bad_beat.py, which prices split rounds another way)."""
+        millions (see blackjack_bad_beat.py, which prices split rounds another way)."""
         cap = tuple(shoe[v] for v in VALUES)
         starts = {}
         for flag in ((False, True) if split is None else (split,)):

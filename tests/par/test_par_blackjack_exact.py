@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import pytest
 
-from controller.par import bad_beat
+from controller.par import blackjack_bad_beat as bad_beat
 from controller.par import blackjack as par
 from controller.par import blackjack_strategy as s
 from controller.rules import blackjack as bj
