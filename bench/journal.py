@@ -8,11 +8,22 @@ a child process, over --wear-rounds rounds:
     disk    bytes the process caused to be written (/proc/self/io write_bytes less
             cancelled_write_bytes) per round, against the journal's payload per round (the
             bytes of the rows it wrote): the goal is <= 3x. The kernel counts a page each
-            time an fsync'd commit dirties it again, so 4 KiB per commit is the floor
-            whatever SQLite does; the floor's ratio is printed beside it.
+            time an fsync'd commit dirties it again, so 4 KiB per fsync is the floor
+            whatever SQLite does: the floor (4096 x fsyncs per round) is printed beside
+            it, as a ratio to the payload, and the measured bytes as a ratio to the floor.
+            A checkpoint (SQLite's, every journal.store.WAL_AUTOCHECKPOINT pages of -wal)
+            copies the pages into the file: run enough rounds to hold some (the count is
+            printed) or the figure leaves them out.
+    frames  then FRAME_ROUNDS more rounds with the checkpoints held off, and the -wal read
+            frame by frame: per commit, the frames by b-tree (journal leaf, meta, the
+            header page, journal interior and overflow pages, meters) and the 4 KiB pages
+            of the -wal it dirtied; the difference to the measured bytes per fsync is what
+            the checkpoints, the anchor and the -shm cost
     fsyncs  fsync + fdatasync calls per round, counted by strace between two markers the
             child makes, against the inputs per round (events and input records): keep
-            <= 1.1x. Printed as n/a without strace.
+            <= 1.1x; the anchor's fdatasync at each round's end is one of them, and those
+            of the database file itself are the checkpoints. Printed as n/a without
+            strace.
     cpu     the child's CPU time per round (process time, every thread), not wall time
     rss     the child's resident set at the end (VmRSS), not tracemalloc's view
 
@@ -51,7 +62,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from controller import config  # noqa: E402
 from controller.games import model_class  # noqa: E402
-from controller.games.engine import DECK_REMOVED, Table  # noqa: E402
+from controller.games.engine import DECK_REMOVED, GameMachine  # noqa: E402
 from controller.games.events import Event  # noqa: E402
 from controller.journal import boot  # noqa: E402
 from controller.journal.cli import show_round, verify_path  # noqa: E402
@@ -84,7 +95,7 @@ def build(path, rows, seed, key=None, fast=False):
     cls = model_class(GAME)
     model = cls(config.validate({}, cls))
     policies = default_policies(GAME, no_more_bets={"window_ns": WINDOW_NS})
-    ctl = boot(path, Table(model), policies, clock=clock, key=key)
+    ctl = boot(path, GameMachine(model), policies, clock=clock, key=key)
     witnesses = ctl.witnesses
     if fast:                             # no fsync: neither the rows' nor the anchor's
         ctl.store.db.execute("PRAGMA synchronous=OFF")
@@ -189,12 +200,14 @@ def wear_child(game, rounds, where):
         c1, w1 = time.process_time(), io_written()
         os.access(MARK % "end", os.F_OK)
         rss = status("VmRSS")
+        last = s.ctl.store.last_seq
+        frames = wal_frames(s, path, max(1, min(rounds, FRAME_ROUNDS))) if not stuck else None
     finally:
         s.close()
     store = Store(path)
     try:
         payload = inputs = rows = 0
-        for r in store.rows(first):
+        for r in store.rows(first, last + 1):
             rows += 1
             payload += sum(len(str(r[c]).encode("utf-8")) for c in r)
             if r["entry"] == "event" or r["kind"] in ("rng", "selftest", "output_failure",
@@ -204,7 +217,51 @@ def wear_child(game, rounds, where):
         store.close()
     print(json.dumps({"game": game, "rounds": max(1, played), "stuck": stuck,
                       "written": w1 - w0, "payload": payload,
-                      "rows": rows, "inputs": inputs, "cpu_s": c1 - c0, "rss": rss}))
+                      "rows": rows, "inputs": inputs, "cpu_s": c1 - c0, "rss": rss,
+                      "frames": frames}))
+
+
+FRAME_ROUNDS = 5
+WAL_HEADER, FRAME_HEADER = 32, 24
+
+
+def wal_frames(s, path, rounds):
+    """What each commit writes, read from the -wal itself: `rounds` more rounds with the
+    checkpoints held off, then every frame's page named by its b-tree (SQLite's dbstat) and
+    the 4 KiB pages of the -wal each commit dirties (what the kernel counts for it)."""
+    import collections
+    import struct
+    db = s.ctl.store.db
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.execute("PRAGMA wal_autocheckpoint=0")
+    try:
+        s.run(rounds)
+        s.ctl.flush()
+        with open(path + "-wal", "rb") as f:
+            wal = f.read()
+        try:
+            owner = {pageno: "%s %s" % (name, kind) for name, pageno, kind in
+                     db.execute("SELECT name, pageno, pagetype FROM dbstat")}
+        except Exception:                        # noqa: BLE001 - SQLite built without dbstat
+            owner = {}
+    finally:
+        from controller.journal.store import WAL_AUTOCHECKPOINT
+        db.execute("PRAGMA wal_autocheckpoint=%d" % WAL_AUTOCHECKPOINT)
+    page_size = struct.unpack(">I", wal[8:12])[0]
+    size = page_size + FRAME_HEADER
+    commits, frames, pages4k, by = 0, 0, 0, collections.Counter()
+    off = start = WAL_HEADER
+    while off + size <= len(wal):
+        pgno, commit = struct.unpack(">II", wal[off:off + 8])
+        frames += 1
+        by["header" if pgno == 1 else owner.get(pgno, "other")] += 1
+        off += size
+        if commit:                               # the commit's last frame
+            commits += 1
+            pages4k += (off - 1) // 4096 - start // 4096 + 1
+            start = off
+    return {"page_size": page_size, "commits": commits, "rounds": rounds, "frames": frames,
+            "pages4k": pages4k, "by": dict(by)}
 
 
 def wear(game, rounds, where):
@@ -213,7 +270,8 @@ def wear(game, rounds, where):
     trace = os.path.join(where, "%s.strace" % game)
     strace = shutil.which("strace")
     if strace:
-        cmd = [strace, "-f", "-qq", "--seccomp-bpf", "-o", trace, "-e", "trace=fsync,fdatasync,access"] + cmd
+        cmd = [strace, "-f", "-qq", "-y", "--seccomp-bpf", "-o", trace, "-e",
+               "trace=fsync,fdatasync,access"] + cmd
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
     if r.returncode != 0 and strace:             # strace not allowed here (no ptrace)
         strace = None
@@ -222,9 +280,9 @@ def wear(game, rounds, where):
     if r.returncode != 0:
         raise RuntimeError("%s: %s" % (game, r.stderr[-1500:]))
     out = json.loads(r.stdout.strip().splitlines()[-1])
-    out["fsyncs"] = None
+    out["fsyncs"] = out["checkpoints"] = None
     if strace and os.path.exists(trace):
-        counting, n = False, 0
+        counting, n, db = False, 0, 0
         with open(trace) as f:
             for line in f:
                 if MARK % "start" in line:
@@ -233,7 +291,8 @@ def wear(game, rounds, where):
                     counting = False
                 elif counting and re.search(r"\b(fsync|fdatasync)\(", line):
                     n += 1
-        out["fsyncs"] = n
+                    db += bool(re.search(r"\(\d+<[^>]*\.db>", line))   # the file: a checkpoint
+        out["fsyncs"], out["checkpoints"] = n, db
     return out
 
 
@@ -245,12 +304,31 @@ def print_wear(games, rounds, where):
         fs = "n/a" if m["fsyncs"] is None else "%.1f" % (m["fsyncs"] / n)
         fr = "n/a" if m["fsyncs"] is None else "%.2f" % (m["fsyncs"] / max(1, m["inputs"]))
         print("wear %-24s disk %7.0f B/round for %6.0f B payload: %5.2fx (4 KiB/fsync floor "
-              "%s)  fsyncs %s/round for %.1f inputs: %sx  cpu %.1f ms/round  rss %.1f MiB"
+              "%s B/round: %s the payload; measured/floor %s)  fsyncs %s/round for %.1f "
+              "inputs: %sx  checkpoints %s  cpu %.1f ms/round  rss %.1f MiB"
               % (game, m["written"] / n, m["payload"] / n, m["written"] / max(1, m["payload"]),
+                 "n/a" if m["fsyncs"] is None else "%.0f" % (floor / n),
                  "n/a" if m["fsyncs"] is None else "%.2fx" % (floor / max(1, m["payload"])),
-                 fs, m["inputs"] / n, fr, 1000 * m["cpu_s"] / n, m["rss"] / 2 ** 20)
+                 "n/a" if not floor else "%.2fx" % (m["written"] / floor),
+                 fs, m["inputs"] / n, fr,
+                 "n/a" if m["checkpoints"] is None else m["checkpoints"],
+                 1000 * m["cpu_s"] / n, m["rss"] / 2 ** 20)
               + ("" if not m.get("stuck") else "  (%d rounds: the autoplay stopped, %s)"
                  % (n, m["stuck"])))
+        f = m.get("frames")
+        if f and f["commits"]:
+            c = f["commits"]
+            wal = 4096 * f["pages4k"] / c
+            per = m["written"] / m["fsyncs"] if m["fsyncs"] else None
+            print("     per commit (%d commits over %d more rounds, checkpoints held off): %.2f "
+                  "frames of %d B (%s): %.2f 4 KiB pages of -wal (floor 1.00), %.0f B; measured "
+                  "%s B per fsync, so checkpoints into the file, the anchor and the -shm add "
+                  "%s B"
+                  % (c, f["rounds"], f["frames"] / c, f["page_size"] + FRAME_HEADER,
+                     ", ".join("%s %.2f" % (k, v / c) for k, v in
+                               sorted(f["by"].items(), key=lambda kv: -kv[1])),
+                     f["pages4k"] / c, wal, "n/a" if per is None else "%.0f" % per,
+                     "n/a" if per is None else "%.0f" % (per - wal)))
 
 
 def measure(path, rounds, key_file, repeat):

@@ -38,7 +38,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from controller import config  # noqa: E402
 from controller.games import model_class  # noqa: E402
-from controller.games.engine import Table  # noqa: E402
+from controller.games.engine import GameMachine  # noqa: E402
 from controller.games.events import Event  # noqa: E402
 from controller.policies import default_policies  # noqa: E402
 from controller.outputs import Outputs  # noqa: E402
@@ -150,7 +150,7 @@ def bench(args):
                                    for s, b in zip(range(1, 7), LIGHTS)})
     cls = model_class("props-and-hops")
     journal = TimedJournal()
-    ctl = TableController(Table(cls(config.validate({}, cls))), journal=journal,
+    ctl = TableController(GameMachine(cls(config.validate({}, cls))), journal=journal,
                           outputs=outputs, policies=default_policies(
                               cls.GAME, no_more_bets={"window_ns": args.window_us * 1000}))
     gpio.input(BUTTON, pull="up", edge="falling", name="no_more_bets",

@@ -39,7 +39,7 @@ sys.path.insert(0, ROOT)
 
 from controller import config as configuration  # noqa: E402
 from controller.games import ALL_GAMES, model_class  # noqa: E402
-from controller.games.engine import LOCKED_OUT, Table  # noqa: E402
+from controller.games.engine import LOCKED_OUT, GameMachine  # noqa: E402
 from controller.policies import default_policies  # noqa: E402
 from controller.policies.clear import SelftestOnClear  # noqa: E402
 from tests.journal.power_loss import Series  # noqa: E402
@@ -122,7 +122,7 @@ def damage(path, how, where):
 def boot_copy(copy, game):
     from controller.journal import boot
     cls = model_class(game)
-    table = Table(cls(configuration.validate({"game": game}, cls)))
+    table = GameMachine(cls(configuration.validate({"game": game}, cls)))
     ctl = boot(copy, table, [SelftestOnClear({})] + default_policies(game))
     try:
         return ctl.model.state == LOCKED_OUT and bool(ctl.boot_report.get("problem"))

@@ -5,13 +5,20 @@
 For each game, `tablectl sim`'s Simulation plays N rounds (simulated devices on real ptys,
 the real drivers, the TableController with its policies, the autoplay dealer and players;
 with --journal, the SQLite journal too), then the reference replays the very Events that run
-journaled into the game machine alone (a bare engine Table, in-process: what `tablectl play`
+journaled into the game machine alone (a bare engine GameMachine, in-process: what `tablectl play`
 runs). Both sides are the best of R repeats measured in this run, so the ratios hold across
 machines while the rates do not:
     ratio    full stack rate / machine alone rate: the price of devices, protocol and loop
     cpu      the controller loop thread's CPU per round (journal, policies, game, outputs;
              the autoplay's own actions and the driver threads excluded) / the machine
-             alone's CPU per round (goal <= 4x with the journal, issue 16)
+             alone's CPU per round (goal <= 4x with the journal, issue 16). CPU time of the
+             loop's thread (time.thread_time: user and system), never wall time: waiting
+             for an fsync or an input is not counted, the kernel's work for them is. With
+             --journal the same rounds are also played (interleaved, best of R each) with
+             the journal's fsyncs turned off (PRAGMA synchronous=OFF, the same rows written:
+             a bench-only split, never a mode of the controller) and with no journal, so the
+             figure is split into the journal's own CPU and the fsyncs' share of it; `sys`
+             is the system share of the loop's CPU (getrusage, sampled by the kernel)
     wire     the bytes both ways on every serial line per round, as the rounds per second
              115200 baud 8N1 allows: sent one after the other (the autoplay acts one device
              at a time; the heartbeats ride along), and on the busiest line direction alone
@@ -21,6 +28,7 @@ machines while the rates do not:
 import argparse
 import os
 import random
+import resource
 import sys
 import tempfile
 import time
@@ -30,25 +38,30 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from controller import config as configuration  # noqa: E402
 from controller.errors import TablectlError  # noqa: E402
 from controller.games import ALL_GAMES, model_class  # noqa: E402
-from controller.games.engine import Table  # noqa: E402
+from controller.games.engine import GameMachine  # noqa: E402
 from controller.games.events import Event  # noqa: E402
 from hal_sim.simulation import Simulation, game_config  # noqa: E402
 
 BAUD_BYTES_S = 115200 / 10          # 8 data bits, a start and a stop bit
+RUSAGE_THREAD = getattr(resource, "RUSAGE_THREAD", resource.RUSAGE_SELF)
 
 
 class Events(list):
     """A second journal sink: every Event the controller journals (the reference's input)."""
 
 
-def full_stack(game, rounds, seed, journal_dir=None):
-    """(rounds/s, loop CPU s per round, wire bytes per round, the events applied)."""
+def full_stack(game, rounds, seed, journal_dir=None, synchronous=None):
+    """(rounds/s, loop CPU s per round, wire bytes per round, the events applied, loop
+    system CPU s per round). `synchronous`: the journal's PRAGMA synchronous, for the
+    split only (the controller's is FULL)."""
     path = os.path.join(journal_dir, "%s-%d.db" % (game, time.monotonic_ns())) \
         if journal_dir else None
     s = Simulation(game, seed, journal=path, keep=None)
     events = Events()
     try:
         ctl = s.ctl
+        if synchronous is not None:
+            ctl.store.db.execute("PRAGMA synchronous=%s" % synchronous)
         journal = ctl.journal
 
         def tee(entry):
@@ -56,15 +69,16 @@ def full_stack(game, rounds, seed, journal_dir=None):
                 events.append(entry)
             journal(entry)
         ctl.journal = tee
-        cpu = [0.0]
+        cpu = [0.0, 0.0]
         run_once = ctl.run_once
 
         def timed(*a, **k):
-            t0 = time.thread_time()
+            t0, r0 = time.thread_time(), resource.getrusage(RUSAGE_THREAD).ru_stime
             try:
                 return run_once(*a, **k)
             finally:
                 cpu[0] += time.thread_time() - t0
+                cpu[1] += resource.getrusage(RUSAGE_THREAD).ru_stime - r0
         ctl.run_once = timed
         ports = [sim.port for sim in s.sim.serial.values()]
         wire0 = [(p.written.total, p.read_total) for p in ports]
@@ -77,7 +91,8 @@ def full_stack(game, rounds, seed, journal_dir=None):
                              % (game, s.stuck["round"], s.stuck["why"]))
     finally:
         s.close()
-    return rounds / dt, cpu[0] / rounds, [(w / rounds, r / rounds) for w, r in wire], events
+    return (rounds / dt, cpu[0] / rounds, [(w / rounds, r / rounds) for w, r in wire], events,
+            cpu[1] / rounds)
 
 
 def machine_alone(game, events, rounds, seed, repeat):
@@ -90,7 +105,7 @@ def machine_alone(game, events, rounds, seed, repeat):
         if hasattr(model, "use_rng"):
             rng = random.Random("start:%s" % seed)
             model.use_rng(lambda: rng.randint(1, 7))
-        table = Table(model)
+        table = GameMachine(model)
         t0 = time.perf_counter()
         c0 = time.thread_time()
         for e in events:
@@ -113,21 +128,36 @@ def main(argv=None):
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         for game in args.game or ALL_GAMES:
-            runs = [full_stack(game, args.rounds, args.seed, tmp if args.journal else None)
-                    for _ in range(args.repeat)]
-            full = max(r[0] for r in runs)
-            cpu = min(r[1] for r in runs)
-            wire = runs[0][2]
-            alone, alone_cpu = machine_alone(game, runs[0][3], args.rounds, args.seed,
+            # interleaved: one of each side per repeat, so load cannot favour one side
+            sides = ("full", "nosync", "none") if args.journal else ("none",)
+            runs = {side: [] for side in sides}
+            for _ in range(args.repeat):
+                for side in sides:
+                    runs[side].append(full_stack(
+                        game, args.rounds, args.seed, None if side == "none" else tmp,
+                        "OFF" if side == "nosync" else None))
+            main_side = runs[sides[0]]
+            full = max(r[0] for r in main_side)
+            best = {side: min(rs, key=lambda r: r[1]) for side, rs in runs.items()}
+            cpu, sys_cpu = best[sides[0]][1], best[sides[0]][4]
+            wire = main_side[0][2]
+            alone, alone_cpu = machine_alone(game, main_side[0][3], args.rounds, args.seed,
                                              args.repeat)
             total = sum(w + r for w, r in wire)
             busiest = max(max(w, r) for w, r in wire)
+            x = (lambda c: c / alone_cpu if alone_cpu else float("inf"))
             print("%-26s full stack %7.1f rounds/s   wire %5d B/round: ceiling %6.1f rounds/s "
                   "one byte at a time, %6.1f on the busiest line alone   machine alone %8.1f "
-                  "rounds/s   cpu %6.2f ms vs %5.3f ms = %5.2fx   ratio %.4f"
+                  "rounds/s   cpu %6.2f ms (sys %.2f) vs %5.3f ms = %5.2fx   ratio %.4f"
                   % (game, full, total, BAUD_BYTES_S / total, BAUD_BYTES_S / busiest, alone,
-                     cpu * 1e3, alone_cpu * 1e3, cpu / alone_cpu if alone_cpu else float("inf"),
-                     full / alone))
+                     cpu * 1e3, sys_cpu * 1e3, alone_cpu * 1e3, x(cpu), full / alone))
+            if args.journal:
+                none, nosync = best["none"][1], best["nosync"][1]
+                print("%-26s cpu split: no journal %.2f ms = %.2fx; the journal without its "
+                      "fsyncs %.2f ms = %.2fx; with them %.2f ms = %.2fx: the journal's own "
+                      "%.2f ms/round, of which the fsyncs' %.2f ms"
+                      % ("", none * 1e3, x(none), nosync * 1e3, x(nosync), cpu * 1e3, x(cpu),
+                         (cpu - none) * 1e3, (cpu - nosync) * 1e3))
 
 
 if __name__ == "__main__":

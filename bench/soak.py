@@ -1,6 +1,7 @@
 """Soak: the simulated table's resident memory over thousands of rounds, with or without a journal.
 
     python bench/soak.py [--game G] [--at 500,5000] [--seed S] [--mode memory|journal|both]
+                         [--journal] [--stall-s S]
 
 `tablectl sim`'s Simulation (real drivers on ptys, the controller, the autoplay) plays rounds;
 the resident set size (/proc/self/statm: what the kernel holds, SQLite's memory included,
@@ -8,8 +9,15 @@ which tracemalloc does not see) is read after a garbage collection at each round
 Each mode runs in a fresh interpreter of its own, so one cannot inherit the other's heap.
 The figure is the ratio of the last checkpoint's RSS to the first's, measured in the same
 run: flat memory is a ratio near 1 (goal: within 10%, issue 16), whatever the machine.
+
+`--journal` is `--mode journal`. A soak that stops making progress says where: each child
+prints its checkpoints to stderr as it reaches them, and when --stall-s seconds pass without
+100 more rounds played, faulthandler writes every thread's stack to stderr (again every
+--stall-s while it lasts), so a stuck soak is read, not guessed (py-spy dump PID says the
+same from outside).
 """
 import argparse
+import faulthandler
 import gc
 import json
 import os
@@ -28,7 +36,10 @@ def rss_kb():
         return int(f.read().split()[1]) * PAGE // 1024
 
 
-def soak(game, at, seed, journal, heartbeat_ms):
+CHUNK = 100                 # rounds between two resets of the stall timer
+
+
+def soak(game, at, seed, journal, heartbeat_ms, stall_s=120.0):
     """In this process: play to each checkpoint, {round: RSS kB}."""
     from hal_sim.simulation import Simulation
     with tempfile.TemporaryDirectory() as tmp:
@@ -38,12 +49,23 @@ def soak(game, at, seed, journal, heartbeat_ms):
         out, played = {}, 0
         try:
             for checkpoint in at:
-                played += s.run(checkpoint - played)
-                if s.stuck:
-                    raise SystemExit("bench: stuck at round %(round)d: %(why)s" % s.stuck)
+                while played < checkpoint:
+                    faulthandler.dump_traceback_later(stall_s, repeat=True)
+                    n = s.run(min(CHUNK, checkpoint - played))
+                    faulthandler.cancel_dump_traceback_later()
+                    if s.stuck:
+                        raise SystemExit("bench: stuck at round %(round)d: %(why)s" % s.stuck)
+                    if not n:
+                        raise SystemExit("bench: no round played after round %d" % played)
+                    played += n
                 gc.collect()
                 out[checkpoint] = rss_kb()
+                sys.stderr.write("soak %s %s: round %d %d kB\n"
+                                 % (game, "journal" if journal else "memory", checkpoint,
+                                    out[checkpoint]))
+                sys.stderr.flush()
         finally:
+            faulthandler.cancel_dump_traceback_later()
             s.close()
     return out
 
@@ -54,6 +76,11 @@ def main(argv=None):
     ap.add_argument("--at", default="500,5000", help="rounds at which RSS is read")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--mode", choices=("memory", "journal", "both"), default="both")
+    ap.add_argument("--journal", dest="mode", action="store_const", const="journal",
+                    help="the same as --mode journal")
+    ap.add_argument("--stall-s", type=float, default=120.0, help="every thread's stack to "
+                    "stderr when this long passes without %d more rounds (default "
+                    "%%(default)s)" % CHUNK)
     ap.add_argument("--heartbeat-timeout-ms", type=int, default=2000,
                     help="the drivers' silence rule (default the protocol's 2000): a machine "
                     "that stalls for seconds trips it, and a silent dealer panel does not "
@@ -63,18 +90,18 @@ def main(argv=None):
     at = sorted({int(x) for x in args.at.split(",")})
     if args.child:
         json.dump(soak(args.game, at, args.seed, args.mode == "journal",
-                       args.heartbeat_timeout_ms), sys.stdout)
+                       args.heartbeat_timeout_ms, args.stall_s), sys.stdout)
         return 0
     modes = ("memory", "journal") if args.mode == "both" else (args.mode,)
     ratios = []
     for mode in modes:
         r = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", "--mode", mode,
                             "--game", args.game, "--at", args.at, "--seed", str(args.seed),
-                            "--heartbeat-timeout-ms", str(args.heartbeat_timeout_ms)],
-                           cwd=ROOT, capture_output=True, text=True)
+                            "--heartbeat-timeout-ms", str(args.heartbeat_timeout_ms),
+                            "--stall-s", str(args.stall_s)],
+                           cwd=ROOT, stdout=subprocess.PIPE, text=True)   # stderr: progress
         if r.returncode:
-            sys.stderr.write(r.stderr[-2000:])
-            raise SystemExit("bench: the %s soak failed" % mode)
+            raise SystemExit("bench: the %s soak failed (its stderr above)" % mode)
         rss = {int(k): v for k, v in json.loads(r.stdout).items()}
         first, last = rss[at[0]], rss[at[-1]]
         ratios.append((mode, last / first))

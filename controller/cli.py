@@ -227,14 +227,15 @@ def _meter_priced(sheet):
 def _link_priced(game, sheets):
     """The sheets a linked par is stated for: Raise It Up's Progressive Payout Wager is
     strategy-dependent, priced for the link under the optimal base-game strategy
-    (controller/par/raise_it_up_progressive.py LinkedSheet); the others' own sheets."""
-    from controller.rules import paytables as pt
+    (its declaration's linked_par); the others' own sheets."""
+    from controller.games import declaration
+    from controller.games.declarations import load
+    linked = declaration(game).linked_par
     out = []
     for s in sheets:
-        if game == pt.RIU and getattr(s, "wager", None) == "progressive" and \
+        if linked is not None and getattr(s, "wager", None) == linked[0] and \
                 not _meter_priced(s):
-            from controller.par.raise_it_up_progressive import LinkedSheet
-            s = LinkedSheet()
+            s = load(linked[1])()
         out.append(s)
     return out
 

@@ -33,7 +33,7 @@ import sys
 
 from controller.errors import ConfigError
 from controller.games import model_class
-from controller.games.engine import LOCKED_OUT, Table
+from controller.games.engine import LOCKED_OUT, GameMachine
 from controller.outputs import Outputs
 from controller.policies import default_policies
 
@@ -176,7 +176,7 @@ class Runtime:
         """The journal and its boot checks: before any device or the console starts."""
         from controller.table import TableController
         if self.journal_path is None:
-            self.ctl = TableController(Table(self.model()), policies=self.policies(),
+            self.ctl = TableController(GameMachine(self.model()), policies=self.policies(),
                                        keep=self.keep)
             return
         from controller.errors import JournalError
@@ -184,7 +184,7 @@ class Runtime:
         from controller.journal.keys import read_key
         key = self.key if self.key is not None else \
             read_key(self.key_file) if self.key_file else None
-        self.ctl = boot(self.journal_path, Table(self.model()), self.policies(), key=key)
+        self.ctl = boot(self.journal_path, GameMachine(self.model()), self.policies(), key=key)
         self.on_shutdown("journal", self.ctl.close)
         self._readers_at = len(self._stops)     # the journal's readers stop here (_start_part)
         self.on_shutdown("the journal's last rows, before its readers stop",

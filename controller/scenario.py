@@ -23,7 +23,7 @@ from controller import config as configuration
 from controller.errors import ConfigError, InvalidCard, TablectlError
 from controller.events import READER_ANSWER
 from controller.games import model_class
-from controller.games.engine import DECK_REMOVED, ROUND_OVER, Table
+from controller.games.engine import DECK_REMOVED, ROUND_OVER, GameMachine
 from controller.games.events import Event
 from controller.rules import cards as C
 
@@ -148,7 +148,7 @@ class Runner:
             cfg = configuration.validate(dict(doc.get("config", {}), game=doc["game"]), cls)
         except ConfigError as e:
             raise ScenarioError("config: %s" % e)
-        self.table = Table(cls(cfg))
+        self.table = GameMachine(cls(cfg))
         self.model = self.table.model
         self.cards = self.whole_shoe(doc)
         # what a game's own scenario answers read: the listed cards and the rest of the shoe
@@ -260,7 +260,7 @@ class Runner:
         """A runner that carries on from `checkpoint` with the table restored from its
         snapshot (add_model with the saved state; never pickle)."""
         runner = cls(checkpoint["doc"])
-        runner.table = Table.restore(type(runner.model), checkpoint["snapshot"])
+        runner.table = GameMachine.restore(type(runner.model), checkpoint["snapshot"])
         runner.model = runner.table.model
         runner.next_card = checkpoint["next_card"]
         runner.next_action = checkpoint["next_action"]

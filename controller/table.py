@@ -79,7 +79,8 @@ class MemoryJournal(Tail):
 
 
 class TableController:
-    """Owns one game Table; only its loop changes it. See the module docstring."""
+    """Owns one game machine (engine.GameMachine); only its loop changes it. See the module
+    docstring."""
 
     def __init__(self, table, *, clock=time.monotonic_ns, journal=None, outputs=None,
                  policies=None, keep=None):

@@ -46,7 +46,7 @@ class Stuck(RuntimeError):
 
 
 class Autoplay:
-    """Plays rounds of `ctl.model.GAME` on `sim` (a SimTable) through `drivers`.
+    """Plays rounds of `ctl.model.GAME` on `sim` (a SimHardware) through `drivers`.
 
     `faults`: [(device, kind, rate)]; each round draws each fault with its rate and
     injects it at the fault's moment. `stats` feeds the summary (hal_sim/simulation.py).

@@ -2,7 +2,7 @@
 (its game's defaults, so the bench runs what the table runs) with a [controller] section whose
 devices are simulated: serial devices at `sim://NAME` (hal_sim/protocol_sim.py, started by
 pyserial when the driver opens them) and the GPIO devices on the simulated pin factory
-(`hal = "sim"`), on the pins of hal_sim.devices.SimTable.
+(`hal = "sim"`), on the pins of hal_sim.devices.SimHardware.
 
     python3 -m hal_sim.bench [--check]      write deploy/tables/*-bench.toml (or compare)
 

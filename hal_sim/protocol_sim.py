@@ -13,7 +13,7 @@ adds "hal_sim" to that list only for a configuration with `hal = "sim"`, so the 
 never imports hal_sim itself and a real table cannot name a simulated device.
 
 Opening the port starts the simulator (hal_sim.devices.SIMULATORS) and opens its pty's slave
-with pyserial's own Serial; closing the port stops the simulator, in the order SimTable
+with pyserial's own Serial; closing the port stops the simulator, in the order SimHardware
 needs (the driver's slave first, then the device).
 """
 

@@ -1,7 +1,7 @@
 """The simulated table: `tablectl sim`'s device set for the one runtime, and the autoplay.
 
 `Simulation(game, seed, faults)` hands controller/runtime.py a `SimulatedDevices` set (the
-simulated devices, hal_sim.devices.SimTable, on real ptys, with the progressive meter display
+simulated devices, hal_sim.devices.SimHardware, on real ptys, with the progressive meter display
 where the game's table has a progressive meter, and the simulated GPIO factory) instead of
 the configured ones: the table itself (journal and boot checks, drivers, outputs, console,
 policies, the one shutdown path) is assembled exactly as `tablectl run` assembles it. The
@@ -72,7 +72,7 @@ def game_config(game, faults):
 
 
 class SimulatedDevices:
-    """The device set of a simulated table (controller/runtime.py): SimTable's devices on
+    """The device set of a simulated table (controller/runtime.py): SimHardware's devices on
     real ptys and its GPIO factory, configured as the game's table needs them."""
 
     def __init__(self, game, faults, model, link_options=None):
@@ -90,9 +90,9 @@ class SimulatedDevices:
 
     def open(self, clock, on_rejected):
         from drivers.devices import build_devices
-        from hal_sim.devices import SimTable
+        from hal_sim.devices import SimHardware
         # the simulated lines' edges are stamped in table time, as the drivers' frames are
-        self.sim = SimTable(self.names, gpio_clock=clock).start()
+        self.sim = SimHardware(self.names, gpio_clock=clock).start()
         dev_cfg = self.sim.config()
         dev_cfg["shuffler"]["counts"] = self.counting
         dice = declaration(self.game).dice_per_roll

@@ -6,13 +6,13 @@ A test now says which game and configuration it builds, and where its clock star
 """
 from controller import config as configuration
 from controller.games import model_class
-from controller.games.engine import Table
+from controller.games.engine import GameMachine
 
 MS = 1_000_000
 
 
 class Clock:
-    """Table time in ns that only the test moves: `clock()` reads it, `clock.now` sets it."""
+    """GameMachine time in ns that only the test moves: `clock()` reads it, `clock.now` sets it."""
 
     def __init__(self, now=0):
         self.now = now
@@ -25,13 +25,13 @@ class Clock:
 
 
 def table(game, cfg=None, options=None, **model_args):
-    """A Table of `game` (an id or a model class) on the validated configuration `cfg`
+    """A GameMachine of `game` (an id or a model class) on the validated configuration `cfg`
     with `options` merged into its `options`; `model_args` go to the model (an rng)."""
     cls = model_class(game) if isinstance(game, str) else game
     doc = dict(cfg or {})
     if options:
         doc["options"] = dict(doc.get("options", {}), **options)
-    return Table(cls(configuration.validate(doc, cls), **model_args))
+    return GameMachine(cls(configuration.validate(doc, cls), **model_args))
 
 
 def table_of(game, keys="cfg"):

@@ -22,6 +22,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     (["lockout.py", "--presses", "20"], "ratio vs queue round trip: "),
     (["sim_rounds.py", "--rounds", "2", "--repeat", "1", "--game", "props-and-hops",
       "--game", "poker"], "poker "),
+    (["sim_rounds.py", "--rounds", "2", "--repeat", "1", "--game", "props-and-hops",
+      "--journal"], "cpu split: no journal "),
     (["soak.py", "--game", "props-and-hops", "--at", "3,6"], "RSS ratio round 6 / round 3: "),
     (["fuzz_link.py", "--frames", "3000"], "ratio vs json.loads of the same payloads: "),
     (["floor.py", "--tables", "1,2", "--burst", "60", "--seconds", "1", "--outage", "0.5",
@@ -48,6 +50,25 @@ def test_the_journal_bench_journals_whole_rounds():
     sizes = [(int(rows), int(rounds)) for rows, rounds in
              re.findall(r"(\d+) rows\s+(\d+) rounds", r.stdout)]
     assert len(sizes) == 2 and all(rounds >= rows // 30 for rows, rounds in sizes), r.stdout
+
+
+def test_the_journal_bench_names_what_each_commit_writes():
+    """The SD-wear figures come with the floor beside them and the -wal read frame by frame:
+    a commit writes at least the journal's leaf and meta's page, and dirties at least one
+    4 KiB page; the parse of the -wal that found fewer would be wrong."""
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "journal.py"), "--sizes",
+                        "100", "--repeat", "1", "--wear-rounds", "2", "--wear-game",
+                        "props-and-hops"], cwd=ROOT, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr[-1500:]
+    m = re.search(r"per commit \((\d+) commits.*?: ([\d.]+) frames of (\d+) B \((.*?)\): "
+                  r"([\d.]+) 4 KiB pages of -wal", r.stdout)
+    assert m, r.stdout
+    commits, frames, size, by, pages = int(m[1]), float(m[2]), int(m[3]), m[4], float(m[5])
+    page = size - 24                  # a frame is a page and its 24-byte header
+    assert commits > 0 and frames >= 2 and pages >= 1 and page >= 512 and page & (page - 1) == 0
+    assert "journal leaf" in by and "meta leaf" in by, by
+    assert re.search(r"measured/floor (\d+\.\d+|n/a)", r.stdout), r.stdout
 
 
 def test_the_boot_bench_runs_to_its_ratios(tmp_path):

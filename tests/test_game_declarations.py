@@ -179,7 +179,7 @@ def test_each_game_declares_the_section_its_no_more_bets_enforces():
 
 def test_the_dealer_panel_keys_the_dealers_seat_the_games_read():
     from controller.events import DEALER_SEAT
-    from controller.games.blackjack_hands import DEALER as BLACKJACK_DEALER
+    from controller.games.blackjack.hands import DEALER as BLACKJACK_DEALER
     from controller.rules.paigow import DEALER
     assert DEALER_SEAT == DEALER == BLACKJACK_DEALER
 

@@ -1,6 +1,6 @@
 """`tablectl run`, the systemd unit's entry point, in a subprocess against simulated devices.
 
-The simulated devices (hal_sim.devices.SimTable) serve real ptys in this process; the
+The simulated devices (hal_sim.devices.SimHardware) serve real ptys in this process; the
 configuration points the controller's serial devices at them and TABLECTL_HAL=sim gives it
 simulated GPIO. systemd is a datagram socket we bind (tests/deploy/test_watchdog.py).
 """
@@ -19,7 +19,7 @@ import pytest
 from controller import config as configuration
 from controller.errors import ConfigError
 from controller.games import model_class
-from hal_sim.devices import TABLE_DEVICES, SimTable
+from hal_sim.devices import TABLE_DEVICES, SimHardware
 from tests.deploy.test_watchdog import FakeSystemd
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -100,7 +100,7 @@ def journal_of(pid):
 
 @pytest.fixture
 def sim_table():
-    table = SimTable().start()
+    table = SimHardware().start()
     yield table
     table.stop()
 
@@ -314,7 +314,7 @@ def test_the_runner_stamps_frames_and_edges_in_table_time(tmp_path, sim_table, m
     beyond this machine's monotonic clock (written on another kernel) goes on from there."""
     import io
 
-    from controller.games.engine import Table
+    from controller.games.engine import GameMachine
     from controller.journal import boot
     from controller.journal.clock import UNKNOWN_NS
     from controller.journal.store import Store
@@ -329,7 +329,7 @@ def test_the_runner_stamps_frames_and_edges_in_table_time(tmp_path, sim_table, m
     journal = str(tmp_path / "journal.db")
     cls = model_class(cfg["game"])
     ahead = time.time_ns() + 10 * 3600 * 10 ** 9    # that kernel's wall clock: ours is behind
-    boot(journal, Table(cls(cfg)), default_policies(cls.GAME), clock=lambda: far,
+    boot(journal, GameMachine(cls(cfg)), default_policies(cls.GAME), clock=lambda: far,
          wall=lambda: ahead, boot_id=lambda: "another kernel").close()
     err = io.StringIO()
     runner = Runner(cfg, section, backend, journal, environ={}, err=err)
@@ -357,7 +357,7 @@ def test_the_runner_stamps_frames_and_edges_in_table_time(tmp_path, sim_table, m
 def test_shutdown_leaves_the_meter_display_in_its_safe_state(tmp_path):
     """The one shutdown path makes the outputs safe while their drivers can still reach them:
     the meter display shows LOCKED, not amounts nobody keeps any more."""
-    table = SimTable(TABLE_DEVICES + ("meter_display",)).start()
+    table = SimHardware(TABLE_DEVICES + ("meter_display",)).start()
     try:
         config = write_config(tmp_path / "table.toml", game="six-card-fortune-pai-gow",
                               devices=table.config())

@@ -16,7 +16,7 @@ import pytest
 
 from controller.games.engine import LOCKED_OUT
 from controller.run import Runner, load_config
-from hal_sim.devices import TABLE_DEVICES, SimTable
+from hal_sim.devices import TABLE_DEVICES, SimHardware
 from tests.test_run import _rows_of, env_with, read_until, tablectl, write_config
 
 # Short link timings keep the test quick; the rules are the same at any timing.
@@ -50,7 +50,7 @@ def fast(config):
 @pytest.mark.parametrize("name,game", KINDS)
 def test_silence_heals_for_every_device_kind_under_run(tmp_path, monkeypatch, name, game):
     devices = TABLE_DEVICES + (("meter_display",) if name == "meter_display" else ())
-    table = SimTable(devices).start()
+    table = SimHardware(devices).start()
     runner = runner_for(tmp_path, monkeypatch, game, fast(table.config()))
     try:
         runner.start()
@@ -79,7 +79,7 @@ def test_silence_heals_for_every_device_kind_under_run(tmp_path, monkeypatch, na
 
 def test_a_missing_adapter_starts_the_table_and_connects_when_it_appears(tmp_path,
                                                                          monkeypatch):
-    table = SimTable().start()
+    table = SimHardware().start()
     later = str(tmp_path / "ttyShoe")                    # no such port yet
     devices = fast(table.config())
     devices["shoe"]["url"] = later
@@ -107,7 +107,7 @@ def test_a_missing_adapter_starts_the_table_and_connects_when_it_appears(tmp_pat
 
 
 def test_run_with_an_absent_device_serves_its_console_and_stops_cleanly(tmp_path):
-    table = SimTable().start()
+    table = SimHardware().start()
     try:
         devices = table.config()
         devices["dice_reader"]["url"] = str(tmp_path / "ttyNone")

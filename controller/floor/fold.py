@@ -164,9 +164,10 @@ class TableView:
                 hit["round"] > self.s["last_round_counted"]:
             return                  # paid in its round: the round's snapshot counts it
         name, seats = link["name"], hit.get("seats") or {hit["seat"]: hit["wager"]}
-        if len(seats) > 1:          # a jackpot shared at the table (633a.7(o))
-            from controller.rules.blackjack_side_payouts import share_jackpot
-            shares = share_jackpot(name, amount, seats)
+        if len(seats) > 1:          # a jackpot shared at the table: the game's own rule
+            from controller.games import declaration
+            from controller.games.declarations import load
+            shares = load(declaration(self.s["game"]).jackpot_shares)(name, amount, seats)
         else:
             shares = {hit["seat"]: amount}
         seen = self.s.setdefault("late_seen", {})

@@ -11,13 +11,13 @@ import importlib
 from controller.errors import ConfigError
 
 GAMES = {
-    "double-attack-blackjack": "controller.games.double_attack:DoubleAttackBlackjack",
-    "blackjack": "controller.games.blackjack:Blackjack",
+    "double-attack-blackjack": "controller.games.blackjack.double_attack:DoubleAttackBlackjack",
+    "blackjack": "controller.games.blackjack.model:Blackjack",
     "props-and-hops": "controller.games.props_and_hops:PropsAndHops",
-    "six-card-fortune-pai-gow": "controller.games.six_card_fortune:SixCardFortune",
-    "flop-poker": "controller.games.flop_poker:FlopPoker",
-    "raise-it-up-stud": "controller.games.raise_it_up:RaiseItUpStud",
-    "poker": "controller.games.poker:PokerRoom",
+    "six-card-fortune-pai-gow": "controller.games.six_card_fortune.model:SixCardFortune",
+    "flop-poker": "controller.games.single_deck.flop_poker:FlopPoker",
+    "raise-it-up-stud": "controller.games.single_deck.raise_it_up:RaiseItUpStud",
+    "poker": "controller.games.poker_room:PokerRoom",
 }
 
 ALL_GAMES = ("double-attack-blackjack", "blackjack", "flop-poker", "props-and-hops",

@@ -1,7 +1,7 @@
 """An automated device that malfunctions and cannot be used is covered, or signed out of order,
 before any other method is used at the table: 581.13(k) (the shuffler), 583.13(f) and
 669a.13(g) (the shuffler or the dealing shoe) say it in the same words. A mixin of Double
-Attack Blackjack's model and of the single-deck games' (controller/games/single_deck.py).
+Attack Blackjack's model and of the single-deck games' (controller/games/single_deck/base.py).
 
     irregularity {"kind": "device_out_of_order", "device", "covered": true}
         between rounds; or while the table is locked out by that device's own fault and will

@@ -11,7 +11,7 @@ How the common lifecycle reads for a dice game:
     wager        any 585.2 wager, each bounded by the table limits, before the dice are
                  shaken (585.2(a))
     no_more_bets "no more bets"; the shaker goes to the shooter (585.3(e), (j)); the round
-                 waits in `rolling` with pending {"need": "dice", "shooter": seat}
+                 waits in `rolling_waits_dice`, pending {"need": "dice", "shooter": seat}
     dice         {"dice": [a, b]} settles the round (585.3(h), 585.4); {"no_roll": why}
                  voids it, every wager returned (585.3(f), (g))
     irregularity {"kind": "lid_removed"}: the shooter took the lid off; the shaker is
@@ -58,6 +58,10 @@ class PropsAndHops(GameModel):
     DECLARES = declared.DECLARES     # what the table must know about it
     ROUND_STATES = [ROLLING]
     FIRST_ROUND_STATE = ROLLING
+    WAITS = {ROLLING: ("dice",)}                 # rolling_waits_dice: the shooter's roll
+    ANSWERS = {"dice": ("dice",)}                # the machine takes a roll only then
+    REFUSALS = {"dice": "no roll is due while {state}: the dice are rolled after \"no more "
+                        "bets\" (585.3(e))"}
     PRE_DEAL_WAGERS = tuple(dice.WAGERS)
     TABLE_LIMIT_WAGERS = tuple(dice.WAGERS)      # the table limits bound each wager
     REQUIRED_WAGERS = ()
@@ -169,9 +173,7 @@ class PropsAndHops(GameModel):
     # ---- the roll and settlement (585.3(f)-(h), 585.4) ---------------------------------
 
     def on_dice(self, event):
-        if self.state != ROLLING:
-            raise IllegalEvent("no roll is due while %s: the dice are rolled after \"no more "
-                               "bets\" (585.3(e))" % self.state)
+        """Taken only in rolling_waits_dice (ANSWERS): the machine refuses it elsewhere."""
         why = event.get("no_roll")
         if why is not None and event.get("dice") is not None:
             raise IllegalEvent("a dice event is either a roll or a no roll, not both")

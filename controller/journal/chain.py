@@ -14,23 +14,72 @@ recompute (keys.py). And an anchor: the seq and hash of a row written down outsi
 import hashlib
 import hmac
 import json
+import json.encoder
 
 GENESIS_HASH = "0" * 64
 FIELDS = ("seq", "ts_ns", "source", "entry", "kind", "round_no", "data")
 
 
-def canonical(obj):
-    """One byte string per JSON value: sorted keys, no spaces, UTF-8, no NaN."""
+def _slow_canonical(obj):
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
                       allow_nan=False).encode("utf-8")
 
 
-def row_hash(prev_hash, row, key=None):
-    """SHA-256 over the link and the row, or with `key` (bytes) HMAC-SHA256 under it."""
-    body = prev_hash.encode("ascii") + canonical({k: row[k] for k in FIELDS})
+# json.dumps with these arguments builds an encoder object per call (half its time on a
+# row's data); this is that encoder, built once: the C one json.dumps itself uses, the same
+# arguments, without the check for circular containers (data from JSON or from the code
+# has none; jsonable() would recurse on one before this ran)
+_make = getattr(json.encoder, "c_make_encoder", None)
+_encoder = None if _make is None else _make(
+    None, json.JSONEncoder().default, json.encoder.encode_basestring, None, ":", ",", True,
+    False, False)
+
+
+def canonical(obj):
+    """One byte string per JSON value: sorted keys, no spaces, UTF-8, no NaN."""
+    if _encoder is None:
+        return _slow_canonical(obj)
+    return "".join(_encoder(obj, 0)).encode("utf-8")
+
+
+_string = json.encoder.encode_basestring      # what json.dumps(ensure_ascii=False) uses
+ROW_TEMPLATE = ('{"data":%s,"entry":%s,"kind":%s,"round_no":%d,"seq":%d,"source":%s,'
+                '"ts_ns":%d}')                # FIELDS as canonical() orders them (sorted)
+
+
+def row_body(row):
+    """canonical() of the row's FIELDS, the bytes its hash covers.
+
+    Every row the controller writes has int seq, ts_ns and round_no and str source, entry,
+    kind and data: for those the text is put together from the template, the same bytes
+    canonical() makes (tests/journal/test_chain.py compares them) without building a dict
+    and sorting its keys once per row and again per verification. Any other row takes
+    canonical() itself."""
+    return body_of(row["seq"], row["ts_ns"], row["source"], row["entry"], row["kind"],
+                   row["round_no"], row["data"])
+
+
+def body_of(seq, ts, source, entry, kind, rn, data):
+    """row_body() of a row given field by field (the writer's, which has no dict)."""
+    if type(seq) is int and type(ts) is int and type(rn) is int and type(source) is str \
+            and type(entry) is str and type(kind) is str and type(data) is str:
+        return (ROW_TEMPLATE % (_string(data), _string(entry), _string(kind), rn, seq,
+                                _string(source), ts)).encode("utf-8")
+    return canonical({"seq": seq, "ts_ns": ts, "source": source, "entry": entry, "kind": kind,
+                      "round_no": rn, "data": data})
+
+
+def link_hash(prev_hash, body, key=None):
+    """The hash of a row whose row_body() is `body`, linked to `prev_hash`."""
+    body = prev_hash.encode("ascii") + body
     if key is None:
         return hashlib.sha256(body).hexdigest()
-    return hmac.new(key, body, hashlib.sha256).hexdigest()
+    return hmac.digest(key, body, "sha256").hex()
+
+
+def row_hash(prev_hash, row, key=None):
+    """SHA-256 over the link and the row, or with `key` (bytes) HMAC-SHA256 under it."""
+    return link_hash(prev_hash, row_body(row), key)
 
 
 class Break:

@@ -31,7 +31,7 @@ from controller.journal import anchor as A
 from controller.games.engine import LOCKED_OUT, WAGERS_OPEN
 from controller.journal import clock as table_clock
 from controller.journal import meters as M
-from controller.journal import state as S
+from controller.journal import state as table_state
 from controller.journal.chain import Break
 from controller.journal.chain import verify as chain_verify
 from controller.journal.replay import INTERRUPTED, Replay
@@ -202,7 +202,7 @@ class JournaledController(TableController):
 
     def snapshot_row(self):
         return (self.clock(), "controller", "snapshot", "snapshot", self.model.round_no,
-                S.snapshot(self.table, self.policies, self.counters))
+                table_state.snapshot(self.table, self.policies, self.counters))
 
     # ---- inputs from outside the events ------------------------------------------------
 
@@ -337,7 +337,7 @@ class JournaledController(TableController):
 
 def header_of(policies, game):
     return {"format": 1, "game": game,
-            "policies": [S.policy_name(p) for p in S.journaled(policies)]}
+            "policies": [table_state.policy_name(p) for p in table_state.journaled(policies)]}
 
 
 
@@ -600,7 +600,7 @@ def _resume(store, table, policies, clocks, outputs, key, witnesses, full):
     problem = problem or brk
     if replay is not None:
         table = replay.ctl.table
-        S.restore_policies(policies, S.policies_state(replay.ctl.policies))
+        table_state.restore_policies(policies, table_state.policies_state(replay.ctl.policies))
         counters = replay.counters
     else:
         counters = None
@@ -625,7 +625,7 @@ def _resume(store, table, policies, clocks, outputs, key, witnesses, full):
               "verified_from": None if replay is None else replay.verified_from,
               "replayed_to": store.last_seq, "state": model.state,
               "round_no": model.round_no, "lockout": model.lockout,
-              "digest": S.digest(ctl.table.snapshot())}
+              "digest": table_state.digest(ctl.table.snapshot())}
     ctl.note("boot", **report)
     ctl.boot_report = report
     if problem is not None:

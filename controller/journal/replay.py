@@ -23,11 +23,11 @@ journal.
 from collections import deque
 
 from controller.errors import ClearRefused, JournalError
-from controller.games.engine import LOCKED_OUT, Table
+from controller.games.engine import LOCKED_OUT, GameMachine
 from controller.games.events import Event
 from controller.journal import clock as table_clock
 from controller.journal import meters as M
-from controller.journal import state as S
+from controller.journal import state as table_state
 from controller.journal.chain import Break
 from controller.outputs import Outputs
 from controller.policies import CONSUMED, Policy, default_policies
@@ -89,7 +89,7 @@ def build_policies(game, names, ctx):
         if name == ReplaySelftest.STATE_NAME:
             out.append(ReplaySelftest(ctx))
             continue
-        match = [p for p in defaults if S.policy_name(p) == name]
+        match = [p for p in defaults if table_state.policy_name(p) == name]
         if not match:
             raise JournalError("the journal names a policy %r this version does not have" % name)
         defaults.remove(match[0])
@@ -107,13 +107,14 @@ class Replay:
     def __init__(self, header, model_cls, snap_row, fallback_rng=None, rounds=None):
         snap = snap_row["data"]
         self.ctx = Context(fallback_rng)
-        table = Table.restore(model_cls, snap["table"])
+        table = GameMachine.restore(model_cls, snap["table"])
         policies = build_policies(header["game"], header["policies"], self.ctx)
-        S.restore_policies(policies, snap["policies"])
+        table_state.restore_policies(policies, snap["policies"])
         self.counters = dict(snap["counters"])
         self.produced = []
         self.ctl = TableController(table, clock=lambda: self.ctx.now, journal=self.produced.append,
                                    outputs=Outputs(), policies=policies)
+        self.model_cls = model_cls
         self.secure_rng = model_cls.DECLARES.secure_rng     # where the game draws from one
         if self.secure_rng is not None:
             table.model.use_rng(self._draw)
@@ -134,7 +135,7 @@ class Replay:
         return value
 
     def state(self):
-        return S.snapshot(self.ctl.table, self.ctl.policies, self.counters)
+        return table_state.snapshot(self.ctl.table, self.ctl.policies, self.counters)
 
     # ---- running ---------------------------------------------------------------------
 
@@ -217,9 +218,10 @@ class Replay:
         self.last_snapshot = snap["seq"]
         self.snapshot_due = False
         mine = self.state()
-        if S.digest(mine) != S.digest(snap["data"]):
+        theirs = table_state.migrate(self.model_cls, snap["data"])
+        if table_state.digest(mine) != table_state.digest(theirs):
             self._fail(Break(snap["seq"], "the snapshot differs from the replay of the journal "
-                                          "(%s)" % _difference(snap["data"], mine)))
+                                          "(%s)" % _difference(theirs, mine)))
 
     def _check_meters(self, meters_seq, stored):
         self.meters_checked = True

@@ -1,6 +1,6 @@
 """What a snapshot holds: the table, the policies' state and the round counters.
 
-The table is Table.snapshot() (JSON-native by design). Policies keep plain attributes, some
+The table is GameMachine.snapshot() (JSON-native by design). Policies keep plain attributes, some
 of them sets, tuples or a pending Event; they are written with tags so a restore gives back
 the same types. Attributes that are not state (device drivers) cannot be encoded and are
 left out; VOLATILE ones are the live clock's readings, which no replay can reproduce.
@@ -8,6 +8,7 @@ left out; VOLATILE ones are the live clock's readings, which no replay can repro
 
 import hashlib
 
+from controller.games.engine import migrate_snapshot
 from controller.games.events import Event
 from controller.journal.chain import canonical
 
@@ -89,6 +90,12 @@ def restore_policies(policies, saved):
 def snapshot(table, policies, counters):
     return {"table": table.snapshot(), "policies": policies_state(policies),
             "counters": dict(counters)}
+
+
+def migrate(model_cls, snap):
+    """A journaled snapshot in the current format: its table's (engine.migrate_snapshot;
+    a journal written before the round's waits were machine states still verifies)."""
+    return dict(snap, table=migrate_snapshot(model_cls, snap["table"]))
 
 
 def digest(obj):

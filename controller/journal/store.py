@@ -22,11 +22,11 @@ rows) is damage, never a new journal (JournalDamaged). `tablectl journal init` i
 other way: an empty journal marked `initialized`, whose first boot writes the genesis.
 
 A commit returns only once it is on the disk (synchronous=FULL), so what the controller
-applies after `append` returns survives a power cut. New journals use 1 KiB pages and
-WITHOUT ROWID meta and meters tables: a commit touches the journal's last leaf and one meta
-page, which is what an SD card wears by. Reading streams: `rows` fetches in batches of
-ROWS_PER_FETCH from one cursor, so verifying or replaying a journal of months holds a batch in
-memory, not the journal.
+applies after `append` returns survives a power cut. New journals use 512-byte pages and
+WITHOUT ROWID meta and meters tables: a commit writes the journal's last leaf and one meta
+page, which is what an SD card wears by (PAGE_SIZE below). Reading streams: `rows` fetches
+in batches of ROWS_PER_FETCH from one cursor, so verifying or replaying a journal of months
+holds a batch in memory, not the journal.
 """
 
 import contextlib
@@ -38,11 +38,24 @@ import sqlite3
 import threading
 
 from controller.errors import JournalDamaged, JournalError
-from controller.journal.chain import GENESIS_HASH, canonical, row_hash, verify
+from controller.journal.chain import GENESIS_HASH, body_of, canonical, link_hash, verify
 from controller.journal.keys import key_id
 
 FORMAT = "1"
-PAGE_SIZE = 1024
+# What an fsync'd commit writes is its WAL frames, a page and 24 bytes each, and the kernel
+# counts each 4 KiB page of the -wal it dirties again: a commit that fits one 4 KiB page is
+# the floor. A typical input's commit is two pages (the journal's last leaf and meta's),
+# four when the row starts a new leaf (the parent and the header's page count too), so
+# 512-byte pages make it 1,072 or 2,144 bytes where 1 KiB pages made 2,096 or 4,192
+# (docs/journal.md, "What a commit writes"; bench/journal.py prints it per game).
+PAGE_SIZE = 512
+# A checkpoint copies every page the -wal holds into the file and fsyncs both; the pages
+# rewritten by each commit (meta, the header, the last leaf and its parents) are copied
+# once per checkpoint however often they changed, so fewer checkpoints write less: about
+# 4 MiB of -wal (some 80 rounds of blackjack) between two. The limit gives the disk back after
+# a long reader (the idle verification of a long journal) held a checkpoint off.
+WAL_AUTOCHECKPOINT = 8000                # pages
+JOURNAL_SIZE_LIMIT = 8 * 2 ** 20         # bytes of -wal kept after a checkpoint
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS journal (
     seq INTEGER PRIMARY KEY,
@@ -65,6 +78,18 @@ ROWS_PER_FETCH = 500
 UPSERT = "INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
 UPSERT_METER = ("INSERT INTO meters VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET "
                 "value = excluded.value")
+INSERT_ROW = "INSERT INTO journal VALUES (%s)" % ", ".join("?" * len(COLUMNS))
+_UPSERT_META = {}
+
+
+def upsert_meta(n):
+    """The statement that writes `n` meta items, (key, value) flattened, in one execution
+    (a commit's head, latest_ts, meters_seq): prepared once per n by sqlite3's cache."""
+    sql = _UPSERT_META.get(n)
+    if sql is None:
+        sql = _UPSERT_META[n] = ("INSERT INTO meta VALUES %s ON CONFLICT(key) DO UPDATE SET "
+                                 "value = excluded.value" % ", ".join(["(?, ?)"] * n))
+    return sql
 
 
 def head_mac(key, seq, digest):
@@ -128,6 +153,8 @@ class Store:
                 self.db.execute("PRAGMA page_size=%d" % PAGE_SIZE)
             mode = self.db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             self.db.execute("PRAGMA synchronous=FULL")
+            self.db.execute("PRAGMA wal_autocheckpoint=%d" % WAL_AUTOCHECKPOINT)
+            self.db.execute("PRAGMA journal_size_limit=%d" % JOURNAL_SIZE_LIMIT)
             if _create:
                 self.db.executescript(SCHEMA)
                 self._set_chain(FORMAT)
@@ -262,38 +289,46 @@ class Store:
 
     def _append(self, entries, meters, meters_after=None):
         meters_seq = self.last_seq + (len(entries) if meters_after is None else meters_after)
-        seq, prev = self.last_seq, self.last_hash
+        seq, prev, key = self.last_seq, self.last_hash, self.key
         rows = []
         latest = self._latest()
         for ts_ns, source, entry, kind, round_no, data in entries:
+            # each value converted once, the body hashed once, the row kept as the tuple
+            # SQLite binds: no dict per row (chain.body_of is canonical() of the same fields)
             seq += 1
-            row = {"seq": seq, "ts_ns": int(ts_ns), "source": str(source), "entry": entry,
-                   "kind": kind, "round_no": int(round_no or 0),
-                   "data": canonical(jsonable(data)).decode("utf-8"), "prev_hash": prev}
-            row["hash"] = prev = row_hash(prev, row, self.key)
-            rows.append(row)
-            latest = row["ts_ns"] if latest is None else max(latest, row["ts_ns"])
-        changed = None
+            ts_ns, source, round_no = int(ts_ns), str(source), int(round_no or 0)
+            text = canonical(jsonable(data)).decode("utf-8")
+            digest = link_hash(prev, body_of(seq, ts_ns, source, entry, kind, round_no, text),
+                               key)
+            rows.append((seq, ts_ns, source, entry, kind, round_no, text, prev, digest))
+            prev = digest
+            if latest is None or ts_ns > latest:
+                latest = ts_ns
+        changed = gone = None
         if meters is not None:
             old = self.meters() if self._meters is None else self._meters
-            changed = sorted((k, v) for k, v in meters.items() if old.get(k) != v)
+            changed = [(k, v) for k, v in sorted(meters.items()) if old.get(k) != v]
             gone = sorted(set(old) - set(meters))
+        items = []
+        if rows:
+            items += ["head_seq", str(seq), "head_hash", prev, "latest_ts", str(latest)]
+            if key is not None:
+                items += ["head_mac", head_mac(key, seq, prev)]
+        if meters is not None:
+            items += ["meters_seq", str(meters_seq)]
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
-            db.executemany("INSERT INTO journal VALUES (%s)" % ",".join("?" * len(COLUMNS)),
-                           [tuple(r[c] for c in COLUMNS) for r in rows])
-            items = []
-            if rows:
-                items += [("head_seq", str(seq)), ("head_hash", prev), ("latest_ts", str(latest))]
-                if self.key is not None:
-                    items.append(("head_mac", head_mac(self.key, seq, prev)))
-            if meters is not None:
+            if len(rows) == 1:
+                db.execute(INSERT_ROW, rows[0])
+            elif rows:
+                db.executemany(INSERT_ROW, rows)
+            if changed:
                 db.executemany(UPSERT_METER, changed)            # in place, only what changed
-                if gone:
-                    db.executemany("DELETE FROM meters WHERE name = ?", [(k,) for k in gone])
-                items.append(("meters_seq", str(meters_seq)))
-            db.executemany(UPSERT, items)
+            if gone:
+                db.executemany("DELETE FROM meters WHERE name = ?", [(k,) for k in gone])
+            if items:
+                db.execute(upsert_meta(len(items) // 2), items)   # one statement, one page
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")

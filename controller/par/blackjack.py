@@ -29,7 +29,7 @@ from controller.par import blackjack_bad_beat as bad_beat
 from controller.par import blackjack_strategy as strategy
 from controller.par.sheet import LOSES
 from controller.rules import blackjack as bj
-from controller.rules import blackjack_side_payouts as P
+from controller.rules import blackjack_side_payouts as side_payouts
 from controller.rules import blackjack_side_wagers as W
 from controller.rules import cards
 from controller.rules import paytables as pt
@@ -505,7 +505,7 @@ def _ends_on_twenty(hand, a, b, chart_up):
 
 def side_sheets(config=None):
     """Every optional wager the table offers, on its configured paytable."""
-    from controller.games.blackjack import Blackjack
+    from controller.games.blackjack.model import Blackjack
     config = config or Blackjack.DEFAULTS
     options = dict(Blackjack.DEFAULTS["options"])
     options.update(config.get("options", {}))
@@ -515,7 +515,7 @@ def side_sheets(config=None):
     for wager in W.WAGERS:
         if wager == W.SUPER_MATCH or not offered.get(wager):
             continue
-        table = P.paytable_for(wager, options["side_paytables"].get(wager))
+        table = side_payouts.paytable_for(wager, options["side_paytables"].get(wager))
         if wager in DECIDED_BY:
             counts, combos = initial_cards_counts(wager, decks)
             out.append(SidePar(wager, table, counts, combos,
@@ -555,7 +555,7 @@ def side_sheets(config=None):
 
 
 def sheets(config=None):
-    from controller.games.blackjack import Blackjack
+    from controller.games.blackjack.model import Blackjack
     options = dict(Blackjack.DEFAULTS["options"])
     options.update((config or {}).get("options", {}))
     return [base_game(options)] + side_sheets(config)

@@ -29,7 +29,7 @@ Method (controller/par/blackjack_play.py explains the counting):
     second card to a split v resplits it while the seat has fewer than `split_hands` hands):
     every pattern of resplits is enumerated, and a hand outside J whose second card had to be
     another value to end the resplitting is counted as "a card not v" of the shoe, exactly.
-  * Rows as the table settles them (controller/games/blackjack_side_bets.py): the best row
+  * Rows as the table settles them (controller/games/blackjack/side_wagers.py): the best row
     over the seat's hands not surrendered; `twenty_vs_blackjack` is the initial 20 against
     the reader's Blackjack (the round ends there); `twenty` (the Rules Submission's option)
     any 20 against a dealer hand that is neither.

@@ -16,7 +16,7 @@ where, so the hole card may be taken as drawn after the player's cards, from the
 have depleted. The card reader's "no Blackjack" (633a.7(h)) is then a condition on that later
 card, priced jointly with the rest of the deal, exactly.
 
-The seat plays as 633a.7(i)-(k) and the table's options say (controller/games/blackjack.py):
+The seat plays as 633a.7(i)-(k) and the table's options say (controller/games/blackjack/model.py):
 split hands are played one after the other from the same shoe, a hand getting its second card
 when its turn comes (a resplit hand inserted after the one split, as the table does); a pair is
 resplit while the chart splits it and the seat has fewer than `split_hands` hands; split aces

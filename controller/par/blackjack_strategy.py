@@ -73,7 +73,7 @@ class Rules:
 
 
 def double_attack_rules(options=None, **alternative):
-    """Chapter 581 as the table configures it (controller/games/double_attack.py);
+    """Chapter 581 as the table configures it (controller/games/blackjack/double_attack.py);
     `alternative`: Rules keywords of a reading not taken."""
     options = options or {}
     return Rules("double-attack-blackjack", decks=8, tens_per_deck=12, peek_ups=(ACE, TEN),
@@ -84,12 +84,12 @@ def double_attack_rules(options=None, **alternative):
 
 
 def blackjack_rules(options=None, **alternative):
-    """633a.7 with the table's options (controller/games/blackjack.py's DEFAULTS)."""
-    from controller.games.blackjack import Blackjack
-    from controller.rules import blackjack_side_payouts as P
+    """633a.7 with the table's options (controller/games/blackjack/model.py's DEFAULTS)."""
+    from controller.games.blackjack.model import Blackjack
+    from controller.rules import blackjack_side_payouts as side_payouts
     opts = dict(Blackjack.DEFAULTS["options"])
     opts.update(options or {})
-    pay = P.parse_payout(opts["blackjack_pays"])
+    pay = side_payouts.parse_payout(opts["blackjack_pays"])
     totals = {"any_two_cards": None, "nine_ten_eleven": (9, 10, 11),
               "ten_eleven": (10, 11)}[opts["double_on"]]
     return Rules("blackjack", decks=opts["decks"], tens_per_deck=16, peek_ups=(ACE, TEN),

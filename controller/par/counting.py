@@ -7,11 +7,11 @@ the suit patterns that put five or more cards in one suit change its category.
 
 from math import comb
 
-from controller.rules import poker as P
+from controller.rules import poker
 
 
 def _rank_multisets(n):
-    return P._multisets(n)
+    return poker._multisets(n)
 
 
 def best_category_counts(n):
@@ -24,12 +24,12 @@ def best_category_counts(n):
         for m in counts:
             if m:
                 ways *= comb(4, m)
-        base = P._value_from_counts(counts) >> 20
+        base = poker._value_from_counts(counts) >> 20
         for cat, k in _flush_patterns(counts):
             out[max(cat, base)] += k
             ways -= k
         out[base] += ways
-    return {P.CATEGORY_NAMES[c]: out[c] for c in range(10) if out[c]}
+    return {poker.CATEGORY_NAMES[c]: out[c] for c in range(10) if out[c]}
 
 
 def _flush_patterns(counts):
@@ -43,7 +43,7 @@ def _flush_patterns(counts):
     # The flush suit takes one card of each chosen rank; each other card of the
     # hand goes to the three other suits, without two cards of one rank sharing a suit.
     for size in range(5, len(ranks) + 1):
-        for chosen in P._subsets(ranks, size):
+        for chosen in poker._subsets(ranks, size):
             ways = 4                                   # the flush suit
             for r in ranks:
                 m = counts[r]
@@ -52,5 +52,5 @@ def _flush_patterns(counts):
                 else:
                     ways *= comb(3, m)                 # all of this rank off-suit
             if ways:
-                out.append((P._flush_value(chosen) >> 20, ways))
+                out.append((poker._flush_value(chosen) >> 20, ways))
     return out

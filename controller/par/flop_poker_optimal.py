@@ -26,7 +26,7 @@ from math import comb
 from controller.rules import cards as C
 from controller.rules import flop_poker as F
 from controller.rules import paytables as pt
-from controller.rules import poker as P
+from controller.rules import poker
 
 ALL_RANKS = tuple(range(13))
 SUITS = 4
@@ -121,10 +121,10 @@ class Solver:
         """583.12(b) hand of the best three + two (583.11(d)(2))."""
         best = -1
         for i in range(3):
-            v = P.evaluate5(player + [community[j] for j in range(3) if j != i])
+            v = poker.evaluate5(player + [community[j] for j in range(3) if j != i])
             if v > best:
                 best = v
-        return P.paytable_hand(best, F.QUALIFYING_PAIR) or LOSES
+        return poker.paytable_hand(best, F.QUALIFYING_PAIR) or LOSES
 
     def _spread(self, ranks, first_suit):
         """Cards of these ranks, copies of a rank in distinct suits from first_suit up."""
@@ -143,12 +143,12 @@ class Solver:
         key = (pranks, cranks)
         got = self._ranked.get(key)
         if got is None:
-            w = P._WEIGHT
+            w = poker._WEIGHT
             base = w[pranks[0]] + w[pranks[1]] + w[pranks[2]]
             a, b, c = cranks
-            best = max(P._RANK5[base + w[a] + w[b]], P._RANK5[base + w[a] + w[c]],
-                       P._RANK5[base + w[b] + w[c]])
-            got = P.paytable_hand(best, F.QUALIFYING_PAIR) or LOSES
+            best = max(poker._RANK5[base + w[a] + w[b]], poker._RANK5[base + w[a] + w[c]],
+                       poker._RANK5[base + w[b] + w[c]])
+            got = poker.paytable_hand(best, F.QUALIFYING_PAIR) or LOSES
             self._ranked[key] = got
         return got
 

@@ -8,7 +8,7 @@ card is shown and a player who has not yet made one checks or plays 1 or 2 times
 (669a.11(d)); the second is shown and he plays 1 time or folds, losing Ante and
 Blind (669a.11(f)); the third is shown and the best five of the six cards
 settle all three wagers (669a.11(i)(2)). A player makes one Play Wager at most:
-the game asks only players without one (controller/games/raise_it_up.py). There
+the game asks only players without one (controller/games/single_deck/raise_it_up.py). There
 is no dealer hand to beat: a pair of tens or better pays Ante 1 to 1, Play and
 Blind by their tables; anything less loses all three.
 

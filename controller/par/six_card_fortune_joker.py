@@ -16,7 +16,7 @@ kind with an ace kicker, not a "five of a kind" 670a.6(b) does not list, except 
 four aces and the joker are five aces (670a.6(b)(1)) under either reading.
 """
 
-from controller.par import six_card_fortune as S
+from controller.par import six_card_fortune as scf_par
 from controller.rules import cards as C
 from controller.rules import paigow as G
 
@@ -75,7 +75,7 @@ def wild_best_value_by_substitution(six):
                for c in (C.make(r, s),) if c not in naturals)
 
 
-def best_hand_counts(ranks=S.ALL_RANKS, suits=S.SUITS):
+def best_hand_counts(ranks=scf_par.ALL_RANKS, suits=scf_par.SUITS):
     """{hand name: six-card hands} with the joker wild, over the deck of `ranks` x
     `suits` plus the joker (the joker may still stand for any card of the full deck)."""
     if suits < 2:
@@ -87,10 +87,10 @@ def best_hand_counts(ranks=S.ALL_RANKS, suits=S.SUITS):
         name = G.hand_name(wild_best_value(hand))
         counts[name] = counts.get(name, 0) + k
 
-    for ms in S._multisets(ranks, 6, suits):
-        for hand, k in S._suit_classes(ms, suits, 5):
+    for ms in scf_par._multisets(ranks, 6, suits):
+        for hand, k in scf_par._suit_classes(ms, suits, 5):
             add(hand, k)
-    for ms in S._multisets(ranks, 5, suits):
-        for hand, k in S._suit_classes(ms, suits, 4):
+    for ms in scf_par._multisets(ranks, 5, suits):
+        for hand, k in scf_par._suit_classes(ms, suits, 4):
             add(hand + [C.JOKER], k)
     return counts

@@ -1,7 +1,7 @@
 """Three-card hand counts over the 52-card deck (22,100 hands, enumerated)."""
 
 from controller.rules import cards as C
-from controller.rules import poker as P
+from controller.rules import poker
 
 
 def three_card_counts(royal):
@@ -12,7 +12,7 @@ def three_card_counts(royal):
     for i in range(n):
         for j in range(i + 1, n):
             for k in range(j + 1, n):
-                name = P.three_card_name(P.evaluate3((deck[i], deck[j], deck[k])), royal)
+                name = poker.three_card_name(poker.evaluate3((deck[i], deck[j], deck[k])), royal)
                 out[name] = out.get(name, 0) + 1
     return out
 

@@ -9,8 +9,8 @@ folded players included.
 from controller.errors import RulesError
 from controller.rules import cards as C
 from controller.rules import paytables as pt
-from controller.rules import poker as P
-from controller.rules import settle as S
+from controller.rules import poker
+from controller.rules import settle as settlement
 
 GAME = pt.FLOP
 QUALIFYING_PAIR = C.JACK          # 583.11(d)(2): a pair of jacks or better
@@ -18,18 +18,19 @@ QUALIFYING_PAIR = C.JACK          # 583.11(d)(2): a pair of jacks or better
 
 def three_card_bonus_hand(player3):
     """583.12(c) hand of the player's three cards (583.6(d)), or None (no pair)."""
-    name = P.three_card_name(P.three_card_value(player3), royal=True)
+    name = poker.three_card_name(poker.three_card_value(player3), royal=True)
     return None if name == "high_card" else name
 
 
 def settle_three_card_bonus(player3, wager):
-    return S.settle(pt.get(GAME, "three_card_bonus"), three_card_bonus_hand(player3), wager)
+    return settlement.settle(pt.get(GAME, "three_card_bonus"), three_card_bonus_hand(player3),
+                             wager)
 
 
 def flop_hand(player3, community3):
     """(583.12(b) hand or None, value, five cards) of the player's best 3+2 hand."""
-    value, five = P.best_flop_poker(player3, community3)
-    return P.paytable_hand(value, QUALIFYING_PAIR), value, five
+    value, five = poker.best_flop_poker(player3, community3)
+    return poker.paytable_hand(value, QUALIFYING_PAIR), value, five
 
 
 def settle_ante_and_flop(player3, community3, ante, flop, folded=False):
@@ -43,15 +44,15 @@ def settle_ante_and_flop(player3, community3, ante, flop, folded=False):
     if folded:
         if flop:
             raise RulesError("a player who folds makes no Flop Wager (583.1, 583.11(b))")
-        return {"ante": (S.LOSE, -ante)}
+        return {"ante": (settlement.LOSE, -ante)}
     if flop != ante:
         raise RulesError("the Flop Wager %d must equal the Ante Wager %d (583.7(d)(2))"
                          % (flop, ante))
     hand, _, _ = flop_hand(player3, community3)
     if hand is None:
-        return {"ante": (S.LOSE, -ante), "flop": (S.LOSE, -flop)}
-    return {"ante": S.settle(pt.get(GAME, "ante"), "win", ante),
-            "flop": S.settle(pt.get(GAME, "flop"), hand, flop)}
+        return {"ante": (settlement.LOSE, -ante), "flop": (settlement.LOSE, -flop)}
+    return {"ante": settlement.settle(pt.get(GAME, "ante"), "win", ante),
+            "flop": settlement.settle(pt.get(GAME, "flop"), hand, flop)}
 
 
 def pot_shares(values_by_seat, pot_wagers):

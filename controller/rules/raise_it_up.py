@@ -8,8 +8,8 @@ cards, then the Progressive Payout and Six Card Bonus.
 from controller.errors import RulesError
 from controller.rules import cards as C
 from controller.rules import paytables as pt
-from controller.rules import poker as P
-from controller.rules import settle as S
+from controller.rules import poker
+from controller.rules import settle as settlement
 
 GAME = pt.RIU
 QUALIFYING_PAIR = C.TEN           # 669a.7(d)(1): a pair of 10s or better
@@ -33,20 +33,20 @@ def check_play_wager(ante, play, street):
 
 def pair_plus_hand(player3):
     """669a.12(a) hand of the player's three cards (669a.6(c)), or None."""
-    name = P.three_card_name(P.three_card_value(player3), royal=False)
+    name = poker.three_card_name(poker.three_card_value(player3), royal=False)
     return None if name == "high_card" else name
 
 
 def settle_pair_plus(player3, wager, letter):
-    return S.settle(pt.get(GAME, "pair_plus", letter), pair_plus_hand(player3), wager)
+    return settlement.settle(pt.get(GAME, "pair_plus", letter), pair_plus_hand(player3), wager)
 
 
 def five_card_hand(player3, community3):
     """(paytable hand or None below a pair of 10s, value) of the best five of six."""
     six = list(player3) + list(community3)
-    P.check_hand(six, (6,), "player's and community cards")
-    value = P.best_value(six)
-    return P.paytable_hand(value, QUALIFYING_PAIR), value
+    poker.check_hand(six, (6,), "player's and community cards")
+    value = poker.best_value(six)
+    return poker.paytable_hand(value, QUALIFYING_PAIR), value
 
 
 def settle_ante_blind_play(player3, community3, ante, blind, play):
@@ -59,25 +59,26 @@ def settle_ante_blind_play(player3, community3, ante, blind, play):
         raise RulesError("the Blind Wager %d must equal the Ante Wager %d (669a.7(d)(1))"
                          % (blind, ante))
     if play == 0:
-        return {"ante": (S.LOSE, -ante), "blind": (S.LOSE, -blind)}
+        return {"ante": (settlement.LOSE, -ante), "blind": (settlement.LOSE, -blind)}
     hand, _ = five_card_hand(player3, community3)
     if hand is None:
-        return {"ante": (S.LOSE, -ante), "blind": (S.LOSE, -blind), "play": (S.LOSE, -play)}
-    return {"ante": S.settle(pt.get(GAME, "ante"), "win", ante),
-            "play": S.settle(pt.get(GAME, "play"), hand, play),
-            "blind": S.settle(pt.get(GAME, "blind"), hand, blind)}
+        lose = settlement.LOSE
+        return {"ante": (lose, -ante), "blind": (lose, -blind), "play": (lose, -play)}
+    return {"ante": settlement.settle(pt.get(GAME, "ante"), "win", ante),
+            "play": settlement.settle(pt.get(GAME, "play"), hand, play),
+            "blind": settlement.settle(pt.get(GAME, "blind"), hand, blind)}
 
 
 def six_card_bonus_hand(player3, community3):
     """669a.12(f) hand (three of a kind or better, 669a.7(d)(5)), or None."""
     _, value = five_card_hand(player3, community3)
-    if P.category(value) < P.THREE_OF_A_KIND:
+    if poker.category(value) < poker.THREE_OF_A_KIND:
         return None
-    return P.category_name(value)
+    return poker.category_name(value)
 
 
 def settle_six_card_bonus(player3, community3, wager, letter):
-    return S.settle(pt.get(GAME, "six_card_bonus", letter),
+    return settlement.settle(pt.get(GAME, "six_card_bonus", letter),
                     six_card_bonus_hand(player3, community3), wager)
 
 
@@ -86,7 +87,7 @@ def progressive_hand(player3, made_play):
     better), or None; a player who made no Play Wager forfeits it (669a.11(g))."""
     if not made_play:
         return None
-    return P.raise_it_up_progressive_hand(player3)
+    return poker.raise_it_up_progressive_hand(player3)
 
 
 def settle_progressive(player3, made_play, wager, meter):
@@ -94,8 +95,8 @@ def settle_progressive(player3, made_play, wager, meter):
     turn comes (669a.12(e)(4))."""
     table = pt.get(GAME, "progressive")
     hand = progressive_hand(player3, made_play)
-    result, net = S.settle(table, hand, wager, meter)
-    return result, net, S.meter_payout(table.pay(hand) if hand else None, meter)
+    result, net = settlement.settle(table, hand, wager, meter)
+    return result, net, settlement.meter_payout(table.pay(hand) if hand else None, meter)
 
 
 def envy_bonuses(wager, other_hands):
@@ -105,7 +106,7 @@ def envy_bonuses(wager, other_hands):
     schedules = pt.envy_schedules(GAME, "envy")
     total = 0
     for hand in other_hands:
-        name = P.raise_it_up_progressive_hand(hand)
+        name = poker.raise_it_up_progressive_hand(hand)
         if name in ("ace_king_queen_of_spades", "ace_king_queen_suited"):
-            total += S.envy_bonus(schedules, wager, name)
+            total += settlement.envy_bonus(schedules, wager, name)
     return total

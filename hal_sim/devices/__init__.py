@@ -1,9 +1,9 @@
 """A whole simulated table's devices: serial devices on real ptys and the GPIO side.
 
-    table = SimTable(clock=...).start()
+    table = SimHardware(clock=...).start()
     drivers = build_devices(table.config(), table.factory)   # drivers/devices
     table.serial["shoe"].deal("As"); table.progressive.place_wager(3)
-    SimTable(TABLE_DEVICES + ("meter_display",))            # a table with a progressive
+    SimHardware(TABLE_DEVICES + ("meter_display",))            # a table with a progressive
     ...
     table.stop()     # every device's thread joined, every pty fd closed, the factory closed
 
@@ -36,8 +36,11 @@ BUTTON_PINS = {"no_more_bets": 4, "round_complete": 18, "floor_call": 14}
 TOWER_PINS = {"red": 7, "amber": 8, "green": 9, "buzzer": 10}
 
 
-class SimTable:
-    """The simulated devices of one table. `serial`: {name: sim}; `paths`: {name: pty path}."""
+class SimHardware:
+    """The simulated hardware of one table: its serial devices on ptys and its GPIO wires
+    (it was SimTable: "table" meant five things; hal_sim.simulation.SimulatedDevices is
+    the runtime's device set built on it).
+    `serial`: {name: sim}; `paths`: {name: pty path}."""
 
     def __init__(self, devices=TABLE_DEVICES, *, gpio=True, clock=time.monotonic_ns,
                  gpio_clock=None):
@@ -81,3 +84,6 @@ class SimTable:
 
     def __exit__(self, *exc):
         self.stop()
+
+
+SimTable = SimHardware     # the old name, for branches in flight this session; remove after

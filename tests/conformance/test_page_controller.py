@@ -13,7 +13,7 @@ import tty
 
 import pytest
 
-from hal_sim.devices import SimTable
+from hal_sim.devices import SimHardware
 from tests.conformance.page import ACK, COMMAND, EVENT, HEARTBEAT, HELLO, PagePeer, frame
 
 KINDS = {"card_reader": "card_reader", "shuffler": "shuffler", "shoe": "dealing_shoe",
@@ -24,7 +24,7 @@ KINDS = {"card_reader": "card_reader", "shuffler": "shuffler", "shoe": "dealing_
 @pytest.fixture
 def page_controller():
     """make(name) -> (page controller, sim device); a table of every kind; all closed."""
-    table = SimTable(tuple(KINDS), gpio=False).start()
+    table = SimHardware(tuple(KINDS), gpio=False).start()
     opened = []
 
     def make(name, **kwargs):

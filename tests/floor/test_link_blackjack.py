@@ -13,8 +13,8 @@ import pytest
 from controller import config as configuration
 from controller.events import Event
 from controller.floor.link_client import LinkClient
-from controller.games.blackjack import Blackjack
-from controller.games.engine import Table
+from controller.games.blackjack.model import Blackjack
+from controller.games.engine import GameMachine
 from controller.progressive import link_up, linked_meters
 from controller.table import TableController
 from tests.floor.conftest import wait_for
@@ -32,7 +32,7 @@ class BlackjackTable:
     def __init__(self, floor, links=LINKS):
         cfg = configuration.validate({"options": OPTIONS}, Blackjack)
         cfg["links"] = dict(links)
-        self.ctl = TableController(Table(Blackjack(cfg)))
+        self.ctl = TableController(GameMachine(Blackjack(cfg)))
         self.ctl.start()
         self.clients = [LinkClient(self.ctl, "T1", link, floor.url,
                                    password=floor.passwords["T1"]).start()

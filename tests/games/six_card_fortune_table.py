@@ -3,7 +3,7 @@ and the steps of a round as the procedure asks them."""
 import os
 
 from controller.games.events import Event
-from controller.games.six_card_fortune import SixCardFortune
+from controller.games.six_card_fortune.model import SixCardFortune
 from tests import builders
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

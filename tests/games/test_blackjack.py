@@ -8,7 +8,7 @@ import pytest
 
 from controller.errors import InvalidCard
 from controller.games import model_class
-from controller.games.blackjack import Blackjack
+from controller.games.blackjack.model import Blackjack
 from controller.games.engine import IllegalEvent
 from controller.games.events import Event
 from tests.games.events import act, cards, wagers

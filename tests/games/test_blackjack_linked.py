@@ -7,8 +7,8 @@ import pytest
 
 from controller import config as configuration
 from controller.errors import ConfigError, RulesError
-from controller.games.blackjack import Blackjack
-from controller.games.engine import Table
+from controller.games.blackjack.model import Blackjack
+from controller.games.engine import GameMachine
 from controller.games.events import Event
 from controller.progressive import late_awards
 from tests.games.events import act, cards, wagers
@@ -22,7 +22,7 @@ JACKPOT = {"side_paytables": {"bad_beat_progressive": {"twenty_vs_blackjack": "5
 def linked_table(links=LINKS, options=JACKPOT, value=250000):
     cfg = configuration.validate({"options": options}, Blackjack)
     cfg["links"] = dict(links)
-    t = Table(Blackjack(cfg))
+    t = GameMachine(Blackjack(cfg))
     t.handle(Event("open_table"))
     t.handle(Event("shuffle"))
     for link in links.values():

@@ -9,8 +9,8 @@ import pytest
 
 from controller import config as configuration
 from controller.errors import ConfigError
-from controller.games.blackjack import Blackjack
-from controller.games.engine import IllegalEvent, Table, mermaid
+from controller.games.blackjack.model import Blackjack
+from controller.games.engine import IllegalEvent, GameMachine, mermaid
 from controller.games.events import Event
 from controller.scenario import play
 from tests.games.fresh_process import finish_elsewhere, runner_after
@@ -212,10 +212,10 @@ def test_the_model_is_json_native_mid_round():
               "2": {"blackjack": 500, "lucky_ladies": 100}})
     cards(t, "8s", "Qh", "6h", "8c", "Qh", "9c")
     snap = t.snapshot()
-    assert snap["state"] == "side_wagers" and t.model.pending["offer"] == \
+    assert snap["state"] == "side_wagers_waits_offer" and t.model.pending["offer"] == \
         "house_money_to_blackjack"
     assert json.loads(json.dumps(snap)) == snap
-    again = Table.restore(Blackjack, json.loads(json.dumps(snap)))
+    again = GameMachine.restore(Blackjack, json.loads(json.dumps(snap)))
     assert again.state == t.state and again.model.pending == t.model.pending
     assert again.model.to_json() == t.model.to_json()
 

@@ -9,8 +9,8 @@ import pytest
 from controller import config as configuration
 from controller.errors import ConfigError, InvalidCard
 from controller.games import model_class
-from controller.games.double_attack import DoubleAttackBlackjack as DAB
-from controller.games.engine import IllegalEvent, Table, mermaid
+from controller.games.blackjack.double_attack import DoubleAttackBlackjack as DAB
+from controller.games.engine import IllegalEvent, GameMachine, mermaid
 from controller.games.events import Event
 from controller.scenario import play
 from tests.games.fresh_process import finish_elsewhere, runner_after
@@ -674,7 +674,7 @@ def test_the_model_is_json_native_mid_round():
     act(t, "1", "split")
     snap = t.snapshot()
     assert json.loads(json.dumps(snap)) == snap
-    again = Table.restore(DAB, json.loads(json.dumps(snap)))
+    again = GameMachine.restore(DAB, json.loads(json.dumps(snap)))
     assert again.state == t.state and again.model.pending == t.model.pending
     assert again.model.to_json() == t.model.to_json()
 

@@ -8,8 +8,8 @@ import pytest
 
 from controller import config as configuration
 from controller.errors import ConfigError
-from controller.games.double_attack import DoubleAttackBlackjack as DAB
-from controller.games.engine import IllegalEvent, Table
+from controller.games.blackjack.double_attack import DoubleAttackBlackjack as DAB
+from controller.games.engine import IllegalEvent, GameMachine
 from controller.games.events import Event
 from controller.journal import boot
 from controller.policies import default_policies
@@ -234,7 +234,7 @@ def test_a_covered_shuffler_survives_a_snapshot():
     t.handle(BY_SHUFFLER)
     t.handle(Event("fault", {"device": "shuffler", "reason": "jam"}))
     irregular(t, "device_out_of_order", **COVERED)
-    again = Table.restore(DAB, json.loads(json.dumps(t.snapshot())))
+    again = GameMachine.restore(DAB, json.loads(json.dumps(t.snapshot())))
     assert again.model.out_of_order == ["shuffler"] and again.model.lockout["covered"] is True
     again.handle(Event("clear", FLOOR))
     with pytest.raises(IllegalEvent, match="covered as out of order"):

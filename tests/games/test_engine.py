@@ -109,10 +109,10 @@ def test_snapshot_restores_exactly_in_a_fresh_process(tmp_path):
     snap = json.dumps(t.snapshot())
     code = (
         "import json,sys\n"
-        "from controller.games.engine import Table\n"
+        "from controller.games.engine import GameMachine\n"
         "from controller.games.events import Event\n"
         "from tests.games.toy import Toy\n"
-        "t = Table.restore(Toy, json.loads(sys.stdin.read()))\n"
+        "t = GameMachine.restore(Toy, json.loads(sys.stdin.read()))\n"
         "t.handle(Event('card', {'card': '9h'}))\n"
         "print(json.dumps([t.state, t.model.results]))\n")
     p = subprocess.run([sys.executable, "-c", code], input=snap, capture_output=True, text=True,

@@ -15,7 +15,7 @@ from controller.errors import ConfigError, InvalidCard
 from controller.games import model_class
 from controller.games.engine import IllegalEvent
 from controller.games.events import Event
-from controller.games.flop_poker import FlopPoker
+from controller.games.single_deck.flop_poker import FlopPoker
 from tests.builders import table_of
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -435,11 +435,11 @@ def test_snapshot_mid_round_restores_in_a_fresh_process_with_the_same_settlement
             Event("card", {"card": "6c"}), Event("card", {"card": "Kh"})]
     code = (
         "import json, sys\n"
-        "from controller.games.engine import Table\n"
+        "from controller.games.engine import GameMachine\n"
         "from controller.games.events import Event\n"
-        "from controller.games.flop_poker import FlopPoker\n"
+        "from controller.games.single_deck.flop_poker import FlopPoker\n"
         "doc = json.loads(sys.stdin.read())\n"
-        "t = Table.restore(FlopPoker, doc['snap'])\n"
+        "t = GameMachine.restore(FlopPoker, doc['snap'])\n"
         "for e in doc['rest']:\n"
         "    t.handle(Event.from_json(e))\n"
         "print(json.dumps([t.state, t.model.results, t.model.community]))\n")

@@ -442,7 +442,7 @@ def test_another_device_fault_locks_the_table_until_cleared():
     t.handle(Event("no_more_bets"))
     t.handle(Event("fault", {"device": "progressive_sensor", "reason": "no response"}))
     assert t.state == "locked_out"
-    with pytest.raises(IllegalEvent, match="no card is due"):
+    with pytest.raises(IllegalEvent, match="locked out"):      # the machine takes no card
         t.handle(Event("card", {"card": "2c"}))
     with pytest.raises(IllegalEvent, match="locked out"):
         t.handle(Event("irregularity", {"kind": "card_face_up"}))

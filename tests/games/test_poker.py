@@ -13,7 +13,7 @@ from controller.errors import ConfigError
 from controller.games import model_class
 from controller.games.engine import IllegalEvent
 from controller.games.events import Event
-from controller.games.poker import PokerRoom
+from controller.games.poker_room import PokerRoom
 from controller.games.poker_pot_award import house_take
 from tests.builders import table_of
 
@@ -384,11 +384,11 @@ def test_a_snapshot_mid_hand_finishes_the_same_in_a_fresh_process():
              ["decision", {"seat": 2, "action": "check"}]]
     rest += [["irregularity", {"kind": "losing_hands_count", "counts": {"2": 2, "3": 2}}]]
     code = ("import json, sys\n"
-            "from controller.games.engine import Table\n"
+            "from controller.games.engine import GameMachine\n"
             "from controller.games.events import Event\n"
-            "from controller.games.poker import PokerRoom\n"
+            "from controller.games.poker_room import PokerRoom\n"
             "doc = json.loads(sys.stdin.read())\n"
-            "t = Table.restore(PokerRoom, doc['snap'])\n"
+            "t = GameMachine.restore(PokerRoom, doc['snap'])\n"
             "for kind, data in doc['rest']:\n"
             "    t.handle(Event(kind, data))\n"
             "print(json.dumps([t.state, t.model.results, t.model.rake, t.model.pots]))\n")

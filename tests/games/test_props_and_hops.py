@@ -334,10 +334,10 @@ def test_snapshot_mid_round_restores_in_a_fresh_process_with_the_same_settlement
     assert json.loads(snap) == t.snapshot()                  # JSON-native: nothing lost
     code = (
         "import json, sys\n"
-        "from controller.games.engine import Table\n"
+        "from controller.games.engine import GameMachine\n"
         "from controller.games.events import Event\n"
         "from controller.games.props_and_hops import PropsAndHops\n"
-        "t = Table.restore(PropsAndHops, json.loads(sys.stdin.read()))\n"
+        "t = GameMachine.restore(PropsAndHops, json.loads(sys.stdin.read()))\n"
         "out = [t.state, t.model.pending]\n"
         "t.handle(Event('dice', {'dice': [4, 3]}))\n"
         "out += [t.state, t.model.results]\n"

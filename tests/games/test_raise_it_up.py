@@ -15,7 +15,7 @@ from controller.errors import ConfigError, RulesError
 from controller.games import model_class
 from controller.games.engine import IllegalEvent
 from controller.games.events import Event
-from controller.games.raise_it_up import RaiseItUpStud as RIU
+from controller.games.single_deck.raise_it_up import RaiseItUpStud as RIU
 from tests.builders import table_of
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -545,10 +545,10 @@ def test_snapshot_mid_round_restores_in_a_fresh_process_with_the_same_settlement
     assert json.loads(snap) == t.snapshot()                  # JSON-native: nothing lost
     code = (
         "import json, sys\n"
-        "from controller.games.engine import Table\n"
+        "from controller.games.engine import GameMachine\n"
         "from controller.games.events import Event\n"
-        "from controller.games.raise_it_up import RaiseItUpStud\n"
-        "t = Table.restore(RaiseItUpStud, json.loads(sys.stdin.read()))\n"
+        "from controller.games.single_deck.raise_it_up import RaiseItUpStud\n"
+        "t = GameMachine.restore(RaiseItUpStud, json.loads(sys.stdin.read()))\n"
         "out = [t.state, t.model.pending]\n"
         "t.handle(Event('decision', {'seat': 5, 'action': 'check'}))\n"
         "t.handle(Event('decision', {'seat': 5, 'action': 'fold'}))\n"

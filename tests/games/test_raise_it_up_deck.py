@@ -8,7 +8,7 @@ from controller import config as configuration
 from controller.errors import ConfigError
 from controller.games.engine import IllegalEvent
 from controller.games.events import Event
-from controller.games.raise_it_up import RaiseItUpStud as RIU
+from controller.games.single_deck.raise_it_up import RaiseItUpStud as RIU
 from tests.games.test_raise_it_up import A500, HOUR, act, dealt, drive, irregular, opened, \
     results, table, wagers
 

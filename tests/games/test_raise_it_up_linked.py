@@ -6,9 +6,9 @@ import pytest
 
 from controller import config as configuration
 from controller.errors import RulesError
-from controller.games.engine import Table
+from controller.games.engine import GameMachine
 from controller.games.events import Event
-from controller.games.raise_it_up import RaiseItUpStud as RIU
+from controller.games.single_deck.raise_it_up import RaiseItUpStud as RIU
 from controller.table import TableController
 from tests.games.test_raise_it_up import A500, drive, shoe
 
@@ -16,7 +16,7 @@ from tests.games.test_raise_it_up import A500, drive, shoe
 def linked_table(value=250000):
     cfg = configuration.validate({}, RIU)
     cfg["link"] = "L1"
-    t = Table(RIU(cfg))
+    t = GameMachine(RIU(cfg))
     t.handle(Event("open_table"))
     t.handle(Event("shuffle"))
     t.handle(Event("link_state", {"link": "L1", "up": True, "value": value, "applied_seq": 3}))
@@ -145,7 +145,7 @@ def test_the_acceptance_light_the_lock_out_and_the_display_follow_the_link():
 
         def safe_all(self):
             return []
-    ctl = TableController(Table(RIU(cfg)), outputs=Out())
+    ctl = TableController(GameMachine(RIU(cfg)), outputs=Out())
     for kind, data in (("open_table", {}), ("shuffle", {}),
                        ("link_state", {"link": "L1", "up": True, "value": 250000})):
         ctl.process(ctl.event(kind, data))

@@ -12,11 +12,11 @@ import pytest
 from controller import config as configuration
 from controller.errors import ConfigError, InvalidCard, RulesError
 from controller.games import model_class
-from controller.games import six_card_fortune as scf
+from controller.games.six_card_fortune import model as scf
 from controller.games.declarations import six_card_fortune as declared
 from controller.games.engine import IllegalEvent
 from controller.games.events import Event
-from controller.games.six_card_fortune import SixCardFortune
+from controller.games.six_card_fortune.model import SixCardFortune
 from tests.games.six_card_fortune_table import ACE_HIGH, DECK, KINGS, ROOT, act, deal, \
     dealer_sets, opened, place, play, wager
 from tests import builders
@@ -505,10 +505,10 @@ def test_shipped_table_configuration_equals_the_defaults():
 
 RESUME = """
 import json, sys
-from controller.games.engine import Table
+from controller.games.engine import GameMachine
 from controller.games.events import Event
-from controller.games.six_card_fortune import SixCardFortune
-t = Table.restore(SixCardFortune, json.loads(sys.stdin.read()))
+from controller.games.six_card_fortune.model import SixCardFortune
+t = GameMachine.restore(SixCardFortune, json.loads(sys.stdin.read()))
 out = [t.state, t.model.pending]
 t.handle(Event("decision", {"seat": "3", "action": "set", "low": "4d"}))
 t.handle(Event("decision", {"seat": "1", "action": "double_down", "amount": 1000}))

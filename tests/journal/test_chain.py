@@ -1,7 +1,10 @@
 """The hash chain: an edited, deleted or reordered row is found, and named."""
 import sqlite3
 
-from controller.journal.chain import GENESIS_HASH, canonical, row_hash
+import hashlib
+import hmac
+
+from controller.journal.chain import FIELDS, GENESIS_HASH, canonical, row_body, row_hash
 from controller.journal.store import Store
 
 
@@ -31,6 +34,50 @@ def test_the_chain_of_a_simulated_journal_holds(journal_copy):
 
 def test_the_canonical_json_is_one_byte_string_per_value():
     assert canonical({"b": [1, "é"], "a": None}) == '{"a":null,"b":[1,"é"]}'.encode()
+
+
+def test_the_row_body_is_the_canonical_json_of_the_row_byte_for_byte():
+    # the writer's and verifier's template must make exactly what canonical() makes, or
+    # every journal written before it (and every one after) would fail its own hashes
+    texts = ['{"a":"\\"quoted\\" \\\\ back"}', "é ü 中文 😀", "\u2028\u2029\x00\x1f\x7f",
+             "tab\tnew\nline\r", "", '"', "\\", "\ud7ff\ue000"]
+    rows = [{"seq": 1 + i, "ts_ns": 10 ** 18 + i, "source": src, "entry": "event",
+             "kind": kind, "round_no": i, "data": text}
+            for i, (text, src, kind) in enumerate(
+                (t, s, k) for t in texts for s in ("dealer_panel", "é\"")
+                for k in ("wager", "\n"))]
+    # and rows of other types (a replay's, a hand-edited one): canonical() itself
+    rows += [{"seq": 1, "ts_ns": 2, "source": "x", "entry": "event", "kind": None,
+              "round_no": True, "data": "{}"},
+             {"seq": 1.5, "ts_ns": 2, "source": "x", "entry": "event", "kind": "k",
+              "round_no": 0, "data": {"not": "text"}}]
+    for row in rows:
+        assert row_body(row) == canonical({k: row[k] for k in FIELDS}), row
+        body = GENESIS_HASH.encode("ascii") + canonical({k: row[k] for k in FIELDS})
+        assert row_hash(GENESIS_HASH, row) == hashlib.sha256(body).hexdigest()
+        assert row_hash(GENESIS_HASH, row, b"k" * 16) == \
+            hmac.new(b"k" * 16, body, hashlib.sha256).hexdigest()
+
+
+def test_canonical_is_json_dumps_with_its_arguments():
+    from controller.journal.chain import _slow_canonical
+    import math
+    import pytest
+
+    class Kind(int):
+        pass
+    values = [None, True, 0, -7, 10 ** 30, 1.5, -0.0, 1e300, "é\"\\\n\u2028😀", "", [], {},
+              (1, "a"), {"b": [1, {"z": None, "a": (2.5, False)}], "a": "x", "é": 1},
+              {1: "int keys", 2: "sorted as ints"}, {"n": Kind(3)}, [[[[{"deep": 1}]]]]]
+    for v in values:
+        assert canonical(v) == _slow_canonical(v), v
+    for bad, error in ((math.nan, ValueError), ({"x": math.inf}, ValueError),
+                       ([-math.inf], ValueError), ({"s": {1, 2}}, TypeError),
+                       (object(), TypeError), ({1: "a", "b": 2}, TypeError)):
+        with pytest.raises(error):
+            _slow_canonical(bad)
+        with pytest.raises(error):
+            canonical(bad)
 
 
 def test_an_edited_row_is_named(journal_copy):

@@ -48,3 +48,16 @@ class Declaration:
     par_sheets: str = None              # module whose sheets() (or sheets(config)) prices it
     par_configured: bool = False        # its sheets move with the table's configuration
     strategy: tuple = None              # (module, function, args) printing its strategy
+    # (wager, "module:Class"): the sheet a link's par states for that wager where its own
+    # sheet cannot be priced by the meter alone (its hold depends on the strategy)
+    linked_par: tuple = None
+    # "module:function" (wager, meter, {seat: wager}) -> {seat: cents}: how one meter is
+    # shared when several players of a round win it (the floor's late awards)
+    jackpot_shares: str = None
+
+
+def load(target):
+    """The object a declaration names as "module:name"."""
+    import importlib
+    module, name = target.split(":")
+    return getattr(importlib.import_module(module), name)

@@ -6,7 +6,10 @@ GAME = "blackjack"
 
 DECLARES = Declaration(
     game=GAME,
-    modules=("controller.games.blackjack", "controller.games.blackjack_*",
+    modules=("controller.games.blackjack", "controller.games.blackjack.model",
+             "controller.games.blackjack.family", "controller.games.blackjack.decisions",
+             "controller.games.blackjack.hands", "controller.games.blackjack.shoe",
+             "controller.games.blackjack.side_wagers",
              "controller.games.declarations.blackjack", "controller.rules.blackjack*",
              "controller.par.blackjack*", "controller.par.counting"),
     no_more_bets_section="633a.7",
@@ -14,4 +17,5 @@ DECLARES = Declaration(
     par_sheets="controller.par.blackjack",
     par_configured=True,
     strategy=("controller.par.blackjack_strategy", "strategy_text", (GAME,)),
+    jackpot_shares="controller.rules.blackjack_side_payouts:share_jackpot",   # 633a.7(o)
 )

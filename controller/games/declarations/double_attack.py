@@ -6,8 +6,10 @@ GAME = "double-attack-blackjack"
 
 DECLARES = Declaration(
     game=GAME,
-    modules=("controller.games.double_attack", "controller.games.declarations.double_attack",
-             "controller.games.blackjack_*", "controller.rules.blackjack*",
+    modules=("controller.games.blackjack.double_attack",
+             "controller.games.declarations.double_attack", "controller.games.blackjack.family",
+             "controller.games.blackjack.decisions", "controller.games.blackjack.hands",
+             "controller.rules.blackjack*",
              "controller.par.double_attack", "controller.par.blackjack*",
              "controller.par.counting"),
     intervals=(Interval("deck", lambda model: (24, "581.3(c)"), by_game=False),),

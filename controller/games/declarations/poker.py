@@ -6,7 +6,7 @@ GAME = "poker"
 
 DECLARES = Declaration(
     game=GAME,
-    modules=("controller.games.poker", "controller.games.poker_*",
+    modules=("controller.games.poker_*",
              "controller.games.declarations.poker", "controller.par.poker"),
     par_sheets="controller.par.poker",
 )

@@ -23,7 +23,8 @@ def _dice(model):
 
 DECLARES = Declaration(
     game=GAME,
-    modules=("controller.games.six_card_fortune*", "controller.games.declarations.six_card_fortune",
+    modules=("controller.games.six_card_fortune", "controller.games.six_card_fortune.*",
+             "controller.games.declarations.six_card_fortune",
              "controller.rules.paigow", "controller.par.six_card_fortune*"),
     intervals=(Interval("deck", _deck, by_game=False),
                # {"dice": true} on its new_deck says the dice were changed too

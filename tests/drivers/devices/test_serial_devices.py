@@ -12,7 +12,7 @@ from controller.games.events import Event
 from controller.games.props_and_hops import PropsAndHops
 from drivers.devices import (CardReader, DealerPanel, DealingShoe, DiceReader, Shuffler,
                              build_devices)
-from hal_sim.devices import SimTable
+from hal_sim.devices import SimHardware
 from hal_sim.devices.card_reader import SimCardReader
 from hal_sim.devices.dealer_panel import SimDealerPanel
 from hal_sim.devices.dealing_shoe import SimDealingShoe
@@ -350,7 +350,7 @@ def test_a_driver_refuses_the_wrong_device(bench):
 
 def test_build_devices_runs_a_whole_simulated_table():
     clock, sink = Clock(START_NS), Sink()
-    with SimTable() as table:
+    with SimHardware() as table:
         drivers = build_devices(table.config(), table.factory, clock=clock)
         try:
             for driver in drivers.values():

@@ -7,7 +7,7 @@ import serial
 
 from drivers.codec import BAD_CRC, Codec
 from drivers.link import Link
-from hal_sim.devices import SimTable
+from hal_sim.devices import SimHardware
 from hal_sim.devices.card_reader import is_blackjack
 from hal_sim.devices.dealing_shoe import SimDealingShoe
 from hal_sim.devices.pty_port import PtyPort
@@ -82,7 +82,7 @@ def test_blackjack_rule_of_the_reader():
 
 def test_a_table_starts_every_device_and_stops_without_leftovers():
     fds, threads = len(open_fds()), threading.active_count()
-    table = SimTable().start()
+    table = SimHardware().start()
     paths = table.paths
     assert set(paths) == {"card_reader", "shuffler", "shoe", "dice_reader", "dealer_panel"}
     assert all(os.path.exists(p) for p in paths.values())

@@ -26,7 +26,7 @@ controller's name for the player's choice of (g)(10)(ii): the dealer places the 
 payout, or the portion the Rules Submission allows, on the Blackjack Wager), `hit`, `stand`,
 `double` (amount), `split`, `surrender`. An offer not taken is declined. With
 `config.options.double_shoe` the `cards` list starts with the determinant card
-(blackjack_shoe.py says how it is read).
+(shoe.py says how it is read).
 Output: wagers `blackjack`, `double_down`, `insurance`, the optional wagers; a split hand's
 wagers `blackjack#2`, `double_down#2`...; `dealer` {cards}; when progressives were wagered
 `meters` {wager: cents after the round}; when one won, `progressive_payouts` [{seat, wager,
@@ -45,7 +45,7 @@ Submission, none of which is in our texts, so these are choices, not regulation)
     double_after_split true; double_for_less false (a Double Down Wager matches the entire
     Blackjack Wager, as (g)(10)(ii)(C) words it); split_hands 4 (pairs of one value; split
     aces one card each and not split again); and the optional wagers' side_paytables, meters,
-    bad_beat_any_twenty, house_money_added_pct (blackjack_side_bets.py).
+    bad_beat_any_twenty, house_money_added_pct (side_wagers.py).
 
 Readings of the text:
   * Insurance and even money are offered on an ace up only, as 633a.8 is commonly ruled: (h)
@@ -57,13 +57,13 @@ Readings of the text:
     only each hand's original Blackjack Wager: Double Down Wagers and split hands made on the
     reader's word are returned, as 581.10(b) and 581.11(d) rule; the table locks for the
     reader after settling. A reader "yes" the hole card does not bear out locks at once.
-  * The shoe's readings ((c) burn cards, the double shoe) are in blackjack_shoe.py.
+  * The shoe's readings ((c) burn cards, the double shoe) are in shoe.py.
 """
 
 from controller.errors import ConfigError
-from controller.games.blackjack_family import BlackjackFamily, parse, wager_name
-from controller.games.blackjack_shoe import SIDES, Shoe
-from controller.games.blackjack_side_bets import (HOUSE_MONEY_OFFER, PROGRESSIVES, SIDE_WAGERS,
+from controller.games.blackjack.family import BlackjackFamily, parse, wager_name
+from controller.games.blackjack.shoe import SIDES, Shoe
+from controller.games.blackjack.side_wagers import (HOUSE_MONEY_OFFER, PROGRESSIVES, SIDE_WAGERS,
                                                   SideWagers, check_meters, check_side_paytables)
 from controller.games.engine import IllegalEvent
 from controller.rules import blackjack as bj
@@ -103,6 +103,7 @@ class Blackjack(Shoe, SideWagers, BlackjackFamily):
     DECLARES = declared.DECLARES     # what the table must know about it
     ROUND_STATES = ["dealing", "side_wagers", "insurance", "peek", "decisions", "dealer"]
     FIRST_ROUND_STATE = "dealing"
+    WAITS = dict(BlackjackFamily.WAITS, side_wagers=("offer",))   # House Money's addition
     PRE_DEAL_WAGERS = ("blackjack",) + SIDE_WAGERS
     TABLE_LIMIT_WAGERS = ("blackjack",)
     REQUIRED_WAGERS = ("blackjack",)

@@ -21,7 +21,8 @@ How the common lifecycle reads at a poker table:
                  {"kind": "deck_count", "count": n}  between hands     637a(e)(4)(i), (5)
     fault        any device fault locks the table (engine)
 
-Round states and what each waits for (`pending`):
+Round states and what each waits for (`pending`; each wait is the machine state
+<state>_waits_<need>, WAITS below):
     dealing    {"need": "card", "for": "burn" | "board" | "seat N"}
     betting    {"need": "decision", "seat", "allowed", "to_call"?, "min"?, "max"?}
     pot_award  {"need": "losing_hands_count", "expected": {seat: cards}, "section"}
@@ -41,8 +42,8 @@ Readings of the text (documented choices, not in 637a):
 """
 
 from controller.errors import InvalidCard
-from controller.games.engine import DECK_REMOVED, LOCKED_OUT, OPENED, ROUND_OVER, SHUFFLED, \
-    WAGERS_OPEN, GameModel, IllegalEvent, seat_key
+from controller.games.engine import DECK_REMOVED, OPENED, ROUND_OVER, SHUFFLED, \
+    WAGERS_OPEN, GameModel, IllegalEvent, seat_key, wait_state
 from controller.games.poker_hand import ACTIONS, STUD, BettingRefused, Hand, evaluate
 from controller.games import poker_pot_award as award
 from controller.games import poker_stakes as stakes
@@ -60,6 +61,12 @@ class PokerRoom(GameModel):
     WAITING = {"decision": "seat {seat} to {allowed_or}",
                "losing_hands_count": "the count of the losing hands (637a(e)(6)(i))"}
     ROUND_STATES = [DEALING, BETTING, POT_AWARD]
+    # the round's waits, machine states (engine.py)
+    WAITS = {DEALING: ("card",), BETTING: ("decision",), POT_AWARD: ("losing_hands_count",)}
+    ANSWERS = {"card": ("card",), "decision": ("decision",)}
+    REFUSALS = {"card": "no card is due: the hand waits for {waiting}",
+                "decision": "{action} for seat {seat}: no player is asked to act; the hand "
+                            "waits for {waiting}"}
     FIRST_ROUND_STATE = DEALING
     PRE_DEAL_WAGERS = ("stack",)
     TABLE_LIMIT_WAGERS = ()          # stakes are the options below, not table_min/table_max
@@ -117,11 +124,6 @@ class PokerRoom(GameModel):
         self.log.append(step)
 
     # ---- the deck: shuffle, counts, removal (637a(e)(4), (5)) ---------------------------
-
-    def not_locked(self):
-        if self.state == LOCKED_OUT:
-            raise IllegalEvent("the table is locked out (%s); play resumes after a floorperson "
-                               "clears it" % (self.lockout or {}).get("reason"))
 
     def on_open_table(self, event):
         super().on_open_table(event)
@@ -304,9 +306,7 @@ class PokerRoom(GameModel):
             self.begin_award()
 
     def on_card(self, event):
-        self.not_locked()
-        if self.state != DEALING or (self.pending or {}).get("need") != "card":
-            raise IllegalEvent("no card is due: the hand waits for %s" % self.waiting_for())
+        """Taken only in dealing_waits_card (ANSWERS)."""
         code = self.card(event.get("card"), "card", self.out)
         kind, seat = self.hand().need()
         self.step([kind, code], "card %s" % code)
@@ -323,12 +323,9 @@ class PokerRoom(GameModel):
         self.advance()
 
     def on_decision(self, event):
-        self.not_locked()
-        p = self.pending or {}
+        """Taken only in betting_waits_decision (ANSWERS)."""
+        p = self.pending
         seat, action, amount = str(event.get("seat")), event.get("action"), event.get("amount")
-        if self.state != BETTING or p.get("need") != "decision":
-            raise IllegalEvent("%s for seat %s: no player is asked to act; the hand waits for %s"
-                               % (action, seat, self.waiting_for()))
         if seat != p["seat"]:
             raise IllegalEvent("seat %s acts (%s) out of turn: the dealer asks seat %s to act "
                                "(637a(e)(2))" % (seat, action, p["seat"]))
@@ -395,7 +392,7 @@ class PokerRoom(GameModel):
     def irregular_losing_hands_count(self, event):
         """The dealer's count of the cards returned by each losing hand."""
         p = self.pending or {}
-        if self.state != POT_AWARD or p.get("need") != "losing_hands_count":
+        if self.machine_state != wait_state(POT_AWARD, "losing_hands_count"):
             raise IllegalEvent("no losing hands are being counted: they are counted at the pot "
                                "award, before the pot is pushed (637a(e)(6)(i))")
         counts = event.get("counts")

@@ -4,7 +4,7 @@ surrender, and refusing a card exposed in error (581.7(h)-(k), 581.9-581.11; 633
 A mixin of BlackjackFamily: it relies on the base's hands, pending protocol and hooks.
 """
 
-from controller.games.blackjack_hands import ACTIONS, new_hand, parse, wager_name
+from controller.games.blackjack.hands import ACTIONS, new_hand, parse, wager_name
 from controller.games.engine import IllegalEvent
 from controller.rules import blackjack as bj
 
@@ -12,12 +12,9 @@ from controller.rules import blackjack as bj
 class PlayerDecisions:
 
     def on_decision(self, event):
-        self.not_locked()
+        """Taken only in a decision or offer wait (ANSWERS)."""
         p = self.pending
         seat, action = str(event.get("seat")), event.get("action")
-        if p is None or p["need"] not in ("offer", "decision"):
-            raise IllegalEvent("%s for seat %s: no decision is asked now; the round waits for %s"
-                               % (action, seat, self.waiting_for()))
         if seat != p["seat"]:
             raise IllegalEvent("seat %s acts (%s), but the procedure asks seat %s (%s)"
                                % (seat, action, p["seat"], self.waiting_for()))

@@ -51,7 +51,7 @@ from fractions import Fraction
 
 from controller import progressive
 from controller.errors import ConfigError, SettlementError
-from controller.games.blackjack_hands import parse
+from controller.games.blackjack.hands import parse
 from controller.games.engine import IllegalEvent
 from controller.rules import blackjack as bj
 from controller.rules import blackjack_side_payouts as P

@@ -9,7 +9,8 @@ stacks of three from an automated dealing shoe, then the community stack under a
 (583.11(c)) -> settlement one player at a time from the dealer's right (583.11(d)), then the Pot
 (583.11(e)), through controller/rules/flop_poker.py.
 
-Round states and what each waits for (`pending`):
+Round states and what each waits for (`pending`; each wait is the machine state
+<state>_waits_<need>, WAITS below):
     dealing     {"need": "card", "for": "seat N" | "community"}
     stub_count  {"need": "stub_count", "section": ...}: the dealer's count of the stub, when due
     decisions   {"need": "decision", "seat": s, "allowed": ["flop", "fold"]}
@@ -23,7 +24,7 @@ Table options (config `options`):
     stub_count_every the house's interval, 1..5 rounds, for the dealer's stub count
 
 The deck, its hours and shuffles, the stub counts (583.8(e)-(g), 583.9(e)-(g), 583.10(d)-(f)),
-the irregularities and device faults of 583.13 are controller/games/single_deck.py, with the
+the irregularities and device faults of 583.13 are controller/games/single_deck/base.py, with the
 sections below. A round due a stub count waits in `stub_count` once the stub is out (after the
 flop; from an automated shoe after the community stack, 583.10(c)). A scenario's stub count is
 what its deck holds (the listed cards, the rest of the deck, `deck.missing` and `deck.extra`),
@@ -41,7 +42,7 @@ Readings of the text:
 """
 
 from controller.games.engine import ROUND_OVER, SHUFFLED, WAGERS_OPEN, IllegalEvent, seat_key
-from controller.games.single_deck import AUTOMATED_SHOE, HAND, MANUAL_SHOE, OPTION_DEFAULTS, \
+from controller.games.single_deck.base import AUTOMATED_SHOE, HAND, MANUAL_SHOE, OPTION_DEFAULTS, \
     SingleDeckGame, deck_options
 from controller.rules import cards as C
 from controller.rules import flop_poker as F
@@ -73,6 +74,13 @@ class FlopPoker(SingleDeckGame):
     DECLARES = declared.DECLARES     # what the table must know about it
     WAITING = {"decision": "seat {seat} to fold or make the Flop Wager (583.11(b))"}
     ROUND_STATES = [DEALING, STUB, DECISIONS, FLOP]
+    # the round's waits, machine states (engine.py)
+    WAITS = {DEALING: ("card",), STUB: ("stub_count",), DECISIONS: ("decision",),
+             FLOP: ("card",)}
+    ANSWERS = {"card": ("card",), "decision": ("decision",)}
+    REFUSALS = {"card": "no card is due: the round waits for {waiting}",
+                "decision": "{action} for seat {seat}: no decision is asked now; the round "
+                            "waits for {waiting}"}
     FIRST_ROUND_STATE = DEALING
     PRE_DEAL_WAGERS = ("ante", "pot", "three_card_bonus")
     TABLE_LIMIT_WAGERS = ("ante", "pot")
@@ -182,7 +190,8 @@ class FlopPoker(SingleDeckGame):
                         "for": target if target in ("burn", "community") else "seat " + target}
 
     def on_card(self, event):
-        if self.state not in (DEALING, FLOP) or not self.deal_queue:
+        """Taken only in a card wait (ANSWERS); the queue is the wait's own check."""
+        if not self.deal_queue:
             raise IllegalEvent("no card is due: the round waits for %s" % self.waiting_for())
         code = self.take(event.get("card"), "card")
         target = self.deal_queue.pop(0)
@@ -224,9 +233,6 @@ class FlopPoker(SingleDeckGame):
     def on_decision(self, event):
         p = self.pending
         seat, action = str(event.get("seat")), event.get("action")
-        if self.state != DECISIONS or p is None or p["need"] != "decision":
-            raise IllegalEvent("%s for seat %s: no decision is asked now; the round waits for %s"
-                               % (action, seat, self.waiting_for()))
         if seat != p["seat"]:
             raise IllegalEvent("seat %s acts (%s), but the dealer asks seat %s first, from the "
                                "dealer's left clockwise (583.11(b))" % (seat, action, p["seat"]))

@@ -51,10 +51,10 @@ panel; one that does not say (a scenario) was done the table's way. Then:
     (controller/games/out_of_order.py, shared with Flop Poker and Raise It Up).
 """
 
-from controller.games.blackjack_family import DEALER, BlackjackFamily, parse, wager_name
+from controller.games.blackjack.family import DEALER, BlackjackFamily, parse, wager_name
 from controller.games.engine import ROUND_OVER, SEAT_KEYS, SETTLED, SHUFFLED, IllegalEvent
 from controller.games.out_of_order import WHILE_LOCKED, OutOfOrder
-from controller.games.single_deck import one_of
+from controller.games.single_deck.base import one_of
 from controller.rules import blackjack as bj
 from controller.rules import cards as C
 from controller.rules import paytables as pt
@@ -93,6 +93,7 @@ class DoubleAttackBlackjack(OutOfOrder, BlackjackFamily):
     DECLARES = declared.DECLARES     # what the table must know about it
     ROUND_STATES = ["up_card", "double_attack"] + BlackjackFamily.ROUND_STATES
     FIRST_ROUND_STATE = "up_card"
+    WAITS = dict(BlackjackFamily.WAITS, up_card=("card",), double_attack=("offer",))
     PRE_DEAL_WAGERS = ("bet", "bust_it")
     TABLE_LIMIT_WAGERS = ("bet",)
     REQUIRED_WAGERS = ("bet",)

@@ -7,10 +7,11 @@ clockwise to all seven positions (670a.8(d)) -> the 11-card stub (670a.8(e), (f)
 stacks collected (670a.8(g)) -> seat by seat from the dealer's right: the Double Down offer, then
 the seat sets its hands (670a.11(b), (c)) -> the dealer sets by the house way (670a.11(d)) ->
 settlement (670a.11(e)-(h), 670a.12). The players' and dealer's turns are in
-six_card_fortune_players.py, settlement in six_card_fortune_settle.py, the irregularities of
-670a.13 in six_card_fortune_irregularities.py.
+players.py, settlement in settle.py, the irregularities of
+670a.13 in irregularities.py (this folder).
 
-States after "no more bets" and what the round waits for (`pending`):
+States after "no more bets" and what the round waits for (`pending`; each wait is the
+machine state <state>_waits_<need>, WAITS below):
     starting_position  {"need": "dice", "for": ...}  three dice, Event("dice", {"dice": [a, b, c]})
                        or {"no_roll": why} (670a.13(a), (b): shaken again). With the random
                        number generator nothing is asked: the model draws 1..7 itself from its
@@ -52,11 +53,11 @@ Readings of the text:
 """
 
 from controller.errors import ConfigError, InvalidCard, RulesError
-from controller.games import six_card_fortune_irregularities as irregularities
-from controller.games.engine import LOCKED_OUT, OPENED, ROUND_OVER, SHUFFLED, WAGERS_OPEN, \
+from controller.games.six_card_fortune import irregularities
+from controller.games.engine import OPENED, ROUND_OVER, SHUFFLED, WAGERS_OPEN, \
     GameModel, IllegalEvent, seat_key
 from controller.games.out_of_order import WHILE_LOCKED, OutOfOrder
-from controller.games.six_card_fortune_players import DEALER, DEALER_SETTING, PLAYERS, \
+from controller.games.six_card_fortune.players import DEALER, DEALER_SETTING, PLAYERS, \
     PlayersAndDealer, card_code
 from controller import progressive
 from controller.progressive import contribute, new_meter
@@ -101,6 +102,15 @@ class SixCardFortune(progressive.LinkedGame, OutOfOrder, PlayersAndDealer, GameM
                "dealer_setting": "the dealer's setting"}
     ROUND_STATES = list(IN_ROUND)
     FIRST_ROUND_STATE = START
+    # the round's waits, machine states (engine.py): the dice of the starting position, each
+    # of the 42 cards, a seat's decision or Double Down offer, the dealer's own setting
+    WAITS = {START: ("dice",), DEALING: ("card",), PLAYERS: ("decision", "offer"),
+             DEALER_SETTING: ("dealer_setting",)}
+    ANSWERS = {"dice": ("dice",), "card": ("card",),
+               "decision": ("decision", "offer", "dealer_setting")}
+    REFUSALS = {"dice": "no roll of the dice is due: {waiting}",
+                "card": "no card is due: {waiting}",
+                "decision": "{action} for seat {seat}: no player decision is due: {waiting}"}
     PRE_DEAL_WAGERS = ("six_card_fortune", "fortune_bonus", "insurance", "progressive")
     TABLE_LIMIT_WAGERS = ("six_card_fortune",)
     REQUIRED_WAGERS = ("six_card_fortune",)
@@ -197,12 +207,6 @@ class SixCardFortune(progressive.LinkedGame, OutOfOrder, PlayersAndDealer, GameM
         """Inject the random number generator (a callable giving 1..7); kept out of snapshots."""
         self._rng = source
 
-    def _not_locked(self):
-        if self.state == LOCKED_OUT:
-            lo = self.lockout or {}
-            raise IllegalEvent("the table is locked out (%s); play resumes after a floorperson "
-                               "clears it" % lo.get("reason"))
-
     def live_seats(self):
         """Seats with a hand in play, from the dealer's right (670a.11(e))."""
         return [s for s in SEATS_FROM_DEALERS_RIGHT
@@ -259,7 +263,7 @@ class SixCardFortune(progressive.LinkedGame, OutOfOrder, PlayersAndDealer, GameM
 
     def on_irregularity(self, event):
         if event.get("kind") not in WHILE_LOCKED:
-            self._not_locked()
+            self.not_locked()
         irregularities.handle(self, event)
 
     def on_fault(self, event):
@@ -304,7 +308,7 @@ class SixCardFortune(progressive.LinkedGame, OutOfOrder, PlayersAndDealer, GameM
     # ---- "no more bets" (670a.8(b)) --------------------------------------------------------
 
     def on_no_more_bets(self, event):
-        self._not_locked()
+        self.not_locked()
         if self.state != WAGERS_OPEN:
             raise IllegalEvent("\"no more bets\" while %s" % self.state)
         for seat, placed in sorted(self.wagers.items()):
@@ -409,10 +413,14 @@ class SixCardFortune(progressive.LinkedGame, OutOfOrder, PlayersAndDealer, GameM
             raise IllegalEvent("the random number generator failed: %s" % e)
         return count
 
+    def refusal_of(self, event):
+        if event.kind == "decision" and str(event.get("seat")) == DEALER:
+            return ("the dealer sets his hands after every player has set (670a.11(d)); the "
+                    "round waits for %s" % self.waiting_for())
+        return super().refusal_of(event)
+
     def on_dice(self, event):
-        self._not_locked()
-        if self.state != START or self.pending is None or self.pending["need"] != "dice":
-            raise IllegalEvent("no roll of the dice is due: %s" % self.waiting_for())
+        """Taken only in starting_position_waits_dice (ANSWERS)."""
         why, dice = event.get("no_roll"), event.get("dice")
         if why is not None:
             if dice is not None:
@@ -467,9 +475,7 @@ class SixCardFortune(progressive.LinkedGame, OutOfOrder, PlayersAndDealer, GameM
         return code
 
     def on_card(self, event):
-        self._not_locked()
-        if self.state != DEALING or self.pending is None or self.pending["need"] != "card":
-            raise IllegalEvent("no card is due: %s" % self.waiting_for())
+        """Taken only in dealing_waits_card (ANSWERS)."""
         code = self.check_fresh(event.get("card"), "card")
         target = self.deal_order[self.dealt()]
         self.hands[target].append(code)

@@ -36,7 +36,7 @@ or false (void, and the deck removed).
 """
 
 from controller.errors import ConfigError, InvalidCard
-from controller.games.engine import CLOSED, LOCKED_OUT, OPENED, ROUND_OVER, SHUFFLED, \
+from controller.games.engine import CLOSED, OPENED, ROUND_OVER, SHUFFLED, \
     WAGERS_OPEN, GameModel, IllegalEvent
 from controller.games.out_of_order import WHILE_LOCKED, OutOfOrder
 from controller.rules import cards as C
@@ -125,10 +125,8 @@ class SingleDeckGame(OutOfOrder, GameModel):
         self.face_up = 0              # cards found face up this round
         self.stub_counted = False
 
-    def not_locked(self):
-        if self.state == LOCKED_OUT:
-            raise IllegalEvent("the table is locked out (%s); play resumes after a floorperson "
-                               "clears it" % (self.lockout or {}).get("reason"))
+    def refusal_fields(self):
+        return {"deal_section": self.section("deal")}
 
     # ---- the deck on the table: decks, hours, shuffle, cards ------------------------------
 

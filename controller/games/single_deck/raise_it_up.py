@@ -10,7 +10,8 @@ then three community cards (669a.8(d), 669a.9(b)), or stacks of three from an au
 -> settlement from the dealer's right (669a.11(i)).
 
 The machine: dealing -> [counting_stub] -> before_4th_street -> before_5th_street ->
-before_6th_street -> settled. `pending` says what the round waits for:
+before_6th_street -> settled. `pending` says what the round waits for (each wait is the
+machine state <state>_waits_<need>, WAITS below):
     {"need": "card", "for": "seat 2, card 1"}      the next card (manual shoe or hand)
     {"need": "stack", "for": "seat 2"}              the next stack of three (automated shoe):
                                                     Event("card", {"cards": [a, b, c]})
@@ -26,7 +27,7 @@ Also on "no more bets": {"progressive_chips": n}, the chips counted on the layou
 that is not the number of wagers the progressive system accepted holds the round for a
 floorperson (a lock-out; the clear resumes the deal with the accepted wagers: the player
 verifies his own wager was accepted, 669a.7(d)(4)). The deck, the stub count, the
-irregularities and device faults shared with Flop Poker are controller/games/single_deck.py,
+irregularities and device faults shared with Flop Poker are controller/games/single_deck/base.py,
 with the sections below; this game's own irregularities are here: a community card exposed
 early (669a.13(d)) and information exchanged (669a.11(a)(3)).
 
@@ -46,7 +47,7 @@ import copy
 
 from controller import progressive
 from controller.games.engine import ROUND_OVER, SHUFFLED, IllegalEvent, seat_key
-from controller.games.single_deck import AUTOMATED_SHOE, DECK_SIZE, HAND, MANUAL_SHOE, \
+from controller.games.single_deck.base import AUTOMATED_SHOE, DECK_SIZE, HAND, MANUAL_SHOE, \
     OPTION_DEFAULTS, SingleDeckGame, deck_options
 from controller.rules import cards as C
 from controller.rules import paytables as pt
@@ -88,6 +89,14 @@ class RaiseItUpStud(progressive.LinkedGame, SingleDeckGame):
     GAME = GAME
     DECLARES = declared.DECLARES     # what the table must know about it
     ROUND_STATES = [DEALING, COUNTING_STUB] + list(STREETS)
+    # the round's waits, machine states (engine.py): a card or a stack of three, the
+    # dealer's stub count, each seat's decision on each street
+    WAITS = dict({DEALING: ("card", "stack"), COUNTING_STUB: ("stub_count",)},
+                 **{street: ("decision",) for street in STREETS})
+    ANSWERS = {"card": ("card", "stack"), "decision": ("decision",)}
+    REFUSALS = {"card": "no card is due while {state}: the cards are dealt after \"no more "
+                        "bets\" ({deal_section})",
+                "decision": "no player decision is asked while {state}"}
     FIRST_ROUND_STATE = DEALING
     PRE_DEAL_WAGERS = ("ante", "blind", "pair_plus", "progressive", "six_card_bonus")
     TABLE_LIMIT_WAGERS = ("ante", "blind")
@@ -228,10 +237,7 @@ class RaiseItUpStud(progressive.LinkedGame, SingleDeckGame):
                             "for": "seat %s, card %d" % (target, len(self.hands[target]) + 1)}
 
     def on_card(self, event):
-        self.not_locked()
-        if self.state != DEALING:
-            raise IllegalEvent("no card is due while %s: the cards are dealt after \"no more "
-                               "bets\" (%s)" % (self.state, self.section("deal")))
+        """Taken only in dealing_waits_card or dealing_waits_stack (ANSWERS)."""
         if self.automated():
             codes = event.get("cards")
             if not isinstance(codes, list) or len(codes) != 3:
@@ -292,10 +298,8 @@ class RaiseItUpStud(progressive.LinkedGame, SingleDeckGame):
         self.start_street()
 
     def on_decision(self, event):
-        self.not_locked()
+        """Taken only in a street's decision wait (ANSWERS)."""
         p = self.pending
-        if self.state not in STREETS or p is None or p["need"] != "decision":
-            raise IllegalEvent("no player decision is asked while %s" % self.state)
         seat = seat_key(event.get("seat"))
         action = event.get("action")
         allowed, section = ASKED[self.state]

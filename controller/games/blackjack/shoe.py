@@ -1,7 +1,7 @@
 """Blackjack's shoe and deal (633a.7(a)-(f)): the batch the cards are counted against, the
 burn card, the double shoe's determinant card, the order of the deal and the cover card.
 
-A mixin of controller/games/blackjack.py's model (its `option`, and the blackjack base's
+A mixin of controller/games/blackjack/model.py's model (its `option`, and the blackjack base's
 deal queue and card counting).
 
 The double shoe (options.double_shoe, 633a.7(d)): before each round's deal the determinant
@@ -22,7 +22,7 @@ dealer's as the irregularity `new_dealer` ({"card": code}); a double shoe burns 
 
 from types import MappingProxyType
 
-from controller.games.blackjack_hands import DEALER
+from controller.games.blackjack.hands import DEALER
 from controller.games.engine import CLOSED, IllegalEvent
 from controller.rules import cards as C
 

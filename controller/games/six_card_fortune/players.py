@@ -8,7 +8,7 @@ Down Wager (670a.11(c)) and sets its hands (670a.11(b)). Then the dealer sets hi
 """
 
 from controller.errors import InvalidCard
-from controller.games import six_card_fortune_settle as settlement
+from controller.games.six_card_fortune import settle as settlement
 from controller.games.engine import IllegalEvent, seat_key
 from controller.rules import cards as C
 from controller.rules import paigow as pg
@@ -44,7 +44,7 @@ class PlayersAndDealer:
             self.pending = {"need": "decision", "seat": seat, "allowed": ["set"]}
 
     def on_decision(self, event):
-        self._not_locked()
+        self.not_locked()
         if str(event.get("seat")) == DEALER:
             self._dealer_sets(event)
             return

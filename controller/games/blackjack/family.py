@@ -11,7 +11,8 @@ Round data (JSON-native, restored from a snapshot as is):
                 hand after the one split, 581.11(b)); a hand is a dict made by `new_hand`
     wagers      {seat: {name: cents}}: every wager on the layout under its output name
                 (`wager_name`): the hand wagers of the k-th hand carry "#k" ("bet#2")
-    pending     what the round waits for (controller/scenario.py's protocol)
+    pending     what the round waits for (controller/scenario.py's protocol): the data of
+                the machine's wait state <step>_waits_<need> (WAITS)
     deal_queue  targets ("1".."6" or "dealer") of the initial deal still to come
     offer_queue seats still to be asked the offer in `pending`
     turn        [seat, hand index] whose hand is being played, or None
@@ -41,14 +42,25 @@ from controller.games.engine import LOCKED_OUT, ROUND_OVER, SHUFFLED, WAGERS_OPE
 from controller.rules import blackjack as bj
 from controller.rules import cards as C
 from controller.rules import settle
-from controller.games.blackjack_decisions import PlayerDecisions
-from controller.games.blackjack_hands import DEALER, new_hand, parse, wager_name
+from controller.games.blackjack.decisions import PlayerDecisions
+from controller.games.blackjack.hands import DEALER, new_hand, parse, wager_name
 
 class BlackjackFamily(PlayerDecisions, GameModel):
     """Base of the blackjack games: the round's procedure; the game fills in the hooks."""
 
     ROUND_STATES = ["dealing", "insurance", "peek", "decisions", "dealer"]
     FIRST_ROUND_STATE = "dealing"
+    # the round's waits, machine states (engine.py): a card of the deal, an offer (insurance,
+    # even money; surrender), the card reader's look at the hole card, a hand's decision or
+    # card, the dealer's draws. A game adds its own steps' waits.
+    WAITS = {"dealing": ("card",), "insurance": ("offer",), "peek": ("reader", "offer"),
+             "decisions": ("card", "decision", "offer", "reader"), "dealer": ("card",)}
+    # the card reader is not here: a reading no wait asks for is the game's to judge
+    # (reader_used_when_not_allowed: refused, or the round void, 581.13(h))
+    ANSWERS = {"card": ("card",), "decision": ("decision", "offer")}
+    REFUSALS = {"card": "no card is due: the round waits for {waiting}",
+                "decision": "{action} for seat {seat}: no decision is asked now; the round "
+                            "waits for {waiting}"}
     MAIN_WAGER = "bet"              # the wager that seats a hand
     HAND_WAGERS = ("bet",)          # riding on each hand; a split hand matches them
     DOUBLE_WAGER = "double_down"
@@ -331,9 +343,7 @@ class BlackjackFamily(PlayerDecisions, GameModel):
             self.pending = {"need": "card", "for": why}
 
     def on_card(self, event):
-        self.not_locked()
-        if self.pending is None or self.pending["need"] != "card":
-            raise IllegalEvent("no card is due: the round waits for %s" % self.waiting_for())
+        """Taken only in a card wait (ANSWERS)."""
         code = self.from_shoe(event.get("card"))
         self.pending = None
         self.place(code)
