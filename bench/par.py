@@ -17,6 +17,12 @@ not enter. The last line is
     ratio vs brute force: six_card_bonus X, six-card-fortune Y, raise-it-up base_game Z,
     flop-poker base_game W
 (estimated brute-force time divided by counting time; above 1 counting wins).
+
+Blackjack's Bad Beat is then printed three ways, each with its CPU time: the sheet's figure
+(over the shoe, the split rounds' inclusion-exclusion taken to pairs of hands), the former
+approximation (bad_beat_first_two_cards: split hands independent, no resplits), and with
+--bad-beat-exact the full inclusion-exclusion (exact; minutes at four hands, so not by
+default); --split-hands N prices a table that splits to N hands.
 """
 import argparse
 import os
@@ -42,6 +48,9 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sample", type=int, default=200_000)
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--bad-beat-exact", action="store_true",
+                    help="also the full inclusion-exclusion of Bad Beat (minutes)")
+    ap.add_argument("--split-hands", type=int, default=None)
     args = ap.parse_args(argv)
     if args.sample < 1:
         ap.error("--sample must be at least 1")
@@ -83,8 +92,25 @@ def main(argv=None):
     for k in brute:
         print("%s: counting %.3f s CPU, brute force on phevaluator (C) est. >= %.1f s CPU"
               % (k, counted[k], brute[k]))
+    _bad_beat(args)
     print("ratio vs brute force: " + ", ".join("%s %.1f" % (k, brute[k] / counted[k])
                                                  for k in brute))
+
+
+def _bad_beat(args):
+    from controller.par import blackjack as bj_par
+    options = {} if args.split_hands is None else {"split_hands": args.split_hands}
+    runs = [("sheet (pairs of hands)", lambda: bj_par.bad_beat_probabilities(options)),
+            ("former approximation", lambda: bj_par.bad_beat_first_two_cards(options))]
+    if args.bad_beat_exact:
+        runs.append(("exact (every set of hands)",
+                     lambda: bj_par.bad_beat_probabilities(options, most_tracked=None)))
+    for name, fn in runs:
+        t0 = time.process_time()
+        pr = fn()
+        dt = time.process_time() - t0
+        print("bad_beat %-27s twenty_vs_21 %.12f twenty_vs_blackjack %.12f  %.2f s CPU"
+              % (name, float(pr[("twenty_vs_21",)]), float(pr[("twenty_vs_blackjack",)]), dt))
 
 
 if __name__ == "__main__":

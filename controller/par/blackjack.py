@@ -13,10 +13,11 @@ paytables are configured. Each sheet is computed from the configuration given
     the rules core (controller/rules/blackjack_side_wagers.py), so the sheet and the table
     settle alike. The other players' cards are unseen and do not change the distribution.
   * Hit and Run Progressive: the dealer's hand, exact over the shoe, the dealer drawing to 17
-    (633a.7(m)); the players' cards unseen; a Hit and Run Wager keeps him drawing ((n)).
+    (633a.7(m)); the players' cards and draws sum out; a Hit and Run Wager keeps him drawing
+    ((n)).
   * Straight Jack and Bad Beat count the cards the player draws: priced with the player playing
-    the basic strategy chart, Straight Jack exactly (straight_jack_probabilities), Bad Beat by
-    the base game's method (bad_beat_probabilities states its approximations).
+    the basic strategy chart over the shoe his draws deplete, Straight Jack exactly
+    (straight_jack_probabilities), Bad Beat as controller/par/blackjack_bad_beat.py states.
   Meter-share rows are priced as elsewhere (controller/par/sheet.py): the fixed part with the
   wager lost on a meter hit, plus `meter_share`, the expected fraction of the meter per unit.
 """
@@ -24,6 +25,7 @@ paytables are configured. Each sheet is computed from the configuration given
 from fractions import Fraction
 
 from controller.errors import RulesError
+from controller.par import blackjack_bad_beat as bad_beat
 from controller.par import blackjack_strategy as strategy
 from controller.par.sheet import LOSES
 from controller.rules import blackjack as bj
@@ -104,6 +106,9 @@ class SidePar:
         self.counts = counts            # {tuple of hands paid (() loses): ordered draws}
         self.combinations = combinations
         self.note = note
+        self.method = ("exact: ordered draws of the cards the wager reads, from the configured "
+                       "shoe without replacement")
+        self.precision = None
         if sum(counts.values()) != combinations:
             raise AssertionError("%s: outcome counts add to %d, not %d"
                                  % (wager, sum(counts.values()), combinations))
@@ -157,6 +162,9 @@ class SidePar:
         if share:
             out["meter_share"] = float(share)
             out["meter_share_exact"] = "%d/%d" % (share.numerator, share.denominator)
+        out["method"] = self.method
+        if self.precision:
+            out["precision"] = self.precision
         if self.note:
             out["note"] = self.note
         return out
@@ -228,13 +236,25 @@ def initial_cards_counts(wager, decks):
     return counts, n * (n - 1) * (n - 2) * (n - 3)
 
 
-def hit_and_run_counts(decks):
-    """({hands paid: probability as a Fraction}, 1): the dealer's hand drawn to 17 from the
-    shoe by value class, a Blackjack counted (it ends the round at the reader, (h))."""
-    counts = [0] * 11
-    for v in range(1, 10):
-        counts[v] = 4 * decks
-    counts[10] = 16 * decks
+def hit_and_run_counts(decks, shoe=None):
+    """{hands paid: probability as a Fraction}: the dealer's hand drawn to 17 from the shoe
+    by value class (`shoe`: 11 counts by value; default `decks` standard decks), a Blackjack
+    counted (it ends the round at the reader, (h)).
+
+    Exact with the players' cards and draws in the shoe too: for cards drawn without
+    replacement a deal's chance depends only on which cards go to which role, and each
+    party's stopping rule reads only its own cards, so the dealer's cards may be priced as
+    drawn before everyone else's; the players' draws then sum to one. A Hit and Run Wager
+    keeps the dealer drawing to 17 even when every hand has busted ((n)), so his hand is
+    always complete. tests/par/test_par_blackjack_exact.py checks it against a deal-out in
+    table order with the player drawing by the chart."""
+    if shoe is None:
+        counts = [0] * 11
+        for v in range(1, 10):
+            counts[v] = 4 * decks
+        counts[10] = 16 * decks
+    else:
+        counts = list(shoe)
     n0 = sum(counts)
     out = {}
 
@@ -284,20 +304,29 @@ def _value(r):
     return 1 if r == cards.ACE else min(r + 2, 10)
 
 
-def straight_jack_probabilities(options=None):
+def straight_jack_probabilities(options=None, rank_counts=None, chart=None):
     """{hands paid: exact probability} of Straight Jack with the player playing the Blackjack
     Wager by the basic strategy chart (controller/par/blackjack_strategy.py): over the ranks
     of his two cards and the up card, a dealer Blackjack ending the round at the reader, then
     each card he draws while the chart says hit (one after a double; none after a split, a
     surrender or a stand) from the shoe less those three cards, until the straight breaks
-    (633a.7(o)(3)(i)). The draws are not conditioned on the peek's no-Blackjack."""
+    (633a.7(o)(3)(i)).
+
+    Exact over the shoe: the player's draws come from the shoe his own cards deplete, and
+    the reader's no-Blackjack is priced jointly with them: the unseen hole card, dealt
+    before his draws, is priced as the card after them (for draws without replacement a
+    deal's chance depends only on which card goes to which role), so each line of his
+    draws is weighted by the chance that the next card would not have given the dealer a
+    Blackjack. `rank_counts` (13 counts by rank, deuce first) and `chart` price another
+    shoe (the tests' reduced shoes) with a given chart."""
     rules = strategy.blackjack_rules(options)
-    chart, _ = strategy.solve(rules)
-    decks = rules.decks
-    per_rank = 4 * decks
-    n0 = 13 * per_rank
+    if chart is None:
+        chart, _ = strategy.solve(rules)
+    if rank_counts is None:
+        rank_counts = [4 * rules.decks] * 13
     out = {}
     dummy = dict.fromkeys((17, 18, 19, 20, 21, strategy.BUST), 0.0)
+    ten_ranks = [r for r in range(13) if _value(r) == 10]
 
     def add(key, p):
         out[key] = out.get(key, 0) + p
@@ -314,7 +343,7 @@ def straight_jack_probabilities(options=None):
         for b in range(13):
             two = [_rank_card(a), _rank_card(b)]
             for u in range(13):
-                counts = [per_rank] * 13
+                counts = list(rank_counts)
                 p = Fraction(1)
                 for r in (a, b, u):
                     if counts[r] == 0:
@@ -330,8 +359,9 @@ def straight_jack_probabilities(options=None):
                 up = _value(u)
                 left = sum(counts)
                 p_bj = Fraction(0)
+                need = []
                 if up in rules.peek_ups:
-                    need = [cards.ACE] if up == 10 else [r for r in range(13) if _value(r) == 10]
+                    need = [cards.ACE] if up == 10 else ten_ranks
                     p_bj = Fraction(sum(counts[r] for r in need), left)
                 add(("two_card_straight",), p * p_bj)
                 hand = strategy.Hand(rules, [0.0] * 11, dummy, chart=chart[up])
@@ -347,12 +377,12 @@ def straight_jack_probabilities(options=None):
                     total, soft = strategy.hand_state(hand_values)
                     broken = length < 2 + len(drawn)
                     if total >= 21 or drawn and (broken or act == strategy.DOUBLE):
-                        add((W.straight_jack_progressive(two, drawn),), q)
+                        add((W.straight_jack_progressive(two, drawn),), q * no_bj(counts, left))
                         return
                     if drawn:
                         act = action(hand, total, soft, False)
                     if act not in (strategy.HIT, strategy.DOUBLE):
-                        add((W.straight_jack_progressive(two, drawn),), q)
+                        add((W.straight_jack_progressive(two, drawn),), q * no_bj(counts, left))
                         return
                     for r in range(13):
                         if counts[r]:
@@ -361,16 +391,34 @@ def straight_jack_probabilities(options=None):
                             walk(drawn + [_rank_card(r)], counts, left - 1,
                                  q * Fraction(c, left), act)
                             counts[r] = c
+                def no_bj(counts, left, need=need):
+                    """The hole card, priced after the draws: not a Blackjack's."""
+                    return Fraction(left - sum(counts[r] for r in need), left) if need else 1
                 if first == strategy.SPLIT:
                     add(("two_card_straight",), p * (1 - p_bj))
                 else:
-                    walk([], counts, left, p * (1 - p_bj), first)
+                    walk([], counts, left, p, first)
     return out
 
 
-def bad_beat_probabilities(options=None, any_twenty=False):
-    """{hands paid: probability} of Bad Beat (633a.7(o)(1)(i)) with the player playing the basic
-    strategy chart, by the base game's method (blackjack_strategy.py): for each up card and
+BAD_BEAT_PAIRS_OF_HANDS = 2   # the split rounds' inclusion-exclusion, taken to pairs of hands
+
+
+def bad_beat_probabilities(options=None, any_twenty=False,
+                           most_tracked=BAD_BEAT_PAIRS_OF_HANDS):
+    """{hands paid: exact probability} of Bad Beat (633a.7(o)(1)(i)) with the player playing
+    the basic strategy chart, over the configured shoe (controller/par/blackjack_bad_beat.py
+    states the method). `most_tracked`: the split rounds' inclusion-exclusion over hands is taken to
+    sets of that many hands (None: all, exact; slow for four hands: bench/par.py)."""
+    rules = strategy.blackjack_rules(options)
+    chart, _ = strategy.solve(rules)
+    return bad_beat.probabilities(rules, chart, any_twenty=any_twenty,
+                                  most_tracked=most_tracked)
+
+
+def bad_beat_first_two_cards(options=None, any_twenty=False):
+    """The former approximation, kept to compare with (bench/par.py prints both): Bad Beat
+    by the base game's method (blackjack_strategy.py): for each up card and
     two-card hand, a dealer Blackjack at the reader against the initial 20; else the chance the
     charted hand ends on 20 (not surrendered) times the dealer's exact chance of 21, the
     player's draws from the shoe less those three cards. A split pair counts its first two
@@ -475,25 +523,32 @@ def side_sheets(config=None):
                                "where the wager waits for the card reader, the hole card, "
                                "from %d decks without replacement" % decks))
         elif wager == W.STRAIGHT_JACK:
-            out.append(ProbabilityPar(wager, table, straight_jack_probabilities(options),
-                                      "the player's two cards and the up card by rank from %d "
-                                      "decks, then his draws while the basic strategy chart "
-                                      "hits (one after a double, none after a split), the "
-                                      "straight ended by the first card that breaks it or "
-                                      "busts; exact probabilities, counted over their common "
-                                      "denominator" % decks))
+            sheet = ProbabilityPar(wager, table, straight_jack_probabilities(options),
+                                   "the player's two cards and the up card by rank from %d "
+                                   "decks, then his draws while the basic strategy chart "
+                                   "hits (one after a double, none after a split), the "
+                                   "straight ended by the first card that breaks it or "
+                                   "busts" % decks)
+            sheet.method = ("exact over the shoe (Fractions): the player's draws from the "
+                            "shoe his cards deplete, the reader's no-Blackjack priced jointly "
+                            "(the unseen hole card as the card after his draws)")
+            out.append(sheet)
         elif wager == W.BAD_BEAT:
-            out.append(ProbabilityPar(wager, table, bad_beat_probabilities(
+            sheet = ProbabilityPar(wager, table, bad_beat_probabilities(
                 options, options["bad_beat_any_twenty"]),
-                "the player playing the basic strategy chart by the base game's method: a "
-                "dealer Blackjack against the initial 20; else the charted hand's chance of "
-                "ending on 20 times the dealer's exact chance of 21; a split pair's first two "
-                "hands independent; floating point to 1e-15"))
+                "%d decks, the player playing the basic strategy chart, split to %d hands"
+                % (decks, options["split_hands"]))
+            sheet.method = bad_beat.METHOD
+            sheet.precision = bad_beat.PRECISION
+            out.append(sheet)
         elif wager == W.HIT_AND_RUN:
-            out.append(ProbabilityPar(wager, table, hit_and_run_counts(decks),
-                                      "the dealer's hand drawn to 17 from %d decks by value; "
-                                      "the players' cards unseen; exact probabilities, "
-                                      "counted over their common denominator" % decks))
+            sheet = ProbabilityPar(wager, table, hit_and_run_counts(decks),
+                                   "the dealer's hand drawn to 17 from %d decks by value"
+                                   % decks)
+            sheet.method = ("exact over the shoe (Fractions): the dealer's cards priced as "
+                            "drawn first (exchangeable), the players' cards and draws then "
+                            "summing to one; a Hit and Run Wager keeps him drawing ((n))")
+            out.append(sheet)
         else:
             raise AssertionError("no sheet for the optional wager %s" % wager)
     return out

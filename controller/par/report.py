@@ -130,6 +130,10 @@ def _wager_html(game, sheet):
     else:
         method = j.get("note") or ("exact count of the %s combinations, cards dealt without "
                                    "replacement" % format(j["combinations"], ","))
+        if j.get("note") and j.get("method"):
+            method = "%s; %s" % (j["note"], j["method"])
+        if j.get("precision"):
+            method = "%s; precision: %s" % (method, j["precision"])
     edge = sheet.house_edge()
     if isinstance(sheet, StrategyPar) and not sheet.exact:
         hold = "%s (95%% confidence interval %s to %s, %s rounds, seed %s)" % (

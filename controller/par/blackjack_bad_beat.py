@@ -1,0 +1,305 @@
+"""Bad Beat Progressive (633a.7(o)(1)(i)) priced exactly over the shoe, the seat playing the
+basic strategy chart.
+
+Why its own module: Bad Beat is the one optional wager whose outcome depends on both the
+player's drawn cards and the dealer's, so its price needs the whole deal: the player's draws
+deplete the shoe the dealer then draws from, split hands are drawn from the same shoe one after
+the other, a pair is resplit to the table's `split_hands`. Every figure is an exact Fraction.
+
+Method (controller/par/blackjack_play.py explains the counting):
+  * Orders of a deal. For cards drawn without replacement, the chance of a whole deal depends
+    only on which values go to which role (the player's cards, the hole card, the dealer's
+    draws), not on the order they were drawn in; each party's stopping rule (the chart, the
+    dealer's 17, 633a.7(m)) reads only its own cards. So the hole card, dealt before the
+    player draws, may be priced as drawn after him, and the reader's no-Blackjack
+    (633a.7(h)) is then a condition on that card, exact.
+  * A deal is priced by its multiset: sum over the seat's final multisets F (the chart's
+    sequences counted per multiset, once per up card) and the dealer's final multisets D
+    (his sequences ending on 21, hole card first) of count(F) count(D) times the product over
+    values of falling factorials of the shoe's counts at F + D, over a falling factorial of
+    the shoe's size. Integers to the end; one division per length.
+  * An unsplit hand: every multiset the chart can end on 20 with, paired with every dealer 21.
+  * A split round: tracking every card of every hand explodes for small pairs (2-2 resplit to
+    four hands against a 6: millions of multisets), so a split round is priced by inclusion
+    and exclusion over its hands: P(some hand ends on 20 and the dealer on 21) =
+    sum over non-empty sets J of hands of (-1)^(|J|+1) P(every hand of J ends on 20 and the
+    dealer on 21). For a term only the hands of J and the dealer are tracked: the other hands'
+    draws may be priced as drawn after the dealer (their stopping rule reads only their own
+    cards), where they sum to one. The hands that exist are fixed by the second cards (a v
+    second card to a split v resplits it while the seat has fewer than `split_hands` hands):
+    every pattern of resplits is enumerated, and a hand outside J whose second card had to be
+    another value to end the resplitting is counted as "a card not v" of the shoe, exactly.
+  * Rows as the table settles them (controller/games/blackjack/side_wagers.py): the best row
+    over the seat's hands not surrendered; `twenty_vs_blackjack` is the initial 20 against
+    the reader's Blackjack (the round ends there); `twenty` (the Rules Submission's option)
+    any 20 against a dealer hand that is neither.
+One player at the table; the other players' cards are unseen and do not change the figure.
+"""
+
+from fractions import Fraction
+from math import comb
+
+from controller.par import blackjack_play as bp
+from controller.par import blackjack_strategy as s
+
+VALUES, ACE, TEN = s.VALUES, s.ACE, s.TEN
+ROWS = ("twenty_vs_blackjack", "twenty_vs_21", "twenty")
+ZERO = (0,) * 10
+
+METHOD = ("over the shoe in Fractions, the seat playing the basic strategy chart: the "
+          "player's draws deplete the shoe the dealer then draws from; the hole card priced "
+          "as the card after the player's (exchangeable), conditioned exactly on the reader's "
+          "no-Blackjack; split hands drawn one after the other from the same shoe, resplit to "
+          "the table's split_hands; a split round by inclusion-exclusion over its hands, "
+          "taken to pairs of hands; counted by multisets of card values (sequences per "
+          "multiset times falling factorials of the shoe)")
+PRECISION = ("exact but for the inclusion-exclusion terms in which three or four hands of one "
+             "split round all end on 20 (left out: the full sum took 731 s of CPU at four "
+             "hands); on the default table they move twenty_vs_21 by 1.3e-7 (0.0114670870 "
+             "here, 0.0114672166 in full) and the house edge by 2.6e-6 (bench/par.py "
+             "--bad-beat-exact computes the full sum)")
+
+
+def hole_excluded(rules, up):
+    """The hole-card values the card reader finds to give the dealer a Blackjack."""
+    if up not in rules.peek_ups:
+        return frozenset()
+    return frozenset({TEN} if up == ACE else {ACE})
+
+
+def _add(m1, m2):
+    return tuple(a + b for a, b in zip(m1, m2))
+
+
+class _Pricer:
+    """Sums count * (falling factorials of the shoe at a multiset) by length, exactly."""
+
+    def __init__(self, shoe):
+        self.c = [shoe[v] for v in VALUES]
+        self.n = sum(self.c)
+        self.ff = _falling_table(tuple(self.c))
+        self.sums = {}
+
+    def numerator(self, m):
+        out = 1
+        for i, k in enumerate(m):
+            if k:
+                if k > self.c[i]:
+                    return 0
+                out *= self.ff[i][0][k]
+        return out
+
+    def add_pairs(self, zs, ds, weight, lump=None):
+        """Add weight * sum over z in zs, d in ds of count(z) count(d) ways(z + d) / ...:
+        `zs`, `ds`: {multiset: count}; `lump` (v, q): q more cards of any value but v."""
+        ff, c, sums = self.ff, self.c, self.sums
+        dl = [([(i, k) for i, k in enumerate(d) if k], sum(d), n, d) for d, n in ds.items()]
+        for z, nz in zs.items():
+            base = self.numerator(z)
+            if not base:
+                continue
+            lz = sum(z)
+            for items, ld, nd, d in dl:
+                w = base
+                for i, k in items:
+                    zi = z[i]
+                    if zi + k > c[i]:
+                        w = 0
+                        break
+                    w *= ff[i][zi][k]
+                if not w:
+                    continue
+                length = lz + ld
+                if lump is not None:
+                    v, q = lump
+                    others = self.n - c[v - 1]
+                    used = length - z[v - 1] - d[v - 1]
+                    w *= bp.falling(others - used, q)
+                    length += q
+                sums[length] = sums.get(length, 0) + weight * nz * nd * w
+
+    def add_split_terms(self, v, zs, ds, variants):
+        """Add, for each (resplits r, lumped q, weight) of `variants`, weight * the pairs of
+        `zs` and `ds` priced with 2 + r more cards of value v (the split pair and its
+        resplits) and q more cards of any value but v. The pairs are walked once: what they
+        share (every value but v) is summed by (cards of v, cards of other values)."""
+        ff, c = self.ff, self.c
+        iv = v - 1
+        dl = [([(i, k) for i, k in enumerate(d) if k and i != iv], d[iv], sum(d) - d[iv], n)
+              for d, n in ds.items()]
+        shared = {}
+        for z, nz in zs.items():
+            base = nz
+            for i, k in enumerate(z):
+                if k and i != iv:
+                    base *= ff[i][0][k]
+            if not base:
+                continue
+            zv, zo = z[iv], sum(z) - z[iv]
+            for items, dv, do, nd in dl:
+                w = base * nd
+                for i, k in items:
+                    w *= ff[i][z[i]][k]
+                if w:
+                    key = (zv + dv, zo + do)
+                    shared[key] = shared.get(key, 0) + w
+        others = self.n - c[iv]
+        sums = self.sums
+        for (mv, mo), w in shared.items():
+            for r, q, weight in variants:
+                if mv + 2 + r > c[iv]:
+                    continue
+                x = w * ff[iv][0][mv + 2 + r] * bp.falling(others - mo, q)
+                if x:
+                    length = mv + 2 + r + mo + q
+                    sums[length] = sums.get(length, 0) + weight * x
+
+    def total(self):
+        return sum((Fraction(x, bp.falling(self.n, k)) for k, x in self.sums.items()),
+                   Fraction(0))
+
+
+_TABLES = {}
+
+
+def _falling_table(counts):
+    """ff[i][z][d] = falling(counts[i] - z, d): the ways of d more cards of value i once z
+    are gone (0 when the shoe has too few), for z, d up to counts[i] + 1; cached per
+    shoe. Multisets are kept within the shoe (`cap`), so no look-up goes past it."""
+    if counts not in _TABLES:
+        table = []
+        for c in counts:
+            rows = []
+            for z in range(c + 2):
+                row, x = [1], 1
+                for d in range(1, c + 2):
+                    x *= max(c - z - d + 1, 0)
+                    row.append(x)
+                rows.append(row)
+            table.append(rows)
+        _TABLES[counts] = table
+    return _TABLES[counts]
+
+
+def _phase_patterns(hands_max, resplit):
+    """{(resplits, constrained second cards, free second cards): patterns} of a split
+    round's second cards: while the seat has fewer than `hands_max` hands a second card of
+    the pair's value resplits (so a second card kept is 'constrained': not that value);
+    once it cannot resplit a second card is free."""
+    out = {}
+
+    def walk(hands, need, r, nc, na):
+        if not need:
+            out[(r, nc, na)] = out.get((r, nc, na), 0) + 1
+            return
+        if resplit and hands < hands_max:
+            walk(hands + 1, need + 1, r + 1, nc, na)
+            walk(hands, need - 1, r, nc + 1, na)
+        else:
+            walk(hands, need - 1, r, nc, na + 1)
+    walk(2, 2, 0, 0, 0)
+    return out
+
+
+def _convolve(a, b, cap):
+    """The multisets of a and b added, their counts multiplied; those past the shoe dropped."""
+    out = {}
+    for x, nx in a.items():
+        for y, ny in b.items():
+            k = _add(x, y)
+            if all(m <= c for m, c in zip(k, cap)):
+                out[k] = out.get(k, 0) + nx * ny
+    return out
+
+
+def up_card_probabilities(rules, chart_up, up, shoe, most_tracked=None):
+    """{row: exact probability} given the up card `up`, the rest of the deal drawn from
+    `shoe` (a list of 11 counts by value, the up card already out)."""
+    play = bp.ChartPlay(rules, chart_up)
+    excluded = hole_excluded(rules, up)
+    cap = tuple(shoe[v] for v in VALUES)
+    dealer = bp.dealer_sequences(up, excluded, rules.hit_soft_17, cap)
+    d21 = {}
+    for (m, t), n in dealer.items():
+        if t == 21:
+            d21[m] = d21.get(m, 0) + n
+    holes = {bp.multiset_of([h]): 1 for h in VALUES if h not in excluded}
+    bad_holes = {bp.multiset_of([h]): 1 for h in excluded}
+    vs_bj, vs_21, ok20 = _Pricer(shoe), _Pricer(shoe), _Pricer(shoe)
+
+    # the initial 20 against the reader's Blackjack: the round ends there
+    twenties = {}
+    for a in VALUES:
+        for b in VALUES:
+            if s.hand_state([a, b])[0] == 20:
+                m = bp.multiset_of([a, b])
+                twenties[m] = twenties.get(m, 0) + 1
+    if bad_holes:
+        vs_bj.add_pairs(twenties, bad_holes, 1)
+
+    # unsplit hands: every multiset the chart ends on 20 with
+    finals = play.finals(shoe, split=False)
+    f20 = {m: n for (m, flag), n in finals.items() if flag}
+    vs_21.add_pairs(f20, d21, 1)
+    ok20.add_pairs(f20, holes, 1)
+
+    # split rounds, by inclusion-exclusion over the hands
+    for v in VALUES:
+        if not play.splits(v) or shoe[v] < 2:
+            continue
+        resplit = v != ACE                      # split aces are not split again
+        hand_c, hand_a = {}, {}
+        for w in VALUES:
+            got = play.split_hand_twenties(v, w, cap)
+            for m, n in got.items():
+                hand_a[m] = hand_a.get(m, 0) + n
+                if w != v:
+                    hand_c[m] = hand_c.get(m, 0) + n
+        if not hand_a:
+            continue
+        convs = {(0, 0): {ZERO: 1}}
+
+        def conv(jc, ja):
+            if (jc, ja) not in convs:
+                if ja:
+                    convs[(jc, ja)] = _convolve(conv(jc, ja - 1), hand_a, cap)
+                else:
+                    convs[(jc, ja)] = _convolve(conv(jc - 1, ja), hand_c, cap)
+            return convs[(jc, ja)]
+        variants = {}
+        for (r, nc, na), patterns in _phase_patterns(rules.split_hands, resplit).items():
+            for jc in range(nc + 1):
+                for ja in range(na + 1):
+                    if not jc and not ja or most_tracked and jc + ja > most_tracked:
+                        continue
+                    sign = 1 if (jc + ja) % 2 else -1
+                    weight = sign * patterns * comb(nc, jc) * comb(na, ja)
+                    variants.setdefault((jc, ja), []).append((r, nc - jc, weight))
+        for (jc, ja), vs in sorted(variants.items()):
+            zs = conv(jc, ja)
+            vs_21.add_split_terms(v, zs, d21, vs)
+            ok20.add_split_terms(v, zs, holes, vs)
+    p21 = vs_21.total()
+    return {"twenty_vs_blackjack": vs_bj.total(), "twenty_vs_21": p21,
+            "twenty": ok20.total() - p21}
+
+
+def probabilities(rules, chart, shoe=None, any_twenty=False, most_tracked=None):
+    """{(row,): probability, (): the wager lost} for the table's rules, its chart (one per
+    up card) and `shoe` (11 counts by value; default the configured shoe)."""
+    shoe = list(shoe or rules.shoe())
+    n = sum(shoe)
+    out = dict.fromkeys(ROWS, Fraction(0))
+    for up in VALUES:
+        if not shoe[up]:
+            continue
+        rest = list(shoe)
+        rest[up] -= 1
+        got = up_card_probabilities(rules, chart[up], up, rest, most_tracked)
+        for row in ROWS:
+            out[row] += Fraction(shoe[up], n) * got[row]
+    if not any_twenty:
+        out.pop("twenty")
+    paid = {(k,): v for k, v in out.items()}
+    paid[()] = 1 - sum(paid.values())
+    return paid
