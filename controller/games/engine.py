@@ -552,8 +552,3 @@ def mermaid(model_cls):
                  initial=CLOSED, auto_transitions=False, graph_engine="mermaid",
                  title=model_cls.GAME, show_conditions=False)
     return m.get_graph().draw(None)
-
-
-# The old name, for the branches of this session that still import it (issue 12): no journal
-# or configuration names it; remove once they are merged.
-Table = GameMachine

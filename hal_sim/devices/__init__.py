@@ -84,6 +84,3 @@ class SimHardware:
 
     def __exit__(self, *exc):
         self.stop()
-
-
-SimTable = SimHardware     # the old name, for branches in flight this session; remove after
