@@ -60,13 +60,27 @@ def ensure(url, replicas=1):
 
 
 def stream_rows(url, table):
-    """Every message stored on the table's subject, in stream order: (msg id, row)."""
+    """Every message stored on the table's subject, in stream order: (msg id, row). The read
+    is the test's own check, so a JetStream API that does not answer in time (a cluster that
+    has just elected a new leader) is asked again, up to four times."""
+    import nats.errors
+    for attempt in range(4):
+        try:
+            return _stream_rows(url, table)
+        except nats.errors.TimeoutError:
+            if attempt == 3:
+                raise
+            time.sleep(2)
+
+
+def _stream_rows(url, table):
     async def go():
         nc = await _connect(url)
         out = []
         try:
-            js = nc.jetstream(timeout=5)
-            sub = await js.subscribe(S.journal_subject(table), ordered_consumer=True)
+            js = nc.jetstream(timeout=10)
+            sub = await js.subscribe(S.journal_subject(table), stream=S.STREAM,
+                                     ordered_consumer=True)
             info = await js.stream_info(S.STREAM, subjects_filter=S.journal_subject(table))
             want = (info.state.subjects or {}).get(S.journal_subject(table), 0)
             while len(out) < want:
