@@ -331,14 +331,6 @@ def straight_jack_probabilities(options=None, rank_counts=None, chart=None):
     def add(key, p):
         out[key] = out.get(key, 0) + p
 
-    def action(hand, total, soft, two_cards):
-        options = {strategy.STAND: 0, strategy.HIT: 0}
-        if hand.may_double(total, soft, two_cards, False):
-            options[strategy.DOUBLE] = 0
-        if hand.may_surrender(two_cards, False):
-            options[strategy.SURRENDER] = 0
-        return hand.chart_action(hand.decision_key(total, soft, two_cards, False), options)
-
     for a in range(13):
         for b in range(13):
             two = [_rank_card(a), _rank_card(b)]
@@ -367,7 +359,7 @@ def straight_jack_probabilities(options=None, rank_counts=None, chart=None):
                 hand = strategy.Hand(rules, [0.0] * 11, dummy, chart=chart[up])
                 pair = _value(a) == _value(b)
                 total, soft = strategy.hand_state([_value(a), _value(b)])
-                first = action(hand, total, soft, True) if total < 21 else strategy.STAND
+                first = hand.charted(total, soft, True, False) if total < 21 else strategy.STAND
                 if pair and chart[up].get(("pair", _value(a))) == strategy.SPLIT:
                     first = strategy.SPLIT
 
@@ -380,7 +372,7 @@ def straight_jack_probabilities(options=None, rank_counts=None, chart=None):
                         add((W.straight_jack_progressive(two, drawn),), q * no_bj(counts, left))
                         return
                     if drawn:
-                        act = action(hand, total, soft, False)
+                        act = hand.charted(total, soft, False, False)
                     if act not in (strategy.HIT, strategy.DOUBLE):
                         add((W.straight_jack_progressive(two, drawn),), q * no_bj(counts, left))
                         return
@@ -464,21 +456,13 @@ def _ends_on_twenty(hand, a, b, chart_up):
     """The chance a hand a, b played by the chart ends on 20 and is not surrendered."""
     memo = {}
 
-    def act(total, soft, two_cards, split):
-        options = {strategy.STAND: 0, strategy.HIT: 0}
-        if hand.may_double(total, soft, two_cards, split):
-            options[strategy.DOUBLE] = 0
-        if hand.may_surrender(two_cards, split):
-            options[strategy.SURRENDER] = 0
-        return hand.chart_action(hand.decision_key(total, soft, two_cards, split), options)
-
     def twenty(total, soft, two_cards=False, split=False):
         if total >= 21:
             return 0.0
         key = (total, soft, two_cards, split)
         if key in memo:
             return memo[key]
-        choice = act(total, soft, two_cards, split)
+        choice = hand.charted(total, soft, two_cards, split)
         if choice == strategy.STAND:
             v = 1.0 if total == 20 else 0.0
         elif choice == strategy.SURRENDER:

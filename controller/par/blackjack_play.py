@@ -56,13 +56,7 @@ class ChartPlay:
                            chart=chart_up)
 
     def action(self, total, soft, two_cards, split):
-        h = self.hand
-        options = {s.STAND: 0, s.HIT: 0}
-        if h.may_double(total, soft, two_cards, split):
-            options[s.DOUBLE] = 0
-        if h.may_surrender(two_cards, split):
-            options[s.SURRENDER] = 0
-        return h.chart_action(h.decision_key(total, soft, two_cards, split), options)
+        return self.hand.charted(total, soft, two_cards, split)
 
     def splits(self, v):
         return self.chart.get(("pair", v)) == s.SPLIT and self.rules.split_hands >= 2

@@ -220,6 +220,16 @@ class Hand:
                 return fallback
         raise KeyError(key)
 
+    def charted(self, total, soft, two_cards, split):
+        """The chart's action on a live hand, among the options the table leaves it (the
+        sheets that follow the chart card by card: Straight Jack, Bad Beat)."""
+        options = {STAND: 0, HIT: 0}
+        if self.may_double(total, soft, two_cards, split):
+            options[DOUBLE] = 0
+        if self.may_surrender(two_cards, split):
+            options[SURRENDER] = 0
+        return self.chart_action(self.decision_key(total, soft, two_cards, split), options)
+
     def after_double(self, total, soft):
         """Net of the whole doubled stake (2 units) once its one card is out."""
         if total > 21:
