@@ -5,9 +5,9 @@
 import asyncio
 import json
 import os
-import signal
 import sys
 
+from controller.floor.aio import stop_on_signals
 from controller.errors import ConfigError
 
 EXIT_CONFIG = 2
@@ -39,12 +39,7 @@ async def serve_floor(url, password, host, port, replicas=1, announce=None, stop
     if on_service:
         on_service(service)
     stop = stop or asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for s in (signal.SIGTERM, signal.SIGINT):
-        try:
-            loop.add_signal_handler(s, stop.set)
-        except (RuntimeError, ValueError):     # not the main thread: the caller stops it
-            pass
+    stop_on_signals(stop)
     # the NATS may come up after the floor (a restart of the floor's servers): wait for it,
     # say so, and still stop at once on a signal
     connecting = asyncio.ensure_future(service.connect())

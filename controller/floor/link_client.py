@@ -34,6 +34,7 @@ import logging
 import threading
 import time
 
+from controller.floor.aio import close_quietly, pause
 from controller.floor import subjects as S
 from controller.floor.uplink import servers, tls_context
 
@@ -207,16 +208,9 @@ class LinkClient:
                     self.down_at = time.monotonic()
                 self._tell_down()
                 self.heard = 0.0
-                if nc is not None:
-                    try:
-                        await asyncio.wait_for(nc.close(), 2)
-                    except Exception:           # noqa: BLE001 - closing a dead link
-                        pass
+                await close_quietly(nc)
             if not self._stop.is_set():
-                try:
-                    await asyncio.wait_for(self._stop.wait(), RETRY_S)
-                except asyncio.TimeoutError:
-                    pass
+                await pause(self._stop, RETRY_S)
 
     async def _on_error(self, e):
         self.last_error = "%s: %s" % (type(e).__name__, e)

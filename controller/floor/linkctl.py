@@ -31,6 +31,7 @@ import signal
 import time
 import uuid
 
+from controller.floor.aio import stop_on_signals
 from controller.errors import TablectlError
 from controller.floor import linkmeter as M
 from controller.floor import subjects as S
@@ -399,12 +400,7 @@ async def run_link(url, link, password=None, user="floor", ca_file=None, replica
     if on_controller:
         on_controller(ctl)
     stop = stop or asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for s in (signal.SIGTERM, signal.SIGINT):
-        try:
-            loop.add_signal_handler(s, stop.set)
-        except (RuntimeError, ValueError):     # not the main thread: the caller stops it
-            pass
+    stop_on_signals(stop)
     await ctl.run(stop)
     return ctl
 

@@ -26,6 +26,7 @@ import logging
 import threading
 import time
 
+from controller.floor.aio import close_quietly, pause
 from controller.floor import subjects as S
 from controller.floor.outbox import Outbox, releasable
 
@@ -194,21 +195,14 @@ class Uplink:
                     self.failed_attempt_at = attempt_at
                 self._set("down", "%s: %s" % (type(e).__name__, e))
             finally:
-                if nc is not None:
-                    try:
-                        await asyncio.wait_for(nc.close(), 2)
-                    except Exception:           # noqa: BLE001 - closing a dead link
-                        pass
+                await close_quietly(nc)
             if not self._stop.is_set():
                 self._set("down")
                 try:
                     self.head_seq = self.outbox.head()    # what waits, while down
                 except Exception as e:          # noqa: BLE001 - the next try reads it
                     log.warning("uplink %s: reading the journal's head: %s", self.table_id, e)
-                try:
-                    await asyncio.wait_for(self._stop.wait(), RETRY_S)
-                except asyncio.TimeoutError:
-                    pass
+                await pause(self._stop, RETRY_S)
 
     async def _on_error(self, e):
         self.last_error = "%s: %s" % (type(e).__name__, e)
