@@ -8,39 +8,11 @@ the real one (controller/floor/linkctl.py) where it is there."""
 
 import asyncio
 import json
-import os
 import threading
 import time
 
 from controller.floor import link_client as LC
-from controller.floor.natsserver import NatsServer, users_block
-from tests.floor.conftest import FLOOR_PW, TABLES, _connect, passwords
-
-
-def users(tables=TABLES):
-    """The floor's and one user per table, with subjects.table_permissions (its uplink's and
-    its link's, as the contract's "Names" give them)."""
-    return users_block(tables, FLOOR_PW, passwords())
-
-
-class LinkFloor:
-    """One nats-server (JetStream, loopback, its own store) for link tests."""
-
-    def __init__(self, tmp):
-        self.dir = str(tmp)
-        self.passwords = passwords()
-        self.server = NatsServer(self.dir, users())
-
-    @property
-    def url(self):
-        return self.server.url
-
-    def password_file(self, table):
-        path = os.path.join(self.dir, "%s.pw" % table)
-        with open(path, "w") as f:
-            f.write(self.passwords[table] + "\n")
-        os.chmod(path, 0o600)
-        return path
+from tests.floor.conftest import _connect
 
 
 async def ensure_link_streams(js):

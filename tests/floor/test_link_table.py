@@ -10,15 +10,15 @@ import pytest
 
 from controller.floor.link_client import attach
 from hal_sim.simulation import Simulation
-from tests.floor.conftest import journal_rows
-from tests.floor.link_harness import FakeLink, LinkFloor
+from tests.floor.conftest import Floor, journal_rows
+from tests.floor.link_harness import FakeLink
 from tests.floor.link_table_proc import rig
 from tests.floor.proxy import Proxy
 
 
 @pytest.fixture
 def link_floor(tmp_path):
-    f = LinkFloor(tmp_path)
+    f = Floor(tmp_path)              # the contract's permissions are every table user's
     f.server.start()
     try:
         yield f
