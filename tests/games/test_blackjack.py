@@ -415,7 +415,7 @@ def test_a_hand_of_21_is_not_asked_to_draw():
     act(t, 1, "hit")
     cards(t, "Ts")
     assert t.model.pending["seat"] == "2"
-    assert t.model.refusal("hit", "1", 0) == "a hand of 21 may not draw (633a.7(k)(1))"
+    assert t.model.decisions.refusal("hit", "1", 0) == "a hand of 21 may not draw (633a.7(k)(1))"
     with pytest.raises(IllegalEvent, match="procedure asks seat 2"):
         act(t, 1, "hit")
 
@@ -428,4 +428,4 @@ def test_a_doubled_hand_takes_one_card():
     act(t, 1, "double", 1000)
     cards(t, "4c")
     assert t.model.hands["1"][0]["stood"] and t.model.pending["seat"] == "2"
-    assert t.model.refusal("hit", "1", 0) == "a doubled hand takes one card only (633a.7(k)(2))"
+    assert t.model.decisions.refusal("hit", "1", 0) == "a doubled hand takes one card only (633a.7(k)(2))"
