@@ -46,7 +46,7 @@ from controller.rules import blackjack as bj
 from controller.rules import cards as C
 from controller.rules import settle
 from controller.games.blackjack.decisions import Decisions
-from controller.games.blackjack.hands import ACTIONS, DEALER, new_hand, parse, wager_name
+from controller.games.blackjack.hands import DEALER, new_hand, parse, wager_name
 from controller.games.blackjack.shoe import Shoe
 
 
@@ -257,11 +257,6 @@ class BlackjackFamily(GameModel):
         names = [wager_name(w, index) for w in self.HAND_WAGERS + (self.DOUBLE_WAGER,)]
         return [n for n in names if n in self.wagers.get(seat, {})]
 
-    def scenario_deck(self):
-        """The whole batch a scenario's listed cards are the top of (controller/scenario.py)."""
-        return [code for code, copies in self.shoe.batch_counts().items()
-                for _ in range(copies)]
-
     def on_shuffle(self, event):
         burn = event.get("burn")
         if burn is not None:             # refused before the shuffle changes anything
@@ -382,13 +377,6 @@ class BlackjackFamily(GameModel):
     def card_in_decisions(self, code):
         self.decisions.take_card(code)
 
-    def scenario_refusal(self, pending, action):
-        """Why the hand a declined offer was made to could not take `action`, or None."""
-        if pending.get("offer") != "surrender" or "hand" not in pending or action not in ACTIONS:
-            return None
-        why = self.decisions.refusal(action, pending["seat"], pending["hand"] - 1)
-        return why and "seat %s may not %s: %s" % (pending["seat"], action, why)
-
     # ---- the card reader ---------------------------------------------------------------
 
     def on_reader(self, event):
@@ -425,9 +413,6 @@ class BlackjackFamily(GameModel):
         else:
             self.decisions.surrendered(reading[0], reading[1], False)
             self.decisions.next_hand()
-
-    def scenario_reader_answer(self):
-        return bj.is_blackjack(parse(self.dealer[:2]))
 
     # ---- the dealer and settlement -----------------------------------------------------
 
@@ -502,6 +487,3 @@ class BlackjackFamily(GameModel):
             res, placed = self.results[seat], list(self.wagers.get(seat, {}))
             ordered[seat] = {n: res[n] for n in sorted(res, key=lambda n: key(n, placed))}
         self.results = ordered
-
-    def scenario_summary(self):
-        return {"dealer": {"cards": list(self.dealer)}}

@@ -531,16 +531,3 @@ class Blackjack(progressive.LinkedGame, BlackjackFamily):
         raise IllegalEvent("the card reader reads the hole card only under an ace, king, queen, "
                            "jack or 10, after the optional wagers and Insurance (633a.7(h)); "
                            "the round waits for %s" % self.waiting_for())
-
-    # ---- scenarios ------------------------------------------------------------------------------
-
-    def scenario_summary(self):
-        out = {"dealer": {"cards": list(self.dealer)}}
-        if self.determinant:
-            out["determinant"] = dict(self.determinant)
-        placed = [w for w in PROGRESSIVES if any(w in p for p in self.wagers.values())]
-        if placed:
-            out["meters"] = {w: self.meters[w]["value"] for w in placed}
-        if self.jackpots:
-            out["progressive_payouts"] = [dict(j) for j in self.jackpots]
-        return out
