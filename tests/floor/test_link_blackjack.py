@@ -10,13 +10,12 @@ import time
 
 import pytest
 
-from controller import config as configuration
 from controller.events import Event
 from controller.floor.link_client import LinkClient
 from controller.games.blackjack.model import Blackjack
-from controller.games.engine import GameMachine
 from controller.progressive import link_up, linked_meters
 from controller.table import TableController
+from tests import builders
 from tests.floor.conftest import wait_for
 from tests.floor.test_link_controller import controller, define, meter
 
@@ -30,9 +29,7 @@ class BlackjackTable:
     """Table T1: a Blackjack TableController on its loop thread, a link client per link."""
 
     def __init__(self, floor, links=LINKS):
-        cfg = configuration.validate({"options": OPTIONS}, Blackjack)
-        cfg["links"] = dict(links)
-        self.ctl = TableController(GameMachine(Blackjack(cfg)))
+        self.ctl = TableController(builders.table(Blackjack, options=OPTIONS, links=links))
         self.ctl.start()
         self.clients = [LinkClient(self.ctl, "T1", link, floor.url,
                                    password=floor.passwords["T1"]).start()
