@@ -90,9 +90,11 @@ def _one_of(*choices):
     return lambda v: None if v in choices else "one of %s" % ", ".join(choices)
 
 
-class SixCardFortune(progressive.LinkedGame, OutOfOrder, PlayersAndDealer, GameModel):
+class SixCardFortune(progressive.LinkedGame, OutOfOrder, GameModel):
     GAME = GAME
     DECLARES = declared.DECLARES     # what the table must know about it
+    # the players' turn and the dealer's setting, a part it holds (players.py)
+    PARTS = {"players": PlayersAndDealer}
     # A shuffler or dealing shoe that cannot be used is covered before any other method
     # (670a.13(n)); the sections the shared mixin names (controller/games/out_of_order.py).
     OUT_OF_ORDER_DEVICES = ("shuffler", "dealing_shoe")
@@ -504,7 +506,10 @@ class SixCardFortune(progressive.LinkedGame, OutOfOrder, PlayersAndDealer, GameM
             if self.offers("double_down"):
                 self.queue.append([seat, "double_down"])
             self.queue.append([seat, "set"])
-        self._next_step()
+        self.players.next_step()
+
+    def on_decision(self, event):
+        self.players.decide(event)
 
     def stub_wrong(self, count, misdealt):
         """670a.8(f): more or less than 11 cards left. A misdeal voids the round; a deck that
