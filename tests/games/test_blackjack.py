@@ -134,6 +134,20 @@ def test_a_new_dealer_burns_one_card_before_dealing_and_it_counts_against_the_ba
         t.handle(Event("irregularity", {"kind": "new_dealer", "card": "2s"}))
 
 
+def test_one_copy_too_many_names_the_configured_decks():
+    """The batch is options.decks (two batches with a double shoe), not the family's 8."""
+    t = table(decks=2)
+    start(t, {"1": {"blackjack": 1000}})
+    with pytest.raises(InvalidCard, match=r"one As too many: a batch of 2 decks holds 2 "
+                                          r"\(633a.3 as configured: options.decks\)"):
+        cards(t, "As", "As", "As")
+    t = table(decks=1, double_shoe=True)
+    start(t, {"1": {"blackjack": 1000}})
+    with pytest.raises(InvalidCard, match="one As too many: a double shoe's two batches "
+                                          "of 1 decks hold 2"):
+        cards(t, "As", "As", "As")
+
+
 @pytest.mark.reg("633a.7(d)")
 def test_a_double_shoe_burns_no_card():
     t = table(double_shoe=True)

@@ -42,8 +42,9 @@ class Shoe:
     `card_refusal(card)` (what the game's decks cannot hold), `state`, `note`; its data is
     the model's round data (snapshotted there): `shoe_seen` {code: copies out since the
     shuffle} and `extra_cards` {code: copies a stacked shoe's deck.extra adds}.
-    Offers: batch_counts, check_card, draw, start (a new shoe), recount, check_burn, burn,
-    new_dealer; and the deal's hooks plan, draws_next, check_drawn, places (no own cards)."""
+    Offers: batch_counts, batch_words, check_card, draw, start (a new shoe), recount,
+    check_burn, burn, new_dealer; and the deal's hooks plan, draws_next, check_drawn, places
+    (a plain shoe has no cards of its own)."""
 
     def __init__(self, model):
         self.model = model
@@ -70,10 +71,14 @@ class Shoe:
         code = C.code(card)
         copies = self.batch_counts()[code] + getattr(m, "extra_cards", {}).get(code, 0)
         if seen.get(code, 0) + 1 > copies:
-            raise InvalidCard("%s: one %s too many: a batch of %d decks holds %d (%s)"
-                              % (what, code, m.DECKS, copies, m.SECTIONS["deck"]))
+            raise InvalidCard("%s: one %s too many: %s %d (%s)"
+                              % (what, code, self.batch_words(), copies, m.SECTIONS["deck"]))
         seen[code] = seen.get(code, 0) + 1
         return code
+
+    def batch_words(self):
+        """The batch as a refusal of one copy too many names it ("... holds N")."""
+        return "a batch of %d decks holds" % self.model.DECKS
 
     def draw(self, code, what="card"):
         """A card out of the shoe, checked and counted against the batch."""
@@ -158,6 +163,13 @@ class BlackjackShoe(Shoe):
             batch = _BATCHES[copies] = MappingProxyType(
                 {C.code(card): copies for card in C.standard_deck()})
         return batch
+
+    def batch_words(self):
+        """The configured decks (the family's DECKS is Double Attack's 8, not options.decks)."""
+        decks = self.model.option("decks")
+        if self.model.option("double_shoe"):
+            return "a double shoe's two batches of %d decks hold" % decks
+        return "a batch of %d decks holds" % decks
 
     # ---- the deal (633a.7(d)) --------------------------------------------------------
 
