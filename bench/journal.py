@@ -189,13 +189,17 @@ def wear_child(game, rounds, where):
         first = s.ctl.store.last_seq + 1
         os.access(MARK % "start", os.F_OK)
         w0, c0 = io_written(), time.process_time()
+        # one run of all the rounds, as `tablectl sim --rounds N` plays them: a run's end
+        # commits what the last round derived on its own (Simulation.commit), so a run per
+        # round would add a commit per round that no input makes (the round's snapshot
+        # rides with the next round's first input, or a second of idle later)
         played, stuck = 0, None
-        for _ in range(rounds):
-            try:
-                played += s.run(1)
-            except Exception as e:               # noqa: BLE001 - the autoplay (issue 11)
-                stuck = "%s: %s" % (type(e).__name__, str(e)[:120])
-                break
+        try:
+            played = s.run(rounds)
+            if s.stuck:
+                stuck = "stuck: %s" % str(s.stuck.get("why"))[:120]
+        except Exception as e:                   # noqa: BLE001 - the autoplay (issue 11)
+            stuck = "%s: %s" % (type(e).__name__, str(e)[:120])
         getattr(s.ctl, "flush", lambda: None)()      # what the last step derived
         c1, w1 = time.process_time(), io_written()
         os.access(MARK % "end", os.F_OK)
@@ -280,9 +284,9 @@ def wear(game, rounds, where):
     if r.returncode != 0:
         raise RuntimeError("%s: %s" % (game, r.stderr[-1500:]))
     out = json.loads(r.stdout.strip().splitlines()[-1])
-    out["fsyncs"] = out["checkpoints"] = None
+    out["fsyncs"] = out["checkpoints"] = out["wal_syncs"] = out["anchor_syncs"] = None
     if strace and os.path.exists(trace):
-        counting, n, db = False, 0, 0
+        counting, n, db, wal, anchor = False, 0, 0, 0, 0
         with open(trace) as f:
             for line in f:
                 if MARK % "start" in line:
@@ -292,8 +296,23 @@ def wear(game, rounds, where):
                 elif counting and re.search(r"\b(fsync|fdatasync)\(", line):
                     n += 1
                     db += bool(re.search(r"\(\d+<[^>]*\.db>", line))   # the file: a checkpoint
-        out["fsyncs"], out["checkpoints"] = n, db
+                    wal += bool(re.search(r"\(\d+<[^>]*\.db-wal>", line))     # a commit
+                    anchor += bool(re.search(r"\(\d+<[^>]*\.db\.anchor>", line))
+        out.update(fsyncs=n, checkpoints=db, wal_syncs=wal, anchor_syncs=anchor)
     return out
+
+
+def sync_split(m):
+    """Which file each fsync was for, per round: the -wal's (one a commit; those above the
+    inputs are commits without an input: what a step derived, committed on its own), the
+    anchor's (one per round's end) and the database file's (checkpoints)."""
+    if m["fsyncs"] is None:
+        return "n/a"
+    n = m["rounds"]
+    return ("commits %.2f/round, %.2f of them without an input; anchor %.2f/round; other %.2f"
+            "/round" % (m["wal_syncs"] / n, (m["wal_syncs"] - m["inputs"]) / n,
+                        m["anchor_syncs"] / n,
+                        (m["fsyncs"] - m["wal_syncs"] - m["anchor_syncs"]) / n))
 
 
 def print_wear(games, rounds, where):
@@ -305,12 +324,12 @@ def print_wear(games, rounds, where):
         fr = "n/a" if m["fsyncs"] is None else "%.2f" % (m["fsyncs"] / max(1, m["inputs"]))
         print("wear %-24s disk %7.0f B/round for %6.0f B payload: %5.2fx (4 KiB/fsync floor "
               "%s B/round: %s the payload; measured/floor %s)  fsyncs %s/round for %.1f "
-              "inputs: %sx  checkpoints %s  cpu %.1f ms/round  rss %.1f MiB"
+              "inputs: %sx (%s)  checkpoints %s  cpu %.1f ms/round  rss %.1f MiB"
               % (game, m["written"] / n, m["payload"] / n, m["written"] / max(1, m["payload"]),
                  "n/a" if m["fsyncs"] is None else "%.0f" % (floor / n),
                  "n/a" if m["fsyncs"] is None else "%.2fx" % (floor / max(1, m["payload"])),
                  "n/a" if not floor else "%.2fx" % (m["written"] / floor),
-                 fs, m["inputs"] / n, fr,
+                 fs, m["inputs"] / n, fr, sync_split(m),
                  "n/a" if m["checkpoints"] is None else m["checkpoints"],
                  1000 * m["cpu_s"] / n, m["rss"] / 2 ** 20)
               + ("" if not m.get("stuck") else "  (%d rounds: the autoplay stopped, %s)"
