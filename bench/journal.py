@@ -178,8 +178,9 @@ def io_written():
 MARK = "/nonexistent-tablectl-bench-%s"
 
 
-def wear_child(game, rounds, where):
-    """In the child: one game's sim on a journal; prints its figures as JSON."""
+def wear_child(game, rounds, where, log_dir=None):
+    """In the child: one game's sim on a journal; prints its figures as JSON. With `log_dir`
+    its commits are then written again, timed, to SQLite and to the sector log there."""
     from controller.journal.store import Store
     from controller.sim import Simulation
     path = os.path.join(where, "%s.db" % game)
@@ -187,6 +188,7 @@ def wear_child(game, rounds, where):
     try:
         s.run(2)                                     # warm: the first rounds' imports
         first = s.ctl.store.last_seq + 1
+        groups = capture_commits(s.ctl.store) if log_dir else None
         os.access(MARK % "start", os.F_OK)
         w0, c0 = io_written(), time.process_time()
         # one run of all the rounds, as `tablectl sim --rounds N` plays them: a run's end
@@ -205,9 +207,15 @@ def wear_child(game, rounds, where):
         os.access(MARK % "end", os.F_OK)
         rss = status("VmRSS")
         last = s.ctl.store.last_seq
+        if groups is not None:
+            del s.ctl.store._append                  # the captured commits end here
         frames = wal_frames(s, path, max(1, min(rounds, FRAME_ROUNDS))) if not stuck else None
     finally:
         s.close()
+    log = None
+    if groups:
+        import sector_log
+        log = sector_log.compare(groups, log_dir)
     store = Store(path)
     try:
         payload = inputs = rows = 0
@@ -222,7 +230,20 @@ def wear_child(game, rounds, where):
     print(json.dumps({"game": game, "rounds": max(1, played), "stuck": stuck,
                       "written": w1 - w0, "payload": payload,
                       "rows": rows, "inputs": inputs, "cpu_s": c1 - c0, "rss": rss,
-                      "frames": frames}))
+                      "frames": frames, "log": log, "commits": len(groups or ())}))
+
+
+def capture_commits(store):
+    """The store's commits from now on, as they are made: [(entries, meters, meters_after)]
+    (the same for the sector log's pass; bench/sector_log.py)."""
+    groups, append = [], store._append
+
+    def captured(entries, meters, meters_after=None):
+        groups.append((list(entries), None if meters is None else dict(meters),
+                       meters_after))
+        return append(entries, meters, meters_after)
+    store._append = captured
+    return groups
 
 
 FRAME_ROUNDS = 5
@@ -268,9 +289,11 @@ def wal_frames(s, path, rounds):
             "pages4k": pages4k, "by": dict(by)}
 
 
-def wear(game, rounds, where):
+def wear(game, rounds, where, log_dir=None):
     """One game's figures, from a child process (under strace, when there is one)."""
     cmd = [sys.executable, os.path.abspath(__file__), "--wear-child", game, str(rounds), where]
+    if log_dir:
+        cmd.append(log_dir)
     trace = os.path.join(where, "%s.strace" % game)
     strace = shutil.which("strace")
     if strace:
@@ -315,9 +338,9 @@ def sync_split(m):
                         (m["fsyncs"] - m["wal_syncs"] - m["anchor_syncs"]) / n))
 
 
-def print_wear(games, rounds, where):
+def print_wear(games, rounds, where, log_dir=None):
     for game in games:
-        m = wear(game, rounds, where)
+        m = wear(game, rounds, where, log_dir)
         n = m["rounds"]
         floor = 4096 * (m["fsyncs"] or 0)
         fs = "n/a" if m["fsyncs"] is None else "%.1f" % (m["fsyncs"] / n)
@@ -348,6 +371,10 @@ def print_wear(games, rounds, where):
                                sorted(f["by"].items(), key=lambda kv: -kv[1])),
                      f["pages4k"] / c, wal, "n/a" if per is None else "%.0f" % per,
                      "n/a" if per is None else "%.0f" % (per - wal)))
+        if m.get("log"):
+            import sector_log
+            for line in sector_log.report(m["log"], m["inputs"], m["rounds"]):
+                print(line)
 
 
 def measure(path, rounds, key_file, repeat):
@@ -376,11 +403,15 @@ def main(argv=None):
                     "%(default)s)")
     ap.add_argument("--wear-game", action="append", metavar="GAME",
                     help="games for the SD-wear figures (default: all seven)")
-    ap.add_argument("--wear-child", nargs=3, help=argparse.SUPPRESS)
+    ap.add_argument("--sector-log", metavar="DIR", help="also write each game's commits again "
+                    "to SQLite and to the sector log spike (bench/sector_log.py) in DIR, on a "
+                    "file system whose device stat counts it (a scratch loop device is "
+                    "counted alone)")
+    ap.add_argument("--wear-child", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.wear_child:
-        game, rounds, where = args.wear_child
-        wear_child(game, int(rounds), where)
+        game, rounds, where, *log_dir = args.wear_child
+        wear_child(game, int(rounds), where, *log_dir)
         return 0
     sizes = sorted(int(s) for s in args.sizes.split(","))
     where = args.keep or tempfile.mkdtemp(prefix="tablectl-bench-journal-")
@@ -394,7 +425,7 @@ def main(argv=None):
     try:
         if args.wear_rounds:
             from controller.games import ALL_GAMES
-            print_wear(args.wear_game or ALL_GAMES, args.wear_rounds, where)
+            print_wear(args.wear_game or ALL_GAMES, args.wear_rounds, where, args.sector_log)
         journals = []
         for size in sizes:
             path = os.path.join(where, "%s-%d%s.db" % (GAME, size, "-keyed" if args.keyed

@@ -1,0 +1,283 @@
+"""A spike, not a journal format (issue 16, SD wear): the journal's commits as an append-only
+file of 512-byte sectors, to measure what the disk is given per input against SQLite's WAL.
+
+Why: a commit to SQLite's -wal is its frames (a page and 24 bytes each: the journal's last
+leaf, meta's head, often a new leaf, its parent and the header page), and a buffered write
+is counted by the kernel, and written by it, a 4 KiB page at a time: 4 KiB per fsync is that
+path's floor, 11-14x the rows' bytes. Here a commit is only its rows, written with O_DIRECT
+so the kernel hands the device the sectors given, no page: the rows of an input and the
+derived rows held for it (the same rows, the same hashes, the same order as the SQLite
+journal's: store.encode_rows), then a trailer with a CRC-32 over the commit, so a torn tail
+is found at a read. The file is preallocated and zeroed once per segment (SEGMENT), so a
+write changes no metadata (no size, no extent to convert) and O_DSYNC costs a device flush,
+not a file-system journal commit; that zeroing is written to the disk once and is counted
+apart (`zeroed`), as its share per round of the segment's fill.
+
+Layouts (`mode`):
+    tail   each commit rewrites the last, partial sector and appends after it: the file is
+           dense, but a commit rewrites bytes an earlier commit made durable (a torn sector
+           write at a power cut could damage a committed row: an SD card does not promise
+           sector atomicity)
+    pad    each commit begins at a new sector, its last one padded with zeros: no byte is
+           ever written twice, and a commit never touches another's sector; the file grows
+           by whole sectors
+`direct=False` writes the same bytes buffered (pwrite + fdatasync): the 4 KiB page again.
+
+A record is a 4-byte big-endian length, then: `R` + the row's body (chain.body_of, the bytes
+its hash covers, which hold seq, stamp, source, entry, kind, round and data) + its hash (32
+bytes); `M` + the meters that changed (canonical JSON, with `meters_seq`); `C` + the commit's
+CRC-32 (a keyed journal would add the head under the key, 32 bytes). `read` parses a file
+back to its rows and stops at the first commit whose CRC does not hold: bench/journal.py
+checks that the rows and hashes read back are the SQLite journal's.
+"""
+import json
+import mmap
+import os
+import struct
+import zlib
+
+from controller.journal.chain import canonical
+from controller.journal.store import GENESIS_HASH, encode_rows
+
+SECTOR = 512
+SEGMENT = 32 * 2 ** 20          # bytes zeroed ahead of the writes, once
+ZERO_CHUNK = 2 ** 20
+LEN = struct.Struct(">I")
+
+
+class SectorLog:
+    """One log file (a spike: no reader's lock, no boot, no segments after the first)."""
+
+    def __init__(self, path, mode="tail", direct=True, key=None, segment=SEGMENT):
+        assert mode in ("tail", "pad")
+        self.mode, self.direct, self.key, self.segment = mode, direct, key, segment
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            zero = bytes(ZERO_CHUNK)
+            for off in range(0, segment, ZERO_CHUNK):
+                os.pwrite(fd, zero, off)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        dfd = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+        self.zeroed = segment
+        flags = os.O_RDWR | (os.O_DIRECT | os.O_DSYNC if direct else 0)
+        self.fd = os.open(path, flags)
+        self.buf = mmap.mmap(-1, 4 * 2 ** 20)         # page-aligned, as O_DIRECT needs
+        self.off = 0                                  # the file offset of `tail`
+        self.tail = b""                               # the last sector's bytes (mode tail)
+        self.last_seq, self.last_hash, self.latest = 0, GENESIS_HASH, None
+        self.meters = {}
+        self.written = 0                              # bytes handed to pwrite
+
+    def append(self, entries, meters=None, meters_after=None):
+        bodies = []
+        rows, self.latest = encode_rows(entries, self.last_seq, self.last_hash, self.key,
+                                        self.latest, bodies)
+        parts = []
+        for row, body in zip(rows, bodies):
+            rec = b"R" + body + bytes.fromhex(row[8])
+            parts.append(LEN.pack(len(rec)) + rec)
+        if rows:
+            self.last_seq, self.last_hash = rows[-1][0], rows[-1][8]
+        if meters is not None:
+            changed = {k: v for k, v in meters.items() if self.meters.get(k) != v}
+            gone = sorted(set(self.meters) - set(meters))
+            if changed or gone:
+                seq = self.last_seq - len(rows) + (len(rows) if meters_after is None
+                                                   else meters_after)
+                rec = b"M" + canonical({"set": changed, "gone": gone, "meters_seq": seq})
+                parts.append(LEN.pack(len(rec)) + rec)
+            self.meters = dict(meters)
+        body = b"".join(parts)
+        rec = b"C" + LEN.pack(zlib.crc32(body))
+        data = self.tail + body + LEN.pack(len(rec)) + rec
+        n = len(data)
+        size = -(-n // SECTOR) * SECTOR
+        if self.off + size > self.segment:
+            raise OSError("sector log: the segment is full (a spike: one segment)")
+        self.buf[:n] = data
+        self.buf[n:size] = bytes(size - n)
+        os.pwrite(self.fd, memoryview(self.buf)[:size], self.off)
+        if not self.direct:
+            os.fdatasync(self.fd)
+        self.written += size
+        if self.mode == "pad":
+            self.off += size
+        else:
+            whole = n // SECTOR * SECTOR
+            self.off += whole
+            self.tail = data[whole:]
+        return rows
+
+    def close(self):
+        os.close(self.fd)
+        self.buf.close()
+
+
+def read(path):
+    """The rows of a log as (seq, hash hex, body), up to the first commit that does not
+    hold (its CRC, or a record cut short); padding (zeros) between commits is skipped."""
+    with open(path, "rb") as f:
+        data = f.read()
+    out, pending, start, off = [], [], 0, 0
+    while off + 4 <= len(data):
+        (n,) = LEN.unpack_from(data, off)
+        if n == 0:                                    # the pad after a commit, or the end
+            nxt = -(-(off + 1) // SECTOR) * SECTOR
+            if pending or data[off:nxt].strip(b"\0") or nxt >= len(data) or \
+                    not any(data[nxt:nxt + 4]):
+                break
+            off = start = nxt
+            continue
+        rec = data[off + 4:off + 4 + n]
+        if len(rec) < n:
+            break
+        if rec[:1] == b"C":
+            if LEN.unpack(rec[1:5])[0] != zlib.crc32(data[start:off]):
+                break
+            out.extend(pending)
+            pending, start = [], off + 4 + n
+        elif rec[:1] == b"R":
+            body, digest = rec[1:-32], rec[-32:].hex()
+            pending.append((json.loads(body)["seq"], digest, body))
+        off += 4 + n
+    return out
+
+
+# ---- the measurement: the same commits through SQLite and through the log, in one run ----
+
+def device_stat(where):
+    """/sys/block/.../stat of the device holding `where`: the path, or None."""
+    st = os.stat(where)
+    path = "/sys/dev/block/%d:%d/stat" % (os.major(st.st_dev), os.minor(st.st_dev))
+    return path if os.path.exists(path) else None
+
+
+def sectors_written(stat):
+    with open(stat) as f:
+        return int(f.read().split()[6])
+
+
+def io_written():
+    d = {}
+    with open("/proc/self/io") as f:
+        for line in f:
+            k, v = line.split(":")
+            d[k] = int(v)
+    return d["write_bytes"] - d.get("cancelled_write_bytes", 0)
+
+
+def _syncfs(where):
+    """Everything of this file system on its device (the file system's journal too)."""
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    fd = os.open(where, os.O_RDONLY)
+    try:
+        libc.syncfs(fd)
+    finally:
+        os.close(fd)
+
+
+def one_pass(kind, groups, where, key=None):
+    """`groups` [(entries, meters, meters_after)] as one journal's commits, the first at its
+    creation (not counted): {cpu_s, write_bytes, device_bytes, zeroed, rows, device}."""
+    import time
+    from controller.journal.store import Store
+    path = os.path.join(where, "%s-%d.journal" % (kind, time.monotonic_ns()))
+    stat = device_stat(where)
+    _syncfs(where)
+    d0 = sectors_written(stat) if stat else None
+    (entries, meters, after), rest = groups[0], groups[1:]
+    if kind == "sqlite":
+        log = Store.create(path, key=key, entries=entries, meters=meters)
+        append = log.append
+    else:
+        mode, direct = {"tail": ("tail", True), "pad": ("pad", True),
+                        "buffered": ("tail", False)}[kind]
+        log = SectorLog(path, mode=mode, direct=direct, key=key)
+        log.append(entries, meters, after)
+        append = log.append
+    _syncfs(where)
+    d1 = sectors_written(stat) if stat else None
+    w0, cpu = io_written(), 0.0
+    try:
+        for entries, meters, after in rest:
+            t0 = time.thread_time()
+            append(entries, meters=meters, meters_after=after)
+            cpu += time.thread_time() - t0
+        w1 = io_written()
+        _syncfs(where)
+        d2 = sectors_written(stat) if stat else None
+    finally:
+        log.close()
+    out = {"kind": kind, "cpu_s": cpu, "write_bytes": w1 - w0,
+           "device_bytes": None if stat is None else 512 * (d2 - d1),
+           "created_device_bytes": None if stat is None else 512 * (d1 - d0),
+           "device": stat}
+    if kind == "sqlite":
+        store = Store(path)
+        try:
+            out["rows"], first = [], len(groups[0][0])
+            out["payload"] = 0
+            for r in store.rows():
+                out["rows"].append((r["seq"], r["hash"]))
+                if r["seq"] > first:          # the bytes of the rows (bench/journal.py's)
+                    out["payload"] += sum(len(str(r[c]).encode("utf-8")) for c in r)
+        finally:
+            store.close()
+        out["file_bytes"] = os.path.getsize(path)
+    else:
+        out["rows"] = [(seq, digest) for seq, digest, _ in read(path)]
+        out["filled"] = log.off + len(log.tail)      # what the segment's zeroing was for
+        out["zeroed"] = log.zeroed
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(path + suffix):
+            os.unlink(path + suffix)
+    return out
+
+
+def compare(groups, where, kinds=("sqlite", "tail", "pad", "buffered")):
+    """Every kind's pass over the same commits; each log's rows and hashes checked against
+    SQLite's (the same rows, the same chain)."""
+    out = {k: one_pass(k, groups, where) for k in kinds}
+    want = out["sqlite"]["rows"]
+    for k in kinds:
+        rows = out[k].pop("rows")
+        out[k]["same_rows"] = rows == want
+    out["payload"] = out["sqlite"]["payload"]
+    return out
+
+
+NAMES = {"tail": "tail sector rewritten, O_DIRECT|O_DSYNC",
+         "pad": "each commit from a new sector, O_DIRECT|O_DSYNC",
+         "buffered": "tail sector rewritten, pwrite + fdatasync"}
+
+
+def report(log, inputs, rounds):
+    """The lines bench/journal.py prints for one game's `compare`."""
+    payload, sq = log["payload"], log["sqlite"]
+    x = (lambda b: "n/a" if b is None else "%.2fx" % (b / max(1, payload)))
+    lines = ["     sqlite (the same commits again, in this run): %s payload (device %s), "
+             "%.0f us/input" % (x(sq["write_bytes"]), x(sq["device_bytes"]),
+                                1e6 * sq["cpu_s"] / max(1, inputs))]
+    for k in ("tail", "pad", "buffered"):
+        m = log.get(k)
+        if m is None:
+            continue
+        zero = m["filled"]                 # its share of the segment's zeroing, written once
+        lines.append(
+            "     sector log (%s): %s payload, %.0f us/input (write_bytes; device %s; with "
+            "the zeroing of what it filled %s; SQLite %s, %.0f us/input); rows and hashes "
+            "as SQLite's: %s" % (NAMES[k], x(m["write_bytes"]), 1e6 * m["cpu_s"] / max(1, inputs),
+                                 x(m["device_bytes"]),
+                                 x(None if m["device_bytes"] is None else m["device_bytes"] + zero),
+                                 x(sq["write_bytes"]), 1e6 * sq["cpu_s"] / max(1, inputs),
+                                 m["same_rows"]))
+    lines.append("     (device: %s, %.0f B payload/round over %d rounds)"
+                 % (sq["device"], payload / max(1, rounds), rounds))
+    return lines
