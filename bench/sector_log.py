@@ -48,14 +48,19 @@ LEN = struct.Struct(">I")
 class SectorLog:
     """One log file (a spike: no reader's lock, no boot, no segments after the first)."""
 
-    def __init__(self, path, mode="tail", direct=True, key=None, segment=SEGMENT):
+    def __init__(self, path, mode="tail", direct=True, key=None, segment=SEGMENT,
+                 compress=False, zero=True):
         assert mode in ("tail", "pad")
         self.mode, self.direct, self.key, self.segment = mode, direct, key, segment
+        self.compress = compress
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
         try:
-            zero = bytes(ZERO_CHUNK)
-            for off in range(0, segment, ZERO_CHUNK):
-                os.pwrite(fd, zero, off)
+            if zero:
+                chunk = bytes(ZERO_CHUNK)
+                for off in range(0, segment, ZERO_CHUNK):
+                    os.pwrite(fd, chunk, off)
+            else:             # allocated, not written: each write converts an extent
+                os.posix_fallocate(fd, 0, segment)
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -64,7 +69,7 @@ class SectorLog:
             os.fsync(dfd)
         finally:
             os.close(dfd)
-        self.zeroed = segment
+        self.zeroed = segment if zero else 0
         flags = os.O_RDWR | (os.O_DIRECT | os.O_DSYNC if direct else 0)
         self.fd = os.open(path, flags)
         self.buf = mmap.mmap(-1, 4 * 2 ** 20)         # page-aligned, as O_DIRECT needs
@@ -94,6 +99,9 @@ class SectorLog:
                 parts.append(LEN.pack(len(rec)) + rec)
             self.meters = dict(meters)
         body = b"".join(parts)
+        if self.compress:                 # the commit's records as one deflate stream
+            z = b"Z" + zlib.compress(body, 6)[2:-4]
+            body = LEN.pack(len(z)) + z
         rec = b"C" + LEN.pack(zlib.crc32(body))
         data = self.tail + body + LEN.pack(len(rec)) + rec
         n = len(data)
@@ -143,10 +151,26 @@ def read(path):
             out.extend(pending)
             pending, start = [], off + 4 + n
         elif rec[:1] == b"R":
-            body, digest = rec[1:-32], rec[-32:].hex()
-            pending.append((json.loads(body)["seq"], digest, body))
+            pending.append(_row(rec))
+        elif rec[:1] == b"Z":
+            try:
+                inner = zlib.decompress(rec[1:], -15)
+            except zlib.error:
+                break
+            pos = 0
+            while pos + 4 <= len(inner):
+                (m,) = LEN.unpack_from(inner, pos)
+                sub = inner[pos + 4:pos + 4 + m]
+                if sub[:1] == b"R":
+                    pending.append(_row(sub))
+                pos += 4 + m
         off += 4 + n
     return out
+
+
+def _row(rec):
+    body, digest = rec[1:-32], rec[-32:].hex()
+    return json.loads(body)["seq"], digest, body
 
 
 # ---- the measurement: the same commits through SQLite and through the log, in one run ----
@@ -193,13 +217,23 @@ def one_pass(kind, groups, where, key=None):
     _syncfs(where)
     d0 = sectors_written(stat) if stat else None
     (entries, meters, after), rest = groups[0], groups[1:]
-    if kind == "sqlite":
+    if kind.startswith("sqlite"):
         log = Store.create(path, key=key, entries=entries, meters=meters)
         append = log.append
+        if kind == "sqlite-reused":
+            # a table's steady state: the -wal written over from its start after a
+            # checkpoint, no longer growing (each commit that grows it also changes the
+            # file's size, which the file system journals)
+            for entries, meters, after in rest:
+                append(entries, meters=meters, meters_after=after)
+            log.db.execute("PRAGMA wal_checkpoint(RESTART)")
+            log._meters = None
     else:
         mode, direct = {"tail": ("tail", True), "pad": ("pad", True),
-                        "buffered": ("tail", False)}[kind]
-        log = SectorLog(path, mode=mode, direct=direct, key=key)
+                        "buffered": ("tail", False), "tail-z": ("tail", True),
+                        "pad-z": ("pad", True), "tail-z-fallocate": ("tail", True)}[kind]
+        log = SectorLog(path, mode=mode, direct=direct, key=key, compress="-z" in kind,
+                        zero=not kind.endswith("fallocate"))
         log.append(entries, meters, after)
         append = log.append
     _syncfs(where)
@@ -219,7 +253,9 @@ def one_pass(kind, groups, where, key=None):
            "device_bytes": None if stat is None else 512 * (d2 - d1),
            "created_device_bytes": None if stat is None else 512 * (d1 - d0),
            "device": stat}
-    if kind == "sqlite":
+    if kind == "sqlite-reused":
+        out["rows"] = None
+    elif kind == "sqlite":
         store = Store(path)
         try:
             out["rows"], first = [], len(groups[0][0])
@@ -235,27 +271,77 @@ def one_pass(kind, groups, where, key=None):
         out["rows"] = [(seq, digest) for seq, digest, _ in read(path)]
         out["filled"] = log.off + len(log.tail)      # what the segment's zeroing was for
         out["zeroed"] = log.zeroed
+        if not log.zeroed:
+            out["filled"] = 0                 # nothing zeroed: no share of it to add
     for suffix in ("", "-wal", "-shm"):
         if os.path.exists(path + suffix):
             os.unlink(path + suffix)
     return out
 
 
-def compare(groups, where, kinds=("sqlite", "tail", "pad", "buffered")):
+def cpu_interleaved(groups, where, kinds=("tail-z", "tail"), repeat=3):
+    """The journal's CPU per commit (thread_time of `append`: encoding, hashing, framing,
+    the write and its sync's kernel time) of SQLite in its steady state (the -wal written
+    over after a checkpoint) and of each log `kinds`, the same commits alternated one by
+    one, so the machine's load falls on all alike; the best of `repeat`. {kind: cpu_s}."""
+    import time
+    from controller.journal.store import Store
+    best = {}
+    for _ in range(repeat):
+        stores, paths = {}, []
+        (entries, meters, after), rest = groups[0], groups[1:]
+        path = os.path.join(where, "cpu-sqlite-%d.journal" % time.monotonic_ns())
+        paths.append(path)
+        stores["sqlite"] = Store.create(path, entries=entries, meters=meters)
+        for e, m, a in rest:                         # the -wal at its size, then reused
+            stores["sqlite"].append(e, meters=m, meters_after=a)
+        stores["sqlite"].db.execute("PRAGMA wal_checkpoint(RESTART)")
+        stores["sqlite"]._meters = None
+        for kind in kinds:
+            path = os.path.join(where, "cpu-%s-%d.journal" % (kind, time.monotonic_ns()))
+            paths.append(path)
+            stores[kind] = SectorLog(path, mode="pad" if kind.startswith("pad") else "tail",
+                                     compress="-z" in kind)
+            stores[kind].append(entries, meters, after)
+        cpu = dict.fromkeys(stores, 0.0)
+        try:
+            for e, m, a in rest:
+                for kind, store in stores.items():
+                    t0 = time.thread_time()
+                    store.append(e, meters=m, meters_after=a)
+                    cpu[kind] += time.thread_time() - t0
+        finally:
+            for store in stores.values():
+                store.close()
+            for path in paths:
+                for suffix in ("", "-wal", "-shm"):
+                    if os.path.exists(path + suffix):
+                        os.unlink(path + suffix)
+        for kind, c in cpu.items():
+            best[kind] = min(best.get(kind, c), c)
+    return best
+
+
+def compare(groups, where, kinds=("sqlite", "sqlite-reused", "tail", "pad", "buffered",
+                                  "tail-z", "pad-z", "tail-z-fallocate")):
     """Every kind's pass over the same commits; each log's rows and hashes checked against
-    SQLite's (the same rows, the same chain)."""
+    SQLite's (the same rows, the same chain); then the CPU, interleaved (cpu_interleaved)."""
     out = {k: one_pass(k, groups, where) for k in kinds}
+    out["cpu"] = cpu_interleaved(groups, where)
     want = out["sqlite"]["rows"]
     for k in kinds:
         rows = out[k].pop("rows")
-        out[k]["same_rows"] = rows == want
+        out[k]["same_rows"] = None if rows is None else rows == want
     out["payload"] = out["sqlite"]["payload"]
     return out
 
 
 NAMES = {"tail": "tail sector rewritten, O_DIRECT|O_DSYNC",
          "pad": "each commit from a new sector, O_DIRECT|O_DSYNC",
-         "buffered": "tail sector rewritten, pwrite + fdatasync"}
+         "buffered": "tail sector rewritten, pwrite + fdatasync",
+         "tail-z": "tail, each commit deflated",
+         "pad-z": "pad, each commit deflated",
+         "tail-z-fallocate": "tail, deflated, in fallocate'd (unwritten) extents, not zeroed"}
 
 
 def report(log, inputs, rounds):
@@ -265,7 +351,13 @@ def report(log, inputs, rounds):
     lines = ["     sqlite (the same commits again, in this run): %s payload (device %s), "
              "%.0f us/input" % (x(sq["write_bytes"]), x(sq["device_bytes"]),
                                 1e6 * sq["cpu_s"] / max(1, inputs))]
-    for k in ("tail", "pad", "buffered"):
+    ru = log.get("sqlite-reused")
+    if ru:
+        lines.append("     sqlite, the -wal written over after a checkpoint (not growing): %s "
+                     "payload (device %s), %.0f us/input"
+                     % (x(ru["write_bytes"]), x(ru["device_bytes"]),
+                        1e6 * ru["cpu_s"] / max(1, inputs)))
+    for k in ("tail", "pad", "buffered", "tail-z", "pad-z", "tail-z-fallocate"):
         m = log.get(k)
         if m is None:
             continue
@@ -280,4 +372,17 @@ def report(log, inputs, rounds):
                                  m["same_rows"]))
     lines.append("     (device: %s, %.0f B payload/round over %d rounds)"
                  % (sq["device"], payload / max(1, rounds), rounds))
+    cpu = log.get("cpu")
+    if cpu:
+        us = {k: 1e6 * v / max(1, inputs) for k, v in cpu.items()}
+        best = log["tail-z"]
+        lines.append("sector log: %.2fx payload, %.0f us/input (tail sector rewritten, each "
+                     "commit deflated, O_DIRECT|O_DSYNC, the device's count with the zeroing "
+                     "of what it filled; SQLite in this run %s payload on the device with its "
+                     "-wal reused, %.0f us/input; the same commits alternated, best of 3; "
+                     "undeflated %.0f us/input)"
+                     % ((best["device_bytes"] + best["filled"]) / max(1, payload)
+                        if best["device_bytes"] is not None else float("nan"),
+                        us["tail-z"], x(ru["device_bytes"]) if ru else "n/a", us["sqlite"],
+                        us.get("tail", float("nan"))))
     return lines
