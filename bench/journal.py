@@ -1,7 +1,7 @@
 """Journal SD-card wear per game, then verification and replay as the journal grows.
 
     python bench/journal.py [--sizes 2000,20000,200000] [--seed S] [--keyed] [--keep DIR]
-                            [--wear-rounds N] [--wear-game GAME ...]
+                            [--wear-rounds N] [--wear-game GAME ...] [--sector-log DIR]
 
 SD wear (issue 16), per game, `tablectl sim --journal` (the real drivers and controller) in
 a child process, over --wear-rounds rounds:
@@ -21,9 +21,15 @@ a child process, over --wear-rounds rounds:
             the checkpoints, the anchor and the -shm cost
     fsyncs  fsync + fdatasync calls per round, counted by strace between two markers the
             child makes, against the inputs per round (events and input records): keep
-            <= 1.1x; the anchor's fdatasync at each round's end is one of them, and those
-            of the database file itself are the checkpoints. Printed as n/a without
-            strace.
+            <= 1.1x; split by file: the -wal's (one per commit; those above the inputs are
+            commits no input made), the anchor's (one per round's end) and the database
+            file's (the checkpoints). The rounds are played in one run, as `tablectl sim
+            --rounds N` plays them. Printed as n/a without strace.
+    sector  with --sector-log DIR: the same commits written again, in the child, to a new
+            SQLite journal and to the sector-log spike (bench/sector_log.py) in DIR, each
+            counted by write_bytes and by the device's own sectors written; DIR on a
+            scratch file system of its own (a loop device) is counted alone. Its last line
+            per game: `sector log: X.XXx payload, Y us/input` (docs/performance.md).
     cpu     the child's CPU time per round (process time, every thread), not wall time
     rss     the child's resident set at the end (VmRSS), not tracemalloc's view
 
@@ -68,6 +74,8 @@ from controller.journal import boot  # noqa: E402
 from controller.journal.cli import show_round, verify_path  # noqa: E402
 from controller.policies import default_policies  # noqa: E402
 from controller.rules import dice  # noqa: E402
+import sector_log  # noqa: E402 - bench/, beside this file
+from sector_log import io_written  # noqa: E402
 
 GAME = "props-and-hops"
 MS = 10 ** 6
@@ -166,15 +174,6 @@ def peak(fn):
     return max(0, status("VmHWM") - before)
 
 
-def io_written():
-    d = {}
-    with open("/proc/self/io") as f:
-        for line in f:
-            k, v = line.split(":")
-            d[k] = int(v)
-    return d["write_bytes"] - d.get("cancelled_write_bytes", 0)
-
-
 MARK = "/nonexistent-tablectl-bench-%s"
 
 
@@ -214,7 +213,6 @@ def wear_child(game, rounds, where, log_dir=None):
         s.close()
     log = None
     if groups:
-        import sector_log
         log = sector_log.compare(groups, log_dir)
     store = Store(path)
     try:
@@ -372,7 +370,6 @@ def print_wear(games, rounds, where, log_dir=None):
                      f["pages4k"] / c, wal, "n/a" if per is None else "%.0f" % per,
                      "n/a" if per is None else "%.0f" % (per - wal)))
         if m.get("log"):
-            import sector_log
             for line in sector_log.report(m["log"], m["inputs"], m["rounds"]):
                 print(line)
 

@@ -40,7 +40,7 @@ from controller.journal.chain import canonical
 from controller.journal.store import GENESIS_HASH, encode_rows
 
 SECTOR = 512
-SEGMENT = 32 * 2 ** 20          # bytes zeroed ahead of the writes, once
+SEGMENT = 32 * 2 ** 20          # bytes zeroed ahead of the writes, once (the bench's: less)
 ZERO_CHUNK = 2 ** 20
 LEN = struct.Struct(">I")
 
@@ -71,7 +71,12 @@ class SectorLog:
             os.close(dfd)
         self.zeroed = segment if zero else 0
         flags = os.O_RDWR | (os.O_DIRECT | os.O_DSYNC if direct else 0)
-        self.fd = os.open(path, flags)
+        try:
+            self.fd = os.open(path, flags)
+        except OSError as e:
+            raise SystemExit("sector log: %s: O_DIRECT refused here (%s): give --sector-log "
+                             "a directory on a disk's file system, not tmpfs"
+                             % (path, e.strerror))
         self.buf = mmap.mmap(-1, 4 * 2 ** 20)         # page-aligned, as O_DIRECT needs
         self.off = 0                                  # the file offset of `tail`
         self.tail = b""                               # the last sector's bytes (mode tail)
@@ -207,6 +212,14 @@ def _syncfs(where):
         os.close(fd)
 
 
+def segment_for(groups):
+    """A segment that holds these commits in any layout (each commit's rows at most about
+    their repr, and a sector of padding): whole MiB, no more zeroed than that."""
+    size = sum(len(repr(e)) for entries, _, _ in groups for e in entries)
+    need = 2 * size + 2 * SECTOR * len(groups)
+    return max(ZERO_CHUNK, -(-need // ZERO_CHUNK) * ZERO_CHUNK)
+
+
 def one_pass(kind, groups, where, key=None):
     """`groups` [(entries, meters, meters_after)] as one journal's commits, the first at its
     creation (not counted): {cpu_s, write_bytes, device_bytes, zeroed, rows, device}."""
@@ -233,7 +246,7 @@ def one_pass(kind, groups, where, key=None):
                         "buffered": ("tail", False), "tail-z": ("tail", True),
                         "pad-z": ("pad", True), "tail-z-fallocate": ("tail", True)}[kind]
         log = SectorLog(path, mode=mode, direct=direct, key=key, compress="-z" in kind,
-                        zero=not kind.endswith("fallocate"))
+                        zero=not kind.endswith("fallocate"), segment=segment_for(groups))
         log.append(entries, meters, after)
         append = log.append
     _syncfs(where)
@@ -301,7 +314,7 @@ def cpu_interleaved(groups, where, kinds=("tail-z", "tail"), repeat=3):
             path = os.path.join(where, "cpu-%s-%d.journal" % (kind, time.monotonic_ns()))
             paths.append(path)
             stores[kind] = SectorLog(path, mode="pad" if kind.startswith("pad") else "tail",
-                                     compress="-z" in kind)
+                                     compress="-z" in kind, segment=segment_for(groups))
             stores[kind].append(entries, meters, after)
         cpu = dict.fromkeys(stores, 0.0)
         try:

@@ -79,3 +79,19 @@ def test_the_boot_bench_runs_to_its_ratios(tmp_path):
     assert r.returncode == 0, r.stdout[-800:] + r.stderr[-1500:]
     lines = r.stdout.strip().splitlines()
     assert lines and lines[-1].startswith("ratios to new: 300 rows "), r.stdout
+
+
+def test_the_sector_log_spike_writes_the_journals_rows_and_hashes(tmp_path):
+    """bench/journal.py --sector-log: the spike's files hold the same rows and hashes as the
+    SQLite journal the same commits made (read back, in every layout), and its reference
+    line is printed (docs/performance.md)."""
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "journal.py"), "--sizes",
+                        "100", "--repeat", "1", "--wear-rounds", "2", "--wear-game",
+                        "props-and-hops", "--sector-log", str(tmp_path)], cwd=ROOT,
+                       capture_output=True, text=True, timeout=300)
+    if "O_DIRECT refused here" in r.stdout + r.stderr:
+        pytest.skip("no O_DIRECT where the tests' temporary files are (tmpfs)")
+    assert r.returncode == 0, r.stdout[-800:] + r.stderr[-1500:]
+    found = re.findall(r"rows and hashes as SQLite's: (\w+)", r.stdout)
+    assert len(found) == 6 and set(found) == {"True"}, r.stdout
+    assert re.search(r"^sector log: \d+\.\d\dx payload, \d+ us/input", r.stdout, re.M), r.stdout
