@@ -151,31 +151,33 @@ def read(path):
         if len(rec) < n:
             break
         if rec[:1] == b"C":
-            if LEN.unpack(rec[1:5])[0] != zlib.crc32(data[start:off]):
+            # the trailer's own length is outside its CRC: it must be the trailer's size, or
+            # a flipped length would carry the read past the commits after it
+            if n != 5 or LEN.unpack(rec[1:5])[0] != zlib.crc32(data[start:off]):
                 break
-            out.extend(pending)
+            try:                                      # parsed only once its CRC holds
+                rows = [row for r in pending for row in _rows(r)]
+            except (zlib.error, ValueError, KeyError):
+                break
+            out.extend(rows)
             pending, start = [], off + 4 + n
-        elif rec[:1] == b"R":
-            pending.append(_row(rec))
-        elif rec[:1] == b"Z":
-            try:
-                inner = zlib.decompress(rec[1:], -15)
-            except zlib.error:
-                break
-            pos = 0
-            while pos + 4 <= len(inner):
-                (m,) = LEN.unpack_from(inner, pos)
-                sub = inner[pos + 4:pos + 4 + m]
-                if sub[:1] == b"R":
-                    pending.append(_row(sub))
-                pos += 4 + m
+        else:
+            pending.append(rec)
         off += 4 + n
     return out
 
 
-def _row(rec):
-    body, digest = rec[1:-32], rec[-32:].hex()
-    return json.loads(body)["seq"], digest, body
+def _rows(rec):
+    """The rows of one record: an `R`, or the records a `Z` holds deflated."""
+    if rec[:1] == b"R":
+        body = rec[1:-32]
+        yield json.loads(body)["seq"], rec[-32:].hex(), body
+    elif rec[:1] == b"Z":
+        inner, pos = zlib.decompress(rec[1:], -15), 0
+        while pos + 4 <= len(inner):
+            (m,) = LEN.unpack_from(inner, pos)
+            yield from _rows(inner[pos + 4:pos + 4 + m])
+            pos += 4 + m
 
 
 # ---- the measurement: the same commits through SQLite and through the log, in one run ----
