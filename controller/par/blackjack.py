@@ -401,7 +401,8 @@ def bad_beat_probabilities(options=None, any_twenty=False,
     """{hands paid: exact probability} of Bad Beat (633a.7(o)(1)(i)) with the player playing
     the basic strategy chart, over the configured shoe (controller/par/blackjack_bad_beat.py
     states the method). `most_tracked`: the split rounds' inclusion-exclusion over hands is taken to
-    sets of that many hands (None: all, exact; slow for four hands: bench/par.py)."""
+    sets of that many hands (None: all, exact, by controller/par/blackjack_split_exact.py;
+    minutes at four hands: bench/par.py --bad-beat-exact)."""
     rules = strategy.blackjack_rules(options)
     chart, _ = strategy.solve(rules)
     return bad_beat.probabilities(rules, chart, any_twenty=any_twenty,
