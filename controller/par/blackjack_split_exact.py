@@ -4,7 +4,7 @@ exact, in one polynomial: what controller/par/blackjack_bad_beat.py's truncated 
 Why a second way: the term-by-term sum (bad_beat.up_card_probabilities with most_tracked=None)
 convolves the hands of every set J of hands, every pattern of resplits and every split of J
 between hands whose second card was constrained and free separately, then pairs each result
-with the dealer: 731 s of CPU on the default table. Here
+with the dealer: 470-731 s of CPU on the default table. Here
   * a multiset of card values is one integer, 8 bits a value (its count of lumped "not v"
     cards and its length in two more bytes), so adding multisets is adding integers;
   * the terms that share a pattern tag (resplits r, lumped cards q) are one polynomial in the
