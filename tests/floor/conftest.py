@@ -241,3 +241,55 @@ def sim_args(floor, table, journal, game="flop-poker", rounds=5, seed=0, extra=(
     return ["sim", "--game", game, "--rounds", str(rounds), "--seed", str(seed), "--journal",
             journal, "--floor", floor.url, "--table-id", table, "--floor-password-file",
             floor.password_file(table), "--json"] + list(extra)
+
+
+class RunningTable:
+    """`tablectl run` on simulated hardware (`sim_table`, tests/test_run.py) with a
+    `[controller.floor]` section `{url, table_id, password_file}` plus `floor_extra` (TOML
+    key = value pairs: `link = "L1"`, `links = {...}`); the journal in tmp_path. Used as a
+    context manager: on the way out it is stopped by SIGTERM and must exit 0 with nothing
+    failed in its shutdown."""
+
+    def __init__(self, tmp_path, floor, table_id, sim_table, game="blackjack", floor_extra=""):
+        from tests.test_run import env_with, tablectl as run_tablectl, write_config
+        extra = "floor = {url = %s, table_id = \"%s\", password_file = %s%s}" % (
+            json.dumps(floor.url), table_id, json.dumps(floor.password_file(table_id)),
+            ", " + floor_extra if floor_extra else "")
+        config = write_config(tmp_path / "table.toml", game=game, devices=sim_table.config(),
+                              controller_extra=extra)
+        self.journal = tmp_path / "journal.db"
+        env = env_with(TABLECTL_HAL="sim", TABLECTL_PINS=str(tmp_path / "pins.json"))
+        self.proc = run_tablectl("run", "--config", str(config), "--journal",
+                                 str(self.journal), env=env)
+        self.err = None
+
+    def __enter__(self):
+        from tests.test_run import read_until
+        try:
+            read_until(self.proc, "tablectl run: running")
+        except BaseException:
+            self._kill()
+            raise
+        return self
+
+    def kinds(self, kind):
+        return [json.loads(r["data"]) for r in journal_rows(self.journal) if r["kind"] == kind]
+
+    def _kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        for f in (self.proc.stdout, self.proc.stderr):
+            f.close()
+
+    def __exit__(self, kind, value, tb):
+        try:
+            if kind is None:
+                self.proc.terminate()
+                _, self.err = self.proc.communicate(timeout=30)
+        finally:
+            self._kill()
+        if kind is None:
+            assert self.proc.returncode == 0, self.err
+            assert "failed" not in self.err, self.err
+        return False

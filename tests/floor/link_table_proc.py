@@ -25,7 +25,8 @@ HIT = ["As", "Ks", "Qs"]
 
 
 def rig(ap):
-    """The autoplay's shuffle with seat 1's stack the ace, king and queen of spades."""
+    """The autoplay's shuffle with seat 1's stack the ace, king and queen of spades, from
+    now: a deck already shuffled before the rig is shuffled again, rigged. Returns `ap`."""
     shuffle = ap.shuffle
 
     def rigged():
@@ -34,6 +35,9 @@ def rig(ap):
             ap.deck.remove(card)
             ap.deck.insert(0, card)
     ap.shuffle = rigged
+    if ap.deck:
+        ap.shuffle()
+    return ap
 
 
 def wait(pred, ap, timeout):
@@ -62,8 +66,6 @@ def main(journal, url, password_file, mode):
     ap.wait_for_link = lambda what, timeout_s=None: waits(what, 20.0 if what == "asked" else 1.0)
     if mode == "hit":
         rig(ap)
-        if ap.deck:                             # the deck of a shuffle done before the rig
-            ap.shuffle()
         for _ in range(10):
             wait(lambda: lk()["up"] and lk()["synced"], ap, 20)
             sim.run(1)

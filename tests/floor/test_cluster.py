@@ -29,12 +29,35 @@ class ClusterFloor:
     def url(self):
         return ",".join(n.url for n in self.nodes)
 
+    def start(self):
+        """Every node started together (a route needs its peers), then the floor's stream and
+        bucket with three replicas, asked again until the cluster has elected its meta
+        leader (30 s). The caller stops the nodes (`stop`), also when this raises."""
+        for n in self.nodes:
+            n.start(wait=False)
+        for n in self.nodes:
+            n.wait_ready()
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                ensure(self.url, replicas=3)
+                return
+            except Exception:                   # noqa: BLE001 - not ready yet
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.5)
 
-def stream_leader(url):
+    def stop(self):
+        for n in self.nodes:
+            n.stop()
+
+
+def stream_leader(url, stream=S.STREAM):
+    """(the stream's leader node, its replicas)."""
     async def go():
         nc = await _connect(url)
         try:
-            info = await nc.jetstream(timeout=5).stream_info(S.STREAM)
+            info = await nc.jetstream(timeout=5).stream_info(stream)
             return info.cluster.leader, info.config.num_replicas
         finally:
             await nc.close()
@@ -44,21 +67,9 @@ def stream_leader(url):
 @pytest.mark.skipif(not shutil.which("openssl"), reason="openssl makes the test's certificates")
 def test_three_node_cluster_survives_its_leader_killed_mid_play(tmp_path):
     fl = ClusterFloor(tmp_path)
-    for n in fl.nodes:
-        n.start(wait=False)
     players, svc = [], None
     try:
-        for n in fl.nodes:
-            n.wait_ready()
-        deadline = time.monotonic() + 30
-        while True:                             # the cluster elects its meta leader first
-            try:
-                ensure(fl.url, replicas=3)
-                break
-            except Exception:                   # noqa: BLE001 - not ready yet
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.5)
+        fl.start()
         svc = ServiceThread(fl.url)
         tables = {"T1": str(tmp_path / "T1.journal"), "T2": str(tmp_path / "T2.journal")}
         players = [Player(fl, "T1", "blackjack", tables["T1"], seed=5, pause=0.25),
@@ -90,5 +101,4 @@ def test_three_node_cluster_survives_its_leader_killed_mid_play(tmp_path):
             if svc is not None:
                 svc.stop()
         finally:
-            for n in fl.nodes:
-                n.stop()
+            fl.stop()

@@ -3,7 +3,9 @@ real nats-server and the links' real controllers (controller/floor/linkctl.py, o
 this process): one Blackjack table controller with three real link clients. Its wagers are
 accepted on each link's acknowledgement, a Bad Beat jackpot won at two seats is one hit
 whose award is shared in proportion to the wagers, and a hit made while its link is down
-stays pending and is paid when the link returns."""
+stays pending and is paid when the link returns: at the table, and in the floor's fold of the
+table's journal (controller/floor/fold.py), where that late award is shared by the game's
+own rule (its declaration's `jackpot_shares`) and counted once."""
 
 import asyncio
 import time
@@ -12,12 +14,15 @@ import pytest
 
 from controller import config as configuration
 from controller.events import Event
+from controller.floor.fold import TableView
 from controller.floor.link_client import LinkClient
 from controller.games.blackjack.model import Blackjack
 from controller.games.engine import GameMachine
+from controller.journal import boot
+from controller.policies import default_policies
 from controller.progressive import link_up, linked_meters
 from controller.table import TableController
-from tests.floor.conftest import wait_for
+from tests.floor.conftest import journal_rows, wait_for
 from tests.floor.test_link_controller import controller, define, meter
 
 LINKS = {"bad_beat_progressive": "BB", "hit_and_run_progressive": "HR",
@@ -27,12 +32,16 @@ OPTIONS = {"side_paytables": {"bad_beat_progressive": {"twenty_vs_blackjack": "5
 
 
 class BlackjackTable:
-    """Table T1: a Blackjack TableController on its loop thread, a link client per link."""
+    """Table T1: a Blackjack TableController on its loop thread, a link client per link;
+    with `journal` (a path), the journaled controller a real table runs, booted from it."""
 
-    def __init__(self, floor, links=LINKS):
+    def __init__(self, floor, links=LINKS, journal=None):
         cfg = configuration.validate({"options": OPTIONS}, Blackjack)
         cfg["links"] = dict(links)
-        self.ctl = TableController(GameMachine(Blackjack(cfg)))
+        self.floor, self.links, self.journal = floor, dict(links), journal
+        table = GameMachine(Blackjack(cfg))
+        self.ctl = boot(journal, table, default_policies("blackjack")) if journal else \
+            TableController(table)
         self.ctl.start()
         self.clients = [LinkClient(self.ctl, "T1", link, floor.url,
                                    password=floor.passwords["T1"]).start()
@@ -72,6 +81,8 @@ class BlackjackTable:
         for c in self.clients:
             c.stop()
         self.ctl.stop()
+        if self.journal:
+            self.ctl.close()
 
 
 def setup_links(floor):
@@ -146,12 +157,22 @@ def test_three_links_at_once_and_a_bad_beat_jackpot_shared_in_proportion(floor):
         stop_all(ctls)
 
 
+def fold(journal):
+    """The floor's view of table T1 folded from its journal, row by row."""
+    view = TableView("T1")
+    for row in journal_rows(journal):
+        view.apply(row)
+    return view
+
+
 @pytest.mark.reg("633a.7(o)(1)(ii)(C)", "605a.7")
-def test_a_hit_while_its_link_is_down_stays_pending_and_is_paid_when_it_returns(floor):
+def test_a_hit_while_its_link_is_down_stays_pending_and_is_paid_when_it_returns(floor,
+                                                                               tmp_path):
     ctls = setup_links(floor)
+    journal = str(tmp_path / "t1.db")
     t = None
     try:
-        t = BlackjackTable(floor, links={"bad_beat_progressive": "BB"})
+        t = BlackjackTable(floor, links={"bad_beat_progressive": "BB"}, journal=journal)
         t.idle(t.up, what="the link up")
         t.send("open_table")
         t.send("shuffle")
@@ -176,9 +197,41 @@ def test_a_hit_while_its_link_is_down_stays_pending_and_is_paid_when_it_returns(
         ctls["BB"] = controller(floor, "BB")        # back
         t.idle(lambda: not lk["hits"], what="the award on the link's return")
         res = t.model.results
-        assert res["1"]["bad_beat_progressive"] == ["win", before * 100 // 400 - 100]
-        assert res["2"]["bad_beat_progressive"][0] == "win"
+        one, two = before * 100 // 400, before - before * 100 // 400
+        assert res["1"]["bad_beat_progressive"] == ["win", one - 100]
+        assert res["2"]["bad_beat_progressive"] == ["win", two - 300]
         assert meter(floor.url, "BB")["awarded"] == before
+        # a second round with no progressive wager: its snapshot lists the late award too
+        t.send("wager", {"seat": "1", "wager": "blackjack", "amount": 1000})
+        t.idle(lambda: t.model.wagers.get("1"), what="round 2's wager")
+        t.send("no_more_bets")
+        t.idle(lambda: t.model.state == "dealing", what="round 2's deal")
+        t.cards("Ts", "6h", "Qs", "5c")
+        t.idle(lambda: t.model.pending and t.model.pending.get("seat") == "1",
+               what="round 2's decision")
+        t.send("decision", {"seat": 1, "action": "stand"})
+        t.cards("7d")
+        t.idle(lambda: t.model.state == "settled" and t.model.round_no == 2,
+               what="round 2 settled")
+        t.close()
+        t = None
+        # The floor folds the journal: round 1 as it was counted (both Bad Beat wagers lost,
+        # the hit pending), then the award's row after it, shared 1 : 3 by Blackjack's own
+        # rule (its declaration's jackpot_shares), the two shares paid above their wagers;
+        # round 2's snapshot lists the same late award, which is not counted again.
+        want = {"handle": 400, "net": -400 + one + two, "paid": (one - 100) + (two - 300)}
+        view = fold(journal)
+        assert view.s["wagers"]["bad_beat_progressive"] == want
+        assert view.s["wagers"]["blackjack"]["handle"] == 3000
+        assert view.s["last_round_counted"] == 2
+        rows = journal_rows(journal)
+        award_seq = max(r["seq"] for r in rows if r["kind"] == "link_award")
+        late = TableView("T1")      # a fold that starts after the award's row: from round 2's
+        for row in rows:            # snapshot's list of late awards, once
+            if row["entry"] == "genesis" or row["seq"] > award_seq:
+                late.apply(row)
+        assert late.s["wagers"]["bad_beat_progressive"]["net"] == one + two
+        assert late.s["wagers"]["bad_beat_progressive"]["paid"] == (one - 100) + (two - 300)
     finally:
         if t is not None:
             t.close()

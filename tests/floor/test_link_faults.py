@@ -13,7 +13,7 @@ import pytest
 
 from controller.floor import subjects as S
 from controller.floor.linkctl import ControllerThread
-from tests.floor.conftest import CA_FILES, FLOOR_PW, ROOT, _connect, ensure, tablectl, wait_for
+from tests.floor.conftest import CA_FILES, FLOOR_PW, ROOT, tablectl, wait_for
 from tests.floor.linkpub import LinkTable
 from tests.floor.test_link_controller import cli, kv_json
 
@@ -129,26 +129,14 @@ def test_the_controller_sigkilled_mid_hit_and_between_its_writes_restarts_clean(
 @pytest.mark.skipif(not shutil.which("openssl"), reason="openssl makes the test's certificates")
 @pytest.mark.reg("669a.2(c)")
 def test_the_links_stream_leader_killed_mid_play_on_a_three_node_cluster(tmp_path):
-    from tests.floor.test_cluster import ClusterFloor
+    from tests.floor.test_cluster import ClusterFloor, stream_leader
     fl = ClusterFloor(tmp_path)
-    for n in fl.nodes:
-        n.start(wait=False)
     ctl = None
     pwfile = str(tmp_path / "floor.pw")
     with open(pwfile, "w") as f:
         f.write(FLOOR_PW + "\n")
     try:
-        for n in fl.nodes:
-            n.wait_ready()
-        deadline = time.monotonic() + 30
-        while True:                             # the cluster elects its meta leader first
-            try:
-                ensure(fl.url, replicas=3)
-                break
-            except Exception:                   # noqa: BLE001 - not ready yet
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.5)
+        fl.start()
         args = ["--nats", fl.url, "--password-file", pwfile, "--ca-file", fl.tls["ca"],
                 "--replicas", "3"]
         rc, out, err = cli("floor", "link", "define", "L1", "--game", "raise-it-up-stud",
@@ -160,19 +148,12 @@ def test_the_links_stream_leader_killed_mid_play_on_a_three_node_cluster(tmp_pat
         play = Play(fl.url, fl.passwords, rounds=60, hit_every=4, pause=0.05)
         wait_for(lambda: play.done_rounds >= 12, timeout=30, what="play on the cluster")
 
-        async def leader():
-            nc = await _connect(fl.url)
-            try:
-                info = await nc.jetstream(timeout=5).stream_info(S.LINK_STREAM)
-                return info.cluster.leader, info.config.num_replicas
-            finally:
-                await nc.close()
-        name, replicas = asyncio.run(leader())
+        name, replicas = stream_leader(fl.url, S.LINK_STREAM)
         assert replicas == 3
         next(n for n in fl.nodes if n.name == name).kill()
         at = play.done_rounds
         wait_for(lambda: play.done_rounds >= at + 12, timeout=90, what="play after the kill")
-        assert asyncio.run(leader())[0] != name
+        assert stream_leader(fl.url, S.LINK_STREAM)[0] != name
         play.join(180)
         assert ctl.alive and ctl.error is None
         rc, out, err = cli("floor", "reconcile", "L1", *args)
@@ -182,5 +163,4 @@ def test_the_links_stream_leader_killed_mid_play_on_a_three_node_cluster(tmp_pat
     finally:
         if ctl is not None:
             ctl.stop()
-        for n in fl.nodes:
-            n.stop()
+        fl.stop()

@@ -170,10 +170,7 @@ def test_a_hit_during_an_outage_stays_pending_and_is_paid_once_when_the_link_ret
     proxy = Proxy(link_floor.server.port)
     t = Linked(tmp_path, link_floor, proxy.url)
     try:
-        ap = t.sim.autoplay
-        rig(ap)
-        if ap.deck:
-            ap.shuffle()
+        rig(t.sim.autoplay)
         fake.hold_awards = True
         assert t.sim.run(1) == 1
         assert t.pump(lambda: fake.hits, 5)
@@ -261,10 +258,7 @@ def test_an_award_paid_after_its_round_was_counted_is_in_the_paid_money_meters(
     from controller.console.wager_meters import WagerMeters
     t = Linked(tmp_path, link_floor, link_floor.url)
     try:
-        ap = t.sim.autoplay
-        rig(ap)
-        if ap.deck:
-            ap.shuffle()
+        rig(t.sim.autoplay)
         fake.hold_awards = True
         assert t.sim.run(1) == 1
         model = t.sim.ctl.model

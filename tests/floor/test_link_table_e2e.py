@@ -106,10 +106,7 @@ def test_the_controller_killed_mid_hit_the_table_pays_once_and_reconcile_holds(f
     t = None
     try:
         t = Table(tmp_path, floor, floor.url)
-        ap = t.sim.autoplay
-        rig(ap)
-        if ap.deck:
-            ap.shuffle()
+        rig(t.sim.autoplay)
         assert t.sim.run(1) == 1
         assert t.lk["hits"], "the rigged round made no hit"
         ctl.wait(30)                            # killed itself after the meter's CAS
@@ -141,10 +138,7 @@ def test_a_tables_link_cut_during_a_hit_pays_once_on_return_and_reconcile_holds(
     t = None
     try:
         t = Table(tmp_path, floor, proxy.url)
-        ap = t.sim.autoplay
-        rig(ap)
-        if ap.deck:
-            ap.shuffle()
+        ap = rig(t.sim.autoplay)
         press = ap.no_more_bets
 
         def press_then_cut():                   # the wagers accepted; then the link cut

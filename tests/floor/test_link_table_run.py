@@ -8,39 +8,73 @@ import pytest
 
 from controller.errors import ConfigError
 from controller.floor.config import check_floor
-from tests.floor.conftest import ensure, journal_rows, wait_for
+from controller.games.blackjack.model import Blackjack
+from controller.journal.live import check
+from controller.journal.store import Store
+from tests.floor.conftest import RunningTable, ensure, wait_for
+from tests.floor.link_harness import FakeLink
 from tests.floor.test_link_table import fake, link_floor  # noqa: F401 - fixtures
-from tests.test_run import env_with, read_until, sim_table, tablectl, write_config  # noqa: F401
+from tests.test_run import sim_table  # noqa: F401 - the fixture
 
 
 @pytest.mark.reg("669a.2(c)")
 def test_run_puts_the_tables_progressive_on_its_link(link_floor, fake, tmp_path,  # noqa: F811
                                                      sim_table):  # noqa: F811
     ensure(link_floor.url)
-    extra = "floor = {url = %s, table_id = \"T2\", password_file = %s, link = \"L1\"}" % (
-        json.dumps(link_floor.url), json.dumps(link_floor.password_file("T2")))
-    config = write_config(tmp_path / "table.toml", game="raise-it-up-stud",
-                          devices=sim_table.config(), controller_extra=extra)
-    journal = tmp_path / "journal.db"
-    env = env_with(TABLECTL_HAL="sim", TABLECTL_PINS=str(tmp_path / "pins.json"))
-    proc = tablectl("run", "--config", str(config), "--journal", str(journal), env=env)
-    try:
-        read_until(proc, "tablectl run: running")
-
-        def states():
-            return [json.loads(r["data"]) for r in journal_rows(journal)
-                    if r["kind"] == "link_state"]
-        wait_for(lambda: any(s.get("up") for s in states()), what="the link up, journaled")
-        up = next(s for s in states() if s.get("up"))
+    with RunningTable(tmp_path, link_floor, "T2", sim_table, game="raise-it-up-stud",
+                      floor_extra='link = "L1"') as t:
+        wait_for(lambda: any(s.get("up") for s in t.kinds("link_state")),
+                 what="the link up, journaled")
+        up = next(s for s in t.kinds("link_state") if s.get("up"))
         assert up["link"] == "L1" and up["value"] == fake.value
-        proc.terminate()
-        out, err = proc.communicate(timeout=30)
+
+
+@pytest.mark.reg("633a.7(o)", "669a.2(c)")
+def test_run_puts_each_blackjack_progressive_on_its_own_link(link_floor, tmp_path,  # noqa: F811
+                                                             sim_table):  # noqa: F811
+    """`links = {wager = "LINK"}`: one link client per link, each a part of the runner, each
+    link's meter journaled as the table's input on its own wager's meter once it is up, and
+    a clean stop of both."""
+    ensure(link_floor.url)
+    one = FakeLink(link_floor.url, link="L1", reset=150000)     # neither the table's own
+    other = FakeLink(link_floor.url, link="L2", reset=250000)   # meter (100000) nor equal
+    try:
+        with RunningTable(tmp_path, link_floor, "T2", sim_table, game="blackjack",
+                          floor_extra='links = {bad_beat_progressive = "L1", '
+                                      'hit_and_run_progressive = "L2"}') as t:
+            def up():
+                return {s["link"]: s for s in t.kinds("link_state") if s.get("up")}
+            wait_for(lambda: set(up()) == {"L1", "L2"}, what="both links up, journaled")
+            assert up()["L1"]["value"] == one.value == 150000
+            assert up()["L2"]["value"] == other.value == 250000
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert proc.returncode == 0, err
-    assert "failed" not in err, err
+        one.stop()
+        other.stop()
+    # the journal, replayed: each link's meter on its own wager, the third wager's own
+    store = Store(str(t.journal))
+    try:
+        replay, problem = check(store, Blackjack, full=True)
+    finally:
+        store.close()
+    assert problem is None
+    meters = replay.ctl.model.meters
+    assert meters["bad_beat_progressive"]["value"] == 150000
+    assert meters["bad_beat_progressive"]["link"]["id"] == "L1"
+    assert meters["hit_and_run_progressive"]["value"] == 250000
+    assert meters["hit_and_run_progressive"]["link"]["id"] == "L2"
+    assert "link" not in meters["straight_jack_progressive"]
+
+
+def test_run_refuses_a_link_for_a_wager_with_no_meter(link_floor, tmp_path,  # noqa: F811
+                                                      sim_table):  # noqa: F811
+    t = RunningTable(tmp_path, link_floor, "T2", sim_table, game="blackjack",
+                     floor_extra='links = {blackjack = "L1"}')
+    _, err = t.proc.communicate(timeout=30)
+    t._kill()
+    assert t.proc.returncode == 2, err
+    assert err.strip().splitlines()[-1].startswith("tablectl run: links.blackjack: "), err
+    assert "Traceback" not in err
+    assert not t.journal.exists()          # refused before the journal was touched
 
 
 @pytest.mark.parametrize("link", ["L 1", "", 7])
