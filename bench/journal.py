@@ -1,7 +1,7 @@
 """Journal SD-card wear per game, then verification and replay as the journal grows.
 
     python bench/journal.py [--sizes 2000,20000,200000] [--seed S] [--keyed] [--keep DIR]
-                            [--wear-rounds N] [--wear-game GAME ...]
+                            [--wear-rounds N] [--wear-game GAME ...] [--sector-log DIR]
 
 SD wear (issue 16), per game, `tablectl sim --journal` (the real drivers and controller) in
 a child process, over --wear-rounds rounds:
@@ -21,9 +21,15 @@ a child process, over --wear-rounds rounds:
             the checkpoints, the anchor and the -shm cost
     fsyncs  fsync + fdatasync calls per round, counted by strace between two markers the
             child makes, against the inputs per round (events and input records): keep
-            <= 1.1x; the anchor's fdatasync at each round's end is one of them, and those
-            of the database file itself are the checkpoints. Printed as n/a without
-            strace.
+            <= 1.1x; split by file: the -wal's (one per commit; those above the inputs are
+            commits no input made), the anchor's (one per round's end) and the database
+            file's (the checkpoints). The rounds are played in one run, as `tablectl sim
+            --rounds N` plays them. Printed as n/a without strace.
+    sector  with --sector-log DIR: the same commits written again, in the child, to a new
+            SQLite journal and to the sector-log spike (bench/sector_log.py) in DIR, each
+            counted by write_bytes and by the device's own sectors written; DIR on a
+            scratch file system of its own (a loop device) is counted alone. Its last line
+            per game: `sector log: X.XXx payload, Y us/input` (docs/performance.md).
     cpu     the child's CPU time per round (process time, every thread), not wall time
     rss     the child's resident set at the end (VmRSS), not tracemalloc's view
 
@@ -68,6 +74,8 @@ from controller.journal import boot  # noqa: E402
 from controller.journal.cli import show_round, verify_path  # noqa: E402
 from controller.policies import default_policies  # noqa: E402
 from controller.rules import dice  # noqa: E402
+import sector_log  # noqa: E402 - bench/, beside this file
+from sector_log import io_written  # noqa: E402
 
 GAME = "props-and-hops"
 MS = 10 ** 6
@@ -166,20 +174,12 @@ def peak(fn):
     return max(0, status("VmHWM") - before)
 
 
-def io_written():
-    d = {}
-    with open("/proc/self/io") as f:
-        for line in f:
-            k, v = line.split(":")
-            d[k] = int(v)
-    return d["write_bytes"] - d.get("cancelled_write_bytes", 0)
-
-
 MARK = "/nonexistent-tablectl-bench-%s"
 
 
-def wear_child(game, rounds, where):
-    """In the child: one game's sim on a journal; prints its figures as JSON."""
+def wear_child(game, rounds, where, log_dir=None):
+    """In the child: one game's sim on a journal; prints its figures as JSON. With `log_dir`
+    its commits are then written again, timed, to SQLite and to the sector log there."""
     from controller.journal.store import Store
     from controller.sim import Simulation
     path = os.path.join(where, "%s.db" % game)
@@ -187,23 +187,33 @@ def wear_child(game, rounds, where):
     try:
         s.run(2)                                     # warm: the first rounds' imports
         first = s.ctl.store.last_seq + 1
+        groups = capture_commits(s.ctl.store) if log_dir else None
         os.access(MARK % "start", os.F_OK)
         w0, c0 = io_written(), time.process_time()
+        # one run of all the rounds, as `tablectl sim --rounds N` plays them: a run's end
+        # commits what the last round derived on its own (Simulation.commit), so a run per
+        # round would add a commit per round that no input makes (the round's snapshot
+        # rides with the next round's first input, or a second of idle later)
         played, stuck = 0, None
-        for _ in range(rounds):
-            try:
-                played += s.run(1)
-            except Exception as e:               # noqa: BLE001 - the autoplay (issue 11)
-                stuck = "%s: %s" % (type(e).__name__, str(e)[:120])
-                break
+        try:
+            played = s.run(rounds)
+            if s.stuck:
+                stuck = "stuck: %s" % str(s.stuck.get("why"))[:120]
+        except Exception as e:                   # noqa: BLE001 - the autoplay (issue 11)
+            stuck = "%s: %s" % (type(e).__name__, str(e)[:120])
         getattr(s.ctl, "flush", lambda: None)()      # what the last step derived
         c1, w1 = time.process_time(), io_written()
         os.access(MARK % "end", os.F_OK)
         rss = status("VmRSS")
         last = s.ctl.store.last_seq
+        if groups is not None:
+            del s.ctl.store._append                  # the captured commits end here
         frames = wal_frames(s, path, max(1, min(rounds, FRAME_ROUNDS))) if not stuck else None
     finally:
         s.close()
+    log = None
+    if groups:
+        log = sector_log.compare(groups, log_dir)
     store = Store(path)
     try:
         payload = inputs = rows = 0
@@ -218,7 +228,20 @@ def wear_child(game, rounds, where):
     print(json.dumps({"game": game, "rounds": max(1, played), "stuck": stuck,
                       "written": w1 - w0, "payload": payload,
                       "rows": rows, "inputs": inputs, "cpu_s": c1 - c0, "rss": rss,
-                      "frames": frames}))
+                      "frames": frames, "log": log, "commits": len(groups or ())}))
+
+
+def capture_commits(store):
+    """The store's commits from now on, as they are made: [(entries, meters, meters_after)]
+    (the same for the sector log's pass; bench/sector_log.py)."""
+    groups, append = [], store._append
+
+    def captured(entries, meters, meters_after=None):
+        groups.append((list(entries), None if meters is None else dict(meters),
+                       meters_after))
+        return append(entries, meters, meters_after)
+    store._append = captured
+    return groups
 
 
 FRAME_ROUNDS = 5
@@ -264,9 +287,11 @@ def wal_frames(s, path, rounds):
             "pages4k": pages4k, "by": dict(by)}
 
 
-def wear(game, rounds, where):
+def wear(game, rounds, where, log_dir=None):
     """One game's figures, from a child process (under strace, when there is one)."""
     cmd = [sys.executable, os.path.abspath(__file__), "--wear-child", game, str(rounds), where]
+    if log_dir:
+        cmd.append(log_dir)
     trace = os.path.join(where, "%s.strace" % game)
     strace = shutil.which("strace")
     if strace:
@@ -280,9 +305,9 @@ def wear(game, rounds, where):
     if r.returncode != 0:
         raise RuntimeError("%s: %s" % (game, r.stderr[-1500:]))
     out = json.loads(r.stdout.strip().splitlines()[-1])
-    out["fsyncs"] = out["checkpoints"] = None
+    out["fsyncs"] = out["checkpoints"] = out["wal_syncs"] = out["anchor_syncs"] = None
     if strace and os.path.exists(trace):
-        counting, n, db = False, 0, 0
+        counting, n, db, wal, anchor = False, 0, 0, 0, 0
         with open(trace) as f:
             for line in f:
                 if MARK % "start" in line:
@@ -292,25 +317,40 @@ def wear(game, rounds, where):
                 elif counting and re.search(r"\b(fsync|fdatasync)\(", line):
                     n += 1
                     db += bool(re.search(r"\(\d+<[^>]*\.db>", line))   # the file: a checkpoint
-        out["fsyncs"], out["checkpoints"] = n, db
+                    wal += bool(re.search(r"\(\d+<[^>]*\.db-wal>", line))     # a commit
+                    anchor += bool(re.search(r"\(\d+<[^>]*\.db\.anchor>", line))
+        out.update(fsyncs=n, checkpoints=db, wal_syncs=wal, anchor_syncs=anchor)
     return out
 
 
-def print_wear(games, rounds, where):
+def sync_split(m):
+    """Which file each fsync was for, per round: the -wal's (one a commit; those above the
+    inputs are commits without an input: what a step derived, committed on its own), the
+    anchor's (one per round's end) and the database file's (checkpoints)."""
+    if m["fsyncs"] is None:
+        return "n/a"
+    n = m["rounds"]
+    return ("commits %.2f/round, %.2f of them without an input; anchor %.2f/round; other %.2f"
+            "/round" % (m["wal_syncs"] / n, (m["wal_syncs"] - m["inputs"]) / n,
+                        m["anchor_syncs"] / n,
+                        (m["fsyncs"] - m["wal_syncs"] - m["anchor_syncs"]) / n))
+
+
+def print_wear(games, rounds, where, log_dir=None):
     for game in games:
-        m = wear(game, rounds, where)
+        m = wear(game, rounds, where, log_dir)
         n = m["rounds"]
         floor = 4096 * (m["fsyncs"] or 0)
         fs = "n/a" if m["fsyncs"] is None else "%.1f" % (m["fsyncs"] / n)
         fr = "n/a" if m["fsyncs"] is None else "%.2f" % (m["fsyncs"] / max(1, m["inputs"]))
         print("wear %-24s disk %7.0f B/round for %6.0f B payload: %5.2fx (4 KiB/fsync floor "
               "%s B/round: %s the payload; measured/floor %s)  fsyncs %s/round for %.1f "
-              "inputs: %sx  checkpoints %s  cpu %.1f ms/round  rss %.1f MiB"
+              "inputs: %sx (%s)  checkpoints %s  cpu %.1f ms/round  rss %.1f MiB"
               % (game, m["written"] / n, m["payload"] / n, m["written"] / max(1, m["payload"]),
                  "n/a" if m["fsyncs"] is None else "%.0f" % (floor / n),
                  "n/a" if m["fsyncs"] is None else "%.2fx" % (floor / max(1, m["payload"])),
                  "n/a" if not floor else "%.2fx" % (m["written"] / floor),
-                 fs, m["inputs"] / n, fr,
+                 fs, m["inputs"] / n, fr, sync_split(m),
                  "n/a" if m["checkpoints"] is None else m["checkpoints"],
                  1000 * m["cpu_s"] / n, m["rss"] / 2 ** 20)
               + ("" if not m.get("stuck") else "  (%d rounds: the autoplay stopped, %s)"
@@ -329,6 +369,9 @@ def print_wear(games, rounds, where):
                                sorted(f["by"].items(), key=lambda kv: -kv[1])),
                      f["pages4k"] / c, wal, "n/a" if per is None else "%.0f" % per,
                      "n/a" if per is None else "%.0f" % (per - wal)))
+        if m.get("log"):
+            for line in sector_log.report(m["log"], m["inputs"], m["rounds"]):
+                print(line)
 
 
 def measure(path, rounds, key_file, repeat):
@@ -357,11 +400,15 @@ def main(argv=None):
                     "%(default)s)")
     ap.add_argument("--wear-game", action="append", metavar="GAME",
                     help="games for the SD-wear figures (default: all seven)")
-    ap.add_argument("--wear-child", nargs=3, help=argparse.SUPPRESS)
+    ap.add_argument("--sector-log", metavar="DIR", help="also write each game's commits again "
+                    "to SQLite and to the sector log spike (bench/sector_log.py) in DIR, on a "
+                    "file system whose device stat counts it (a scratch loop device is "
+                    "counted alone)")
+    ap.add_argument("--wear-child", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.wear_child:
-        game, rounds, where = args.wear_child
-        wear_child(game, int(rounds), where)
+        game, rounds, where, *log_dir = args.wear_child
+        wear_child(game, int(rounds), where, *log_dir)
         return 0
     sizes = sorted(int(s) for s in args.sizes.split(","))
     where = args.keep or tempfile.mkdtemp(prefix="tablectl-bench-journal-")
@@ -375,7 +422,7 @@ def main(argv=None):
     try:
         if args.wear_rounds:
             from controller.games import ALL_GAMES
-            print_wear(args.wear_game or ALL_GAMES, args.wear_rounds, where)
+            print_wear(args.wear_game or ALL_GAMES, args.wear_rounds, where, args.sector_log)
         journals = []
         for size in sizes:
             path = os.path.join(where, "%s-%d%s.db" % (GAME, size, "-keyed" if args.keyed

@@ -79,3 +79,66 @@ def test_the_boot_bench_runs_to_its_ratios(tmp_path):
     assert r.returncode == 0, r.stdout[-800:] + r.stderr[-1500:]
     lines = r.stdout.strip().splitlines()
     assert lines and lines[-1].startswith("ratios to new: 300 rows "), r.stdout
+
+
+def test_the_sector_log_spike_writes_the_journals_rows_and_hashes(tmp_path):
+    """bench/journal.py --sector-log: the spike's files hold the same rows and hashes as the
+    SQLite journal the same commits made (read back, in every layout), and its reference
+    line is printed (docs/performance.md)."""
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "journal.py"), "--sizes",
+                        "100", "--repeat", "1", "--wear-rounds", "2", "--wear-game",
+                        "props-and-hops", "--sector-log", str(tmp_path)], cwd=ROOT,
+                       capture_output=True, text=True, timeout=300)
+    if "O_DIRECT refused here" in r.stdout + r.stderr:
+        pytest.skip("no O_DIRECT where the tests' temporary files are (tmpfs)")
+    assert r.returncode == 0, r.stdout[-800:] + r.stderr[-1500:]
+    found = re.findall(r"rows and hashes as SQLite's: (\w+)", r.stdout)
+    assert len(found) == 6 and set(found) == {"True"}, r.stdout
+    assert re.search(r"^sector log: \d+\.\d\dx payload, \d+ us/input", r.stdout, re.M), r.stdout
+
+
+def _sector_log():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "sector_log", os.path.join(ROOT, "bench", "sector_log.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("mode", ["tail", "pad"])
+@pytest.mark.parametrize("compress", [False, True])
+def test_the_sector_log_reads_back_to_its_last_whole_commit(tmp_path, mode, compress):
+    """The spike's claim that a torn tail is found at a read: a commit whose bytes were
+    damaged, or cut off, is not read, and every commit before it is."""
+    sl = _sector_log()
+    path = str(tmp_path / "log")
+    try:
+        log = sl.SectorLog(path, mode=mode, compress=compress, segment=2 ** 20)
+    except SystemExit as e:
+        pytest.skip(str(e))
+    commits = []                                     # (seq, hash, where the commit begins)
+    try:
+        for i in range(1, 6):
+            start = log.off + len(log.tail)
+            rows = log.append([(1000 + i, "sensor", "event", "wager", 1,
+                                {"seat": "2", "amount": 100 * i, "note": "x" * (90 * i)})],
+                              meters={"rounds": i})
+            commits.append((rows[-1][0], rows[-1][-1], start))
+        end = log.off + len(log.tail)
+    finally:
+        log.close()
+    assert [(seq, h) for seq, h, _ in sl.read(path)] == [(s, h) for s, h, _ in commits]
+    for where in (commits[-1][2] + 6, end - 7):     # in its records; in its trailer's length
+        with open(path, "r+b") as f:                 # a byte of the last commit flipped
+            f.seek(where)
+            b = f.read(1)
+            f.seek(where)
+            f.write(bytes([b[0] ^ 0x40]))
+        if mode == "tail":                           # (pad: end is past the padding)
+            assert [seq for seq, _, _ in sl.read(path)] == [1, 2, 3, 4]
+    assert [seq for seq, _, _ in sl.read(path)] == [1, 2, 3, 4]
+    with open(path, "r+b") as f:                     # the last two cut off: zeros from there
+        f.seek(commits[3][2])
+        f.write(bytes(end - commits[3][2]))
+    assert [seq for seq, _, _ in sl.read(path)] == [1, 2, 3]

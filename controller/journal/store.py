@@ -114,6 +114,29 @@ def jsonable(obj):
     return str(obj)
 
 
+def encode_rows(entries, seq, prev, key, latest, bodies=None):
+    """Rows [(ts_ns, source, entry, kind, round_no, data)] as the journal stores them:
+    ([(seq, ts_ns, source, entry, kind, round_no, data text, prev_hash, hash)], the latest
+    stamp), numbered on from `seq` and chained on from hash `prev` (under `key`, if any).
+    Each value is converted once and each body hashed once, with no dict per row
+    (chain.body_of is canonical() of the same fields); `bodies`, a list, receives each
+    row's body, the bytes its hash covers (a writer that stores them: bench/sector_log.py)."""
+    rows = []
+    for ts_ns, source, entry, kind, round_no, data in entries:
+        seq += 1
+        ts_ns, source, round_no = int(ts_ns), str(source), int(round_no or 0)
+        text = canonical(jsonable(data)).decode("utf-8")
+        body = body_of(seq, ts_ns, source, entry, kind, round_no, text)
+        if bodies is not None:
+            bodies.append(body)
+        digest = link_hash(prev, body, key)
+        rows.append((seq, ts_ns, source, entry, kind, round_no, text, prev, digest))
+        prev = digest
+        if latest is None or ts_ns > latest:
+            latest = ts_ns
+    return rows, latest
+
+
 def _fsync_dir(path):
     fd = os.open(os.path.dirname(os.path.abspath(path)) or ".", os.O_RDONLY)
     try:
@@ -289,21 +312,10 @@ class Store:
 
     def _append(self, entries, meters, meters_after=None):
         meters_seq = self.last_seq + (len(entries) if meters_after is None else meters_after)
-        seq, prev, key = self.last_seq, self.last_hash, self.key
-        rows = []
-        latest = self._latest()
-        for ts_ns, source, entry, kind, round_no, data in entries:
-            # each value converted once, the body hashed once, the row kept as the tuple
-            # SQLite binds: no dict per row (chain.body_of is canonical() of the same fields)
-            seq += 1
-            ts_ns, source, round_no = int(ts_ns), str(source), int(round_no or 0)
-            text = canonical(jsonable(data)).decode("utf-8")
-            digest = link_hash(prev, body_of(seq, ts_ns, source, entry, kind, round_no, text),
-                               key)
-            rows.append((seq, ts_ns, source, entry, kind, round_no, text, prev, digest))
-            prev = digest
-            if latest is None or ts_ns > latest:
-                latest = ts_ns
+        key = self.key
+        rows, latest = encode_rows(entries, self.last_seq, self.last_hash, key,
+                                   self._latest())
+        seq, prev = (rows[-1][0], rows[-1][-1]) if rows else (self.last_seq, self.last_hash)
         changed = gone = None
         if meters is not None:
             old = self.meters() if self._meters is None else self._meters

@@ -15,7 +15,9 @@ import struct
 import pytest
 
 from controller.journal import store as S
+from controller.journal.live import INPUT_RECORDS
 from controller.journal.store import Store
+from controller.sim import Simulation
 
 FRAME_HEADER, WAL_HEADER = 24, 32
 
@@ -105,3 +107,47 @@ def test_a_journal_of_the_previous_version_keeps_its_pages(tmp_path):
         assert store.db.execute("PRAGMA page_size").fetchone()[0] == size != S.PAGE_SIZE
     finally:
         store.close()
+
+
+# rows a commit is made for (committed before they are applied): the events, the input
+# records (live.INPUT_RECORDS), the console's commands and the controller's own steps
+STEPS = ("tick", "clock", "resume_void", "integrity_lock")
+
+
+def is_input(row):
+    kind = row[3]
+    return row[2] == "event" or kind in INPUT_RECORDS or kind in STEPS or \
+        kind.startswith("console")
+
+
+def test_a_table_playing_commits_once_per_input_and_its_anchor_once_per_round(tmp_path):
+    """Props & Hops, the game with the fewest inputs a round (12), so each fsync that is no
+    input's weighs most (issue 16: <= 1.1 per input): every commit is an input's, the
+    round's derived rows (its snapshot, the meters) ride with the next round's first input,
+    and the anchor's fdatasync is the one other sync, once a round."""
+    s = Simulation("props-and-hops", 1, journal=str(tmp_path / "j.db"))
+    try:
+        store, commits, anchors = s.ctl.store, [], []
+        append = store._append
+
+        def counted(entries, meters, meters_after=None):
+            commits.append(list(entries))
+            return append(entries, meters, meters_after)
+        store._append = counted
+        for w in s.ctl.witnesses:
+            write = w.write
+            w.write = (lambda a, write=write: (anchors.append(a["seq"]), write(a))[1])
+        rounds = 4
+        assert s.run(rounds) == rounds and not s.stuck
+    finally:
+        s.close()
+    *playing, last = commits                 # the run's end commits what it left held
+    assert all(sum(map(is_input, rows)) == 1 for rows in playing), \
+        [[r[3] for r in rows] for rows in playing if sum(map(is_input, rows)) != 1]
+    snapshots = [rows for rows in playing if any(r[2] == "snapshot" for r in rows)]
+    assert len(snapshots) == rounds - 1 and all(is_input(rows[-1]) for rows in snapshots), \
+        [[r[3] for r in rows] for rows in snapshots]
+    assert [r[2] for r in last] == ["snapshot"]
+    # the close writes the anchor once more (a clean stop), after the last round's end
+    assert rounds <= len(anchors) <= rounds + 1
+    assert (len(playing) + rounds) / len(playing) <= 1.1    # the fsyncs per input
