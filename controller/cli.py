@@ -68,8 +68,7 @@ def _print_sheet(game, sheets, out):
         if j.get("strategy") is not None:
             out.write("  house edge %s under %s strategy (per unit of the %s)\n"
                       % (_pct(j["house_edge"]), j["strategy"], j["wagers"][0]))
-            for key in ("note", "method", "precision"):
-                out.write("  %s: %s\n" % (key, j[key]))
+            _print_method(j, out)
             if j.get("double_attack_on"):
                 out.write("  Double Attack Wager placed against %s up\n"
                           % ", ".join(j["double_attack_on"]))
@@ -82,14 +81,26 @@ def _print_sheet(game, sheets, out):
         if j.get("meter_share"):
             out.write("  plus %.8f of the meter per unit wagered (meter-share payouts)\n"
                       % j["meter_share"])
-        if j.get("note"):
-            out.write("  note: %s\n" % j["note"])
+        _print_method(j, out)
         width = max(len(o["hand"]) for o in j["outcomes"])
         for o in j["outcomes"]:
             p = o["count"] / j["combinations"]
             out.write("  %-*s %14s  %.10f  %s\n" % (width, o["hand"], format(o["count"], ","),
                                                     p, o["pays"]))
     out.write("\n")
+
+
+def _print_method(j, out):
+    """The sheet's note, method and precision as its JSON and the lab report give them, one
+    line each: a lab reads how each figure was reached beside the figure. A counted sheet
+    that names no method is the plain count, as the lab report says of it."""
+    shown = dict(j)
+    if not shown.get("method") and "combinations" in shown:
+        shown["method"] = ("exact count of the %s combinations, cards dealt without replacement"
+                           % format(shown["combinations"], ","))
+    for key in ("note", "method", "precision"):
+        if shown.get(key):
+            out.write("  %s: %s\n" % (key, shown[key]))
 
 
 def _print_strategy_sheet(sheet, j, out):
@@ -103,9 +114,7 @@ def _print_strategy_sheet(sheet, j, out):
         out.write("  house edge %s   (exact %s, over %s deals)\n"
                   % (_pct(sheet.house_edge()), j["house_edge_exact"],
                      format(j["combinations"], ",")))
-    out.write("  method: %s\n" % j["method"])
-    if j.get("note"):
-        out.write("  note: %s\n" % j["note"])
+    _print_method(j, out)
     rows = j.get("outcomes", [])
     if rows:
         wd = max(len(o["decision"]) for o in rows)

@@ -236,6 +236,18 @@ def initial_cards_counts(wager, decks):
     return counts, n * (n - 1) * (n - 2) * (n - 3)
 
 
+def _draws(counts, kinds, left):
+    """Each kind of card the shoe (`counts`, `left` cards in all) still holds, with the exact
+    chance of drawing it next; while the caller walks on from that card the shoe is without it
+    (restored before the next). One dealing loop for the draws of every sheet here."""
+    for k in kinds:
+        c = counts[k]
+        if c:
+            counts[k] = c - 1
+            yield k, Fraction(c, left)
+            counts[k] = c
+
+
 def hit_and_run_counts(decks, shoe=None):
     """{hands paid: probability as a Fraction}: the dealer's hand drawn to 17 from the shoe
     by value class (`shoe`: 11 counts by value; default `decks` standard decks), a Blackjack
@@ -267,12 +279,8 @@ def hit_and_run_counts(decks, shoe=None):
             key = () if k < 5 else (("eight_or_more_cards",) if k >= 8 else
                                     ("%s_cards" % ("five", "six", "seven")[k - 5],))
         else:
-            for v in strategy.VALUES:
-                c = counts[v]
-                if c:
-                    counts[v] = c - 1
-                    draw(values + [v], n - 1, p * Fraction(c, n))
-                    counts[v] = c
+            for v, chance in _draws(counts, strategy.VALUES, n):
+                draw(values + [v], n - 1, p * chance)
             return
         out[key] = out.get(key, 0) + p
     draw([], n0, Fraction(1))
@@ -376,13 +384,8 @@ def straight_jack_probabilities(options=None, rank_counts=None, chart=None):
                     if act not in (strategy.HIT, strategy.DOUBLE):
                         add((W.straight_jack_progressive(two, drawn),), q * no_bj(counts, left))
                         return
-                    for r in range(13):
-                        if counts[r]:
-                            c = counts[r]
-                            counts[r] -= 1
-                            walk(drawn + [_rank_card(r)], counts, left - 1,
-                                 q * Fraction(c, left), act)
-                            counts[r] = c
+                    for r, chance in _draws(counts, range(13), left):
+                        walk(drawn + [_rank_card(r)], counts, left - 1, q * chance, act)
                 def no_bj(counts, left, need=need):
                     """The hole card, priced after the draws: not a Blackjack's."""
                     return Fraction(left - sum(counts[r] for r in need), left) if need else 1
@@ -401,7 +404,8 @@ def bad_beat_probabilities(options=None, any_twenty=False,
     """{hands paid: exact probability} of Bad Beat (633a.7(o)(1)(i)) with the player playing
     the basic strategy chart, over the configured shoe (controller/par/blackjack_bad_beat.py
     states the method). `most_tracked`: the split rounds' inclusion-exclusion over hands is taken to
-    sets of that many hands (None: all, exact; slow for four hands: bench/par.py)."""
+    sets of that many hands (None: all, exact, by controller/par/blackjack_split_exact.py;
+    minutes at four hands: bench/par.py --bad-beat-exact)."""
     rules = strategy.blackjack_rules(options)
     chart, _ = strategy.solve(rules)
     return bad_beat.probabilities(rules, chart, any_twenty=any_twenty,

@@ -40,6 +40,7 @@ from fractions import Fraction
 from math import comb
 
 from controller.par import blackjack_play as bp
+from controller.par import blackjack_split_exact as exact
 from controller.par import blackjack_strategy as s
 
 VALUES, ACE, TEN = s.VALUES, s.ACE, s.TEN
@@ -54,10 +55,11 @@ METHOD = ("over the shoe in Fractions, the seat playing the basic strategy chart
           "taken to pairs of hands; counted by multisets of card values (sequences per "
           "multiset times falling factorials of the shoe)")
 PRECISION = ("exact but for the inclusion-exclusion terms in which three or four hands of one "
-             "split round all end on 20 (left out: the full sum took 731 s of CPU at four "
-             "hands); on the default table they move twenty_vs_21 by 1.3e-7 (0.0114670870 "
-             "here, 0.0114672166 in full) and the house edge by 2.6e-6 (bench/par.py "
-             "--bad-beat-exact computes the full sum)")
+             "split round all end on 20 (left out: every term, exactly, takes minutes, 174.5 s "
+             "of CPU by blackjack_split_exact.py against 469.9 s term by term, over the 30 s "
+             "of tablectl par --all); on the default table they move twenty_vs_21 by 1.3e-7 "
+             "(0.0114670870 here, 0.0114672166 in full) and the house edge by 2.6e-6 "
+             "(bench/par.py --bad-beat-exact computes the full sum both ways)")
 
 
 def hole_excluded(rules, up):
@@ -181,26 +183,6 @@ def _falling_table(counts):
     return _TABLES[counts]
 
 
-def _phase_patterns(hands_max, resplit):
-    """{(resplits, constrained second cards, free second cards): patterns} of a split
-    round's second cards: while the seat has fewer than `hands_max` hands a second card of
-    the pair's value resplits (so a second card kept is 'constrained': not that value);
-    once it cannot resplit a second card is free."""
-    out = {}
-
-    def walk(hands, need, r, nc, na):
-        if not need:
-            out[(r, nc, na)] = out.get((r, nc, na), 0) + 1
-            return
-        if resplit and hands < hands_max:
-            walk(hands + 1, need + 1, r + 1, nc, na)
-            walk(hands, need - 1, r, nc + 1, na)
-        else:
-            walk(hands, need - 1, r, nc, na + 1)
-    walk(2, 2, 0, 0, 0)
-    return out
-
-
 def _convolve(a, b, cap):
     """The multisets of a and b added, their counts multiplied; those past the shoe dropped."""
     out = {}
@@ -247,6 +229,11 @@ def up_card_probabilities(rules, chart_up, up, shoe, most_tracked=None):
     for v in VALUES:
         if not play.splits(v) or shoe[v] < 2:
             continue
+        if most_tracked is None:                # every term: one polynomial
+            y = exact.split_polynomial(play, v, rules.split_hands, cap)
+            exact.add_split_round(vs_21.sums, shoe, v, y, d21)
+            exact.add_split_round(ok20.sums, shoe, v, y, holes)
+            continue
         resplit = v != ACE                      # split aces are not split again
         hand_c, hand_a = {}, {}
         for w in VALUES:
@@ -267,7 +254,7 @@ def up_card_probabilities(rules, chart_up, up, shoe, most_tracked=None):
                     convs[(jc, ja)] = _convolve(conv(jc - 1, ja), hand_c, cap)
             return convs[(jc, ja)]
         variants = {}
-        for (r, nc, na), patterns in _phase_patterns(rules.split_hands, resplit).items():
+        for (r, nc, na), patterns in exact.phase_patterns(rules.split_hands, resplit).items():
             for jc in range(nc + 1):
                 for ja in range(na + 1):
                     if not jc and not ja or most_tracked and jc + ja > most_tracked:

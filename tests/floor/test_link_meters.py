@@ -13,7 +13,7 @@ from controller.floor.linkctl import ControllerThread
 from tests.floor.conftest import FLOOR_PW, ServiceThread, wait_for
 from tests.floor.linkpub import LinkTable
 from tests.floor.test_link_controller import cli, define
-from tests.floor.test_page import CHROMIUM, DRIVER, browser, save_screenshot
+from tests.floor.test_page import CHROMIUM, DRIVER, browser, save_screenshot, text_of
 
 
 def play(floor, hits=27):
@@ -69,12 +69,7 @@ def test_the_floor_page_shows_the_link_meter_within_a_second_of_a_change(floor, 
     driver = None
 
     def cell(cls):
-        from selenium.common.exceptions import (NoSuchElementException,
-                                                StaleElementReferenceException)
-        try:
-            return driver.find_element("css selector", "#l-L1 td.%s" % cls).text
-        except (NoSuchElementException, StaleElementReferenceException):
-            return ""
+        return text_of(driver, "#l-L1 td.%s" % cls)
     try:
         driver = browser(tmp_path)
         driver.get(svc.page + "/")
@@ -98,7 +93,7 @@ def test_the_floor_page_shows_the_link_meter_within_a_second_of_a_change(floor, 
         asyncio.run(send("hit"))
         wait_for(lambda: cell("hits") == "1", timeout=5, step=0.02, what="the hit")
         assert cell("value") == "$1,000.00" and "T1 seat 3 $1,014.00" in cell("last")
-        hits = driver.find_element("id", "h-L1").text
+        hits = text_of(driver, "#h-L1")
         assert "AS AH AD" in hits and "$1,014.00" in hits
         save_screenshot(driver, tmp_path, "floor-links.png")
         assert cell("status") == "operable"

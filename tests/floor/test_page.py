@@ -35,12 +35,25 @@ def save_screenshot(driver, tmp_path, name):
     return path
 
 
-def cell(driver, table, cls):
+def text_of(driver, css):
+    """The text of the element at `css` ("" while there is none). The page redraws a row
+    when its table's summary or its link's meter changes (and each second), so an element
+    found may be replaced before its text is read: it is looked up again, for up to 2 s."""
     from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
-    try:
-        return driver.find_element("css selector", "#t-%s td.%s" % (table, cls.split()[0])).text
-    except (NoSuchElementException, StaleElementReferenceException):
-        return ""
+    end = time.monotonic() + 2
+    while True:
+        try:
+            return driver.find_element("css selector", css).text
+        except NoSuchElementException:
+            return ""
+        except StaleElementReferenceException:
+            if time.monotonic() > end:
+                return ""
+            time.sleep(0.01)
+
+
+def cell(driver, table, cls):
+    return text_of(driver, "#t-%s td.%s" % (table, cls.split()[0]))
 
 
 @pytest.mark.skipif(not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)),

@@ -213,6 +213,17 @@ def test_bad_beat_taken_to_pairs_of_hands_is_exact_where_a_seat_splits_to_two_ha
 
 
 @pytest.mark.reg("633a.7(o)(1)(i)")
+@pytest.mark.parametrize("split_hands", [3, 4])
+def test_bad_beat_exact_polynomial_equals_the_term_by_term_sum(split_hands):
+    """blackjack_split_exact's one polynomial (Horner's rule, packed multisets, the dealer
+    paired through marginals) against every inclusion-exclusion term summed one by one."""
+    rules = s.blackjack_rules({"split_hands": split_hands})
+    for option in (False, True):
+        assert bad_beat.probabilities(rules, CHART, SHOE, any_twenty=option, most_tracked=None) \
+            == bad_beat.probabilities(rules, CHART, SHOE, any_twenty=option, most_tracked=4)
+
+
+@pytest.mark.reg("633a.7(o)(1)(i)")
 def test_the_bad_beat_sheet_states_its_method_and_precision():
     (sheet,) = par.side_sheets({"offered": {"bad_beat_progressive": True}})
     j = sheet.to_json()

@@ -56,3 +56,22 @@ def test_a_bad_configuration_exits_2_naming_the_key(tmp_path):
     path = _write(tmp_path, "dab.toml", 'game = "double-attack-blackjack"\n')
     p = run("par", "blackjack", "--config", path)
     assert p.returncode == 2 and "configures a double-attack-blackjack table" in p.stderr
+
+
+def test_the_text_sheet_gives_each_wagers_method_and_precision_as_its_json_does():
+    """A lab reading `tablectl par GAME` sees how each figure was reached: one line each for
+    the method and, where the JSON states one, the precision, under every priced wager."""
+    text = run("par", "blackjack").stdout
+    sheets = json.loads(run("par", "blackjack", "--json").stdout)["wagers"]
+    blocks = text.split("\n\n")[1:]
+    for j in sheets:
+        (block,) = [b for b in blocks if b.startswith(j["wager"] + " ") or
+                    b.startswith(j["wager"] + "  ")]
+        lines = block.splitlines()
+        if "method" in j:
+            assert "  method: %s" % j["method"] in lines
+        if "precision" in j:
+            assert "  precision: %s" % j["precision"] in lines
+        assert sum(line.startswith("  method: ") for line in lines) == 1
+    counted = run("par", "flop-poker").stdout.split("\n\nthree_card_bonus")[1]
+    assert "  method: exact count of the " in counted.split("\n\n")[0]

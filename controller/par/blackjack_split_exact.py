@@ -1,0 +1,182 @@
+"""Bad Beat's split rounds with every inclusion-exclusion term (three and four hands included),
+exact, in one polynomial: what controller/par/blackjack_bad_beat.py's truncated sum leaves out.
+
+Why a second way: the term-by-term sum (bad_beat.up_card_probabilities with most_tracked=None)
+convolves the hands of every set J of hands, every pattern of resplits and every split of J
+between hands whose second card was constrained and free separately, then pairs each result
+with the dealer: 470-731 s of CPU on the default table. Here
+  * a multiset of card values is one integer, 8 bits a value (its count of lumped "not v"
+    cards and its length in two more bytes), so adding multisets is adding integers;
+  * the terms that share a pattern tag (resplits r, lumped cards q) are one polynomial in the
+    free hand A and the constrained hand C, sum of sign * patterns * C(nc, jc) * C(na, ja) *
+    C^jc A^ja, built by Horner's rule in A: one 4-fold product per tag instead of one per term;
+    the tag rides in the key (r more cards of v, q lumped cards), so all tags end in one dict;
+  * the dealer is paired through marginals: each dealer multiset reads the hands' counts only
+    at the values it holds, so the hands' polynomial (priced at every value) is summed down to
+    a few covering sets of values, and each dealer multiset is priced against its set's sums.
+Exactly the same figure, fraction for fraction (tests/par/test_par_blackjack_exact.py against
+the brute-force deal-out and the term-by-term sum; bench/par.py --bad-beat-exact times both).
+Still minutes at four hands on the default table: see docs/par-sheets.md.
+"""
+
+from math import comb
+
+from controller.par import blackjack_play as bp
+from controller.par import blackjack_strategy as s
+
+VALUES, ACE = s.VALUES, s.ACE
+Q_BIT, LEN_BIT = 80, 88          # bytes 10 and 11 of a packed multiset: lumped cards, length
+BYTE = 255
+
+
+def phase_patterns(hands_max, resplit):
+    """{(resplits, constrained second cards, free second cards): patterns} of a split
+    round's second cards: while the seat has fewer than `hands_max` hands a second card of
+    the pair's value resplits (so a second card kept is 'constrained': not that value);
+    once it cannot resplit a second card is free."""
+    out = {}
+
+    def walk(hands, need, r, nc, na):
+        if not need:
+            out[(r, nc, na)] = out.get((r, nc, na), 0) + 1
+            return
+        if resplit and hands < hands_max:
+            walk(hands + 1, need + 1, r + 1, nc, na)
+            walk(hands, need - 1, r, nc + 1, na)
+        else:
+            walk(hands, need - 1, r, nc, na + 1)
+    walk(2, 2, 0, 0, 0)
+    return out
+
+
+def pack(m):
+    """A multiset of values (10 counts, the ace's first) as one integer, its length on top."""
+    key = 0
+    for i, k in enumerate(m):
+        key |= k << (8 * i)
+    return key | sum(m) << LEN_BIT
+
+
+def _mul(a, b):
+    """Packed polynomials multiplied: multisets added (no byte passes 255), counts multiplied.
+    Multisets past the shoe are kept: their price is zero."""
+    out = {}
+    get = out.get
+    bl = list(b.items())
+    for x, nx in a.items():
+        for y, ny in bl:
+            k = x + y
+            out[k] = get(k, 0) + nx * ny
+    return out
+
+
+def split_polynomial(play, v, split_hands, cap):
+    """{packed multiset: signed weight}: every inclusion-exclusion term of a split pair of v
+    at once. A key holds the tracked hands' cards after their first (r resplit cards of v
+    added to v's count) and the q lumped cards; the weight is the sign times the patterns
+    times the sequences."""
+    hand_c, hand_a = {}, {}
+    for w in VALUES:
+        for m, n in play.split_hand_twenties(v, w, cap).items():
+            k = pack(m)
+            hand_a[k] = hand_a.get(k, 0) + n
+            if w != v:
+                hand_c[k] = hand_c.get(k, 0) + n
+    if not hand_a:
+        return {}
+    tags = {}                            # key shift -> ja -> jc -> coefficient
+    for (r, nc, na), patterns in phase_patterns(split_hands, v != ACE).items():
+        shift = (r << 8 * (v - 1)) + (r << LEN_BIT)
+        for jc in range(nc + 1):
+            for ja in range(na + 1):
+                if jc or ja:
+                    sign = 1 if (jc + ja) % 2 else -1
+                    by_jc = tags.setdefault(shift + ((nc - jc) << Q_BIT), {}).setdefault(ja, {})
+                    by_jc[jc] = by_jc.get(jc, 0) + sign * patterns * comb(nc, jc) * comb(na, ja)
+    c_powers = [{0: 1}]
+    total = {}
+    for shift, by_ja in tags.items():
+        y = {}
+        for ja in range(max(by_ja), -1, -1):           # Horner's rule in A
+            if y:
+                y = _mul(y, hand_a)
+            for jc, coef in by_ja.get(ja, {}).items():
+                while len(c_powers) <= jc:
+                    c_powers.append(_mul(c_powers[-1], hand_c))
+                for key, n in c_powers[jc].items():
+                    y[key] = y.get(key, 0) + coef * n
+        for key, x in y.items():
+            total[key + shift] = total.get(key + shift, 0) + x
+    return {k: x for k, x in total.items() if x}
+
+
+def _covers(ds, iv, most=5):
+    """The dealer multisets grouped under sets of at most `most` values (v aside) that hold
+    each one's values: one marginal of the hands' polynomial per set."""
+    sets = []
+    for d in sorted(ds, key=lambda d: -sum(1 for i, k in enumerate(d) if k and i != iv)):
+        sup = frozenset(i for i, k in enumerate(d) if k and i != iv)
+        fits = [j for j, (cs, _) in enumerate(sets) if len(cs | sup) <= most]
+        if fits:
+            j = min(fits, key=lambda j: len(sets[j][0] | sup))
+            sets[j] = (sets[j][0] | sup, sets[j][1] + [d])
+        else:
+            sets.append((sup, [d]))
+    return sets
+
+
+def add_split_round(sums, shoe, v, y, ds):
+    """Add to `sums` ({length: numerator over falling(n, length)}) the split polynomial `y`
+    of v paired with the dealer multisets `ds` ({multiset: sequences}): the 2 + r cards of v
+    and the lumped cards ("not v") priced as in blackjack_bad_beat._Pricer.add_split_terms."""
+    c = [shoe[x] for x in VALUES]
+    n, iv = sum(c), v - 1
+    others = n - c[iv]
+    lo_mask = (1 << 40) - 1
+    memo = {}
+
+    def base(part, first):
+        b = memo.get((part, first))
+        if b is None:
+            b = 1
+            for i in range(first, first + 5):
+                k = (part >> 8 * i) & BYTE
+                if k and i != iv:
+                    b *= bp.falling(c[i], k)
+            memo[(part, first)] = b
+        return b
+    priced = {}
+    for k, x in y.items():
+        b = base(k & lo_mask, 0) * base(k & (lo_mask << 40), 5)
+        if b:
+            priced[k] = x * b
+    dmax = max(max(d) for d in ds)
+    ratio = [[[bp.falling(c[i] - u, d) if u <= c[i] else 0 for d in range(dmax + 1)]
+              for u in range(256)] for i in range(10)]
+    keep = (BYTE << 8 * iv) | (BYTE << Q_BIT) | (BYTE << LEN_BIT)
+    for values, members in _covers(ds, iv):
+        mask = keep
+        for i in values:
+            mask |= BYTE << 8 * i
+        marg = {}
+        get = marg.get
+        for k, x in priced.items():
+            kk = k & mask
+            marg[kk] = get(kk, 0) + x
+        dl = [([(i, k) for i, k in enumerate(d) if k and i != iv], ds[d], d[iv],
+               sum(d) - d[iv]) for d in members]
+        for k, x in marg.items():
+            t, q = (k >> 8 * iv) & BYTE, (k >> Q_BIT) & BYTE
+            mo_hands = ((k >> LEN_BIT) & BYTE) - t
+            for items, nd, dv, dn in dl:
+                w = x * nd
+                for i, dk in items:
+                    w *= ratio[i][(k >> 8 * i) & BYTE][dk]
+                    if not w:
+                        break
+                if not w:
+                    continue
+                mv, mo = t + dv + 2, mo_hands + dn
+                w *= bp.falling(c[iv], mv) * bp.falling(others - mo, q)
+                if w:
+                    sums[mv + mo + q] = sums.get(mv + mo + q, 0) + w
