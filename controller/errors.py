@@ -33,6 +33,12 @@ class SettlementError(RulesError):
     """A settlement that cannot be computed as asked (unknown outcome, missing meter)."""
 
 
+class ScenarioError(TablectlError):
+    """A scenario (`tablectl play`) that is malformed, contradicts itself or asks what the rules
+    forbid. Here, not in controller/scenario.py, because each game's scenario answers raise it
+    from the game's own modules (controller/games/scenario_answers.py)."""
+
+
 class ConfigError(TablectlError):
     """A configuration key or value that is unknown, of the wrong type or forbidden."""
 

@@ -12,27 +12,28 @@ What a round asks for is the model's `pending`:
                                           the next unused action is that offer for
                                           that seat, declined otherwise
     {"need": "reader"}                    the card reader's answer (the runner knows
-                                          the stacked hole card; the model says)
-    {"need": <game-specific>, ...}        a game's own input, answered by the model's
-                                          `scenario_answer(pending, doc)`
+                                          the stacked hole card; the game says)
+    {"need": <game-specific>, ...}        a game's own input, answered by the game's
+                                          `answer(pending, doc)`
+
+What only a game knows (its whole deck, its own waits' answers, the reader's answer, its part
+of the output) it says through the scenario answers its declaration names
+(controller/games/scenario_answers.py), never here: the runner names no game.
 """
 
 import json
 
 from controller import config as configuration
-from controller.errors import ConfigError, InvalidCard, TablectlError
+from controller.errors import ConfigError, InvalidCard, ScenarioError, TablectlError
 from controller.events import READER_ANSWER
 from controller.games import model_class
 from controller.games.engine import DECK_REMOVED, ROUND_OVER, GameMachine
 from controller.games.events import Event
+from controller.games.scenario_answers import answers_for
 from controller.rules import cards as C
 
 TOP_KEYS = ("game", "config", "cards", "deck", "seats", "actions", "start_position", "dice")
 DECK_KEYS = ("missing", "extra")
-
-
-class ScenarioError(TablectlError):
-    """A scenario that is malformed, contradicts itself or asks what the rules forbid."""
 
 
 # Deeper than any scenario needs (seats > seat > wager > ...); deeper is refused before
@@ -150,6 +151,7 @@ class Runner:
             raise ScenarioError("config: %s" % e)
         self.table = GameMachine(cls(cfg))
         self.model = self.table.model
+        self.game = answers_for(self.model)
         self.cards = self.whole_shoe(doc)
         # what a game's own scenario answers read: the listed cards and the rest of the shoe
         self.shoe_doc = dict(doc, cards=list(self.cards))
@@ -168,14 +170,14 @@ class Runner:
         decks hold it is left for the game to refuse, naming its section."""
         listed = list(doc.get("cards", []))
         spec = doc.get("deck", {})
-        whole = getattr(self.model, "scenario_deck", None)
+        whole = self.game.deck()
         if whole is None:
             if spec:
                 raise ScenarioError("deck: %s is not played with cards" % doc["game"])
             return listed
         pool = {}
         order = []
-        for code in whole():
+        for code in whole:
             if code not in pool:
                 order.append(code)
             pool[code] = pool.get(code, 0) + 1
@@ -262,6 +264,7 @@ class Runner:
         runner = cls(checkpoint["doc"])
         runner.table = GameMachine.restore(type(runner.model), checkpoint["snapshot"])
         runner.model = runner.table.model
+        runner.game = answers_for(runner.model)
         runner.next_card = checkpoint["next_card"]
         runner.next_action = checkpoint["next_action"]
         return runner
@@ -281,10 +284,9 @@ class Runner:
         elif need in ("decision", "offer"):
             self.decide(pending)
         elif need == "reader":
-            self.feed("reader", {READER_ANSWER: self.model.scenario_reader_answer()},
-                      "card reader")
+            self.feed("reader", {READER_ANSWER: self.game.reader_answer()}, "card reader")
         else:
-            kind, data = self.model.scenario_answer(pending, self.shoe_doc)
+            kind, data = self.game.answer(pending, self.shoe_doc)
             self.feed(kind, data, need)
 
     def decide(self, pending):
@@ -294,9 +296,8 @@ class Runner:
             if nxt is not None and str(nxt["seat"]) == seat and nxt["action"] == pending["offer"]:
                 self.take_action(nxt)
             else:
-                why = getattr(self.model, "scenario_refusal", None)
-                why = why and nxt is not None and str(nxt["seat"]) == seat and \
-                    why(pending, nxt["action"])
+                why = nxt is not None and str(nxt["seat"]) == seat and \
+                    self.game.refusal(pending, nxt["action"])
                 if why:
                     self.passed_over = (self.next_action, why)
                 self.feed("decision", {"seat": seat, "action": "decline",
@@ -327,7 +328,7 @@ class Runner:
                 total += net
             seats[seat] = {"net": total, "wagers": wagers}
         out = {"game": self.model.GAME, "status": self.model.status, "seats": seats}
-        out.update(self.model.scenario_summary())
+        out.update(self.game.summary())
         if self.model.status == "void":
             out["reason"] = self.model.void_reason
         return out

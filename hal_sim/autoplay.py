@@ -234,8 +234,9 @@ class Autoplay:
         return p is None or p._done(self.ctl.clock())
 
     def shuffle(self):
-        if hasattr(self.model, "batch_counts"):          # blackjack family: its decks
-            self.deck = sorted(c for c, n in self.model.batch_counts().items() for _ in range(n))
+        shoe = getattr(self.model, "shoe", None)         # blackjack family: its decks
+        if shoe is not None:
+            self.deck = sorted(c for c, n in shoe.batch_counts().items() for _ in range(n))
         else:
             self.deck = list(DECK)
         if self.plays.joker:

@@ -24,14 +24,22 @@ class Clock:
         self.now += int(ms * MS) + ns
 
 
-def table(game, cfg=None, options=None, **model_args):
+def table(game, cfg=None, options=None, link=None, links=None, **model_args):
     """A GameMachine of `game` (an id or a model class) on the validated configuration `cfg`
-    with `options` merged into its `options`; `model_args` go to the model (an rng)."""
+    with `options` merged into its `options`; `model_args` go to the model (an rng).
+    `link` (the meter's link id) or `links` ({wager: link id}) put its progressives on a
+    link, as the runtime does from [controller.floor] after the table's own keys are
+    validated."""
     cls = model_class(game) if isinstance(game, str) else game
     doc = dict(cfg or {})
     if options:
         doc["options"] = dict(doc.get("options", {}), **options)
-    return GameMachine(cls(configuration.validate(doc, cls), **model_args))
+    validated = configuration.validate(doc, cls)
+    if link is not None:
+        validated["link"] = link
+    if links is not None:
+        validated["links"] = dict(links)
+    return GameMachine(cls(validated, **model_args))
 
 
 def table_of(game, keys="cfg"):

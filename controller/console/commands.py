@@ -7,7 +7,8 @@ journal itself. Every command line is journaled first, through the controller's 
 hook, as Record("console", {"role", "command", "args"}); a refusal adds
 Record("console_refused", {"role", "command", "reason"}).
 
-The commands form a tree (`COMMANDS`): a word may be shortened to any prefix no other word at
+The commands form a tree (`Commands.command_tree`, {word: Command}; it was `table`, one of
+five things called "table", issue 12): a word may be shortened to any prefix no other word at
 its place shares (`sh st` is `show status`), and `?` after any partial line lists what may
 follow it there, for the logged-in role. Who may run what (each role may run everything of
 the roles below it) is each node's `minimum`; `help` and `?` list only what the role may run:
@@ -112,7 +113,7 @@ class Commands:
         self.meters_book = WagerMeters(controller, self.gaming_day,
                                        getattr(store, "path", None) or None)
         S = self._show_children()
-        self.tree = {c.name: c for c in (
+        self.command_tree = {c.name: c for c in (
             Command("help", "dealer", "help [COMMAND]", "what you may run here", self.c_help,
                     args="[COMMAND]"),
             Command("status", "dealer", "status", "the table's state, lock-out and counts",
@@ -180,7 +181,7 @@ class Commands:
     def resolve(self, words):
         """A Resolved for the words of a line (see the module docstring); ConsoleError for an
         unknown or ambiguous word."""
-        path, nodes, args = [], self.tree, []
+        path, nodes, args = [], self.command_tree, []
         for i, word in enumerate(words):
             if "?" in word:
                 return Resolved(path, args, True, word.split("?", 1)[0].lower())
@@ -211,7 +212,7 @@ class Commands:
                 if n.func is not None:
                     out.append((n.usage, n.minimum, n.help))
                 walk(n.children)
-        walk(self.tree)
+        walk(self.command_tree)
         return out
 
     def visible(self, role, nodes):
@@ -228,7 +229,7 @@ class Commands:
 
     def possible(self, role, r):
         """What may follow the words of `r` (the `?` answer), for `role`."""
-        nodes = r.path[-1].children if r.path else self.tree
+        nodes = r.path[-1].children if r.path else self.command_tree
         lines = []
         prefix = " ".join(n.name for n in r.path)
         for n in self.visible(role, nodes):
@@ -251,7 +252,7 @@ class Commands:
         if words[0].lower() in ("exit", "quit"):
             return True
         try:
-            node = match(self.tree, words[0])
+            node = match(self.command_tree, words[0])
         except ConsoleError:
             return False
         return node is not None and node.name == "logout"
@@ -259,7 +260,7 @@ class Commands:
     # ---- dispatch -------------------------------------------------------------------------
 
     def available(self, role):
-        return self.visible(role, self.tree)
+        return self.visible(role, self.command_tree)
 
     def run(self, role, line):
         words = line.split()
@@ -362,7 +363,7 @@ class Commands:
             rows.append(("devices", ", ".join("%s %s" % (n, _state(d))
                                               for n, d in sorted(self.devices.items()))))
         rows.append(("floor link", self._link_text()))
-        return _table(rows)
+        return _two_columns(rows)
 
     def gaming_day(self, ts_ns):
         """The gaming day of a stamp: the card reader's policy's day where it keeps one, else
@@ -424,7 +425,7 @@ class Commands:
                                           for k in pending) or "none")))
         if not meters:
             rows.append(("progressive", "none at this table"))
-        return "\n".join(lines) + "\n" + _table(rows)
+        return "\n".join(lines) + "\n" + _two_columns(rows)
 
     def c_lockouts(self, role, args):
         lines = []
@@ -807,7 +808,8 @@ def _writes_outputs(driver):
     return bool(getattr(driver, "outputs", None))
 
 
-def _table(rows):
+def _two_columns(rows):
+    """(label, value) rows as two aligned columns of text."""
     width = max(len(k) for k, _ in rows)
     return "\n".join("%-*s  %s" % (width, k, v) for k, v in rows)
 

@@ -85,10 +85,16 @@ class GameModel:
     OPTIONAL_WAGERS = ()         # offered or not by the Rules Submission (config "offered")
     OPTIONS = {}                 # the game's own config options: {key: (type, check)}
     SHAKER = False               # the game's `shuffle` is the dealer shaking a dice shaker
+    # {attribute: class}: the parts a model holds and delegates to (the blackjack family's
+    # shoe, side-wager book and decisions), each built as class(model). A part is behaviour
+    # with a declared interface, not round data: the data it keeps stays on the model, so a
+    # snapshot is the model's data alone and a part is built again on restore.
+    PARTS = {}
     DEFAULTS = {"table_min": 100, "table_max": 1000000, "offered": {}, "limits": {},
                 "paytables": {}, "options": {}}
 
     def __init__(self, config):
+        self.attach_parts()
         self.config = config
         self.round_no = 0
         self.wagers = {}         # seat -> {wager: cents}
@@ -222,13 +228,19 @@ class GameModel:
 
     # ---- persistence ----------------------------------------------------------
 
+    def attach_parts(self):
+        for name, part in type(self).PARTS.items():
+            self.__dict__[name] = part(self)
+
     def to_json(self):
         return {k: v for k, v in vars(self).items() if not k.startswith("_")
-                and k not in ("state", "machine_state") and not callable(v)}
+                and k not in ("state", "machine_state") and k not in self.PARTS
+                and not callable(v)}
 
     @classmethod
     def from_json(cls, doc):
         model = cls.__new__(cls)
+        model.attach_parts()
         for k, v in doc.items():
             setattr(model, k, v)
         return model

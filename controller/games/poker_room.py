@@ -170,12 +170,6 @@ class PokerRoom(GameModel):
                               "(637a(e)(4))" % (what, code))
         return code
 
-    def scenario_deck(self):
-        """The whole deck a scenario's listed cards are the top of (controller/scenario.py):
-        the cards a poker scenario does not list are the rest of the 52, after the listed
-        ones, as in every other game."""
-        return [C.code(c) for c in C.standard_deck()]
-
     def count_due(self):
         if self.deck_rounds >= self.options["deck_count_every"]:
             raise IllegalEvent("the deck has not been counted in %d rounds: the dealer counts it "
@@ -446,20 +440,3 @@ class PokerRoom(GameModel):
                                "losing_hands_count, stub_count" % (kind,))
         self.not_locked()
         handler(event)
-
-    def scenario_answer(self, pending, doc):
-        """The scenario's dealer counts the losing hands and finds each complete."""
-        from controller.scenario import ScenarioError
-        if pending.get("need") == "losing_hands_count":
-            return "irregularity", {"kind": "losing_hands_count",
-                                    "counts": dict(pending["expected"])}
-        raise ScenarioError("%s does not ask for %r" % (self.GAME, pending.get("need")))
-
-    def scenario_summary(self):
-        out = {"variant": self.options["variant"], "betting": self.options["betting"]}
-        if self.options["variant"] != STUD:
-            out["button"] = self.button
-            out["board"] = list(self.board)
-        out.update({"burns": list(self.burns), "showdown": self.showdown, "pots": self.pots,
-                    "rake": self.rake, "jackpot_drop": self.jackpot_drop})
-        return out

@@ -214,25 +214,3 @@ class PropsAndHops(GameModel):
         for seat, wager, net in winning:
             self.note("pay", seat=seat, wager=wager, amount=net)
         self.results = results
-
-    # ---- scenarios (controller/scenario.py) --------------------------------------------
-
-    def scenario_answer(self, pending, doc):
-        """The scenario's `dice`: [[a, b]] or ["no_roll"], one roll for its one round."""
-        from controller.scenario import ScenarioError
-        if pending.get("need") != "dice":
-            raise ScenarioError("%s does not ask for %r" % (self.GAME, pending.get("need")))
-        if "dice" not in doc:
-            raise ScenarioError("scenario has no 'dice': Props & Hops needs the roll as "
-                                "[[a, b]] or [\"no_roll\"] (585.3(g))")
-        roll = doc["dice"]
-        if roll == ["no_roll"]:
-            return "dice", {"no_roll": "called"}
-        if (not isinstance(roll, list) or len(roll) != 1 or not isinstance(roll[0], list)
-                or len(roll[0]) != 2):
-            raise ScenarioError("dice must be [[a, b]] (one roll of two dice) or [\"no_roll\"], "
-                                "not %s (585.3(a))" % (roll,))
-        return "dice", {"dice": list(roll[0])}
-
-    def scenario_summary(self):
-        return {"dice": self.roll, "shooter": self.shooter}

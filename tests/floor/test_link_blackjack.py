@@ -12,16 +12,15 @@ import time
 
 import pytest
 
-from controller import config as configuration
 from controller.events import Event
 from controller.floor.fold import TableView
 from controller.floor.link_client import LinkClient
 from controller.games.blackjack.model import Blackjack
-from controller.games.engine import GameMachine
 from controller.journal import boot
 from controller.policies import default_policies
 from controller.progressive import link_up, linked_meters
 from controller.table import TableController
+from tests import builders
 from tests.floor.conftest import journal_rows, wait_for
 from tests.floor.test_link_controller import controller, define, meter
 
@@ -36,10 +35,8 @@ class BlackjackTable:
     with `journal` (a path), the journaled controller a real table runs, booted from it."""
 
     def __init__(self, floor, links=LINKS, journal=None):
-        cfg = configuration.validate({"options": OPTIONS}, Blackjack)
-        cfg["links"] = dict(links)
         self.floor, self.links, self.journal = floor, dict(links), journal
-        table = GameMachine(Blackjack(cfg))
+        table = builders.table(Blackjack, options=OPTIONS, links=links)
         self.ctl = boot(journal, table, default_policies("blackjack")) if journal else \
             TableController(table)
         self.ctl.start()

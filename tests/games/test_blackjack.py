@@ -134,6 +134,20 @@ def test_a_new_dealer_burns_one_card_before_dealing_and_it_counts_against_the_ba
         t.handle(Event("irregularity", {"kind": "new_dealer", "card": "2s"}))
 
 
+def test_one_copy_too_many_names_the_configured_decks():
+    """The batch is options.decks (two batches with a double shoe), not the family's 8."""
+    t = table(decks=2)
+    start(t, {"1": {"blackjack": 1000}})
+    with pytest.raises(InvalidCard, match=r"one As too many: a batch of 2 decks holds 2 "
+                                          r"\(633a.3 as configured: options.decks\)"):
+        cards(t, "As", "As", "As")
+    t = table(decks=1, double_shoe=True)
+    start(t, {"1": {"blackjack": 1000}})
+    with pytest.raises(InvalidCard, match="one As too many: a double shoe's two batches "
+                                          "of 1 decks hold 2"):
+        cards(t, "As", "As", "As")
+
+
 @pytest.mark.reg("633a.7(d)")
 def test_a_double_shoe_burns_no_card():
     t = table(double_shoe=True)
@@ -415,7 +429,7 @@ def test_a_hand_of_21_is_not_asked_to_draw():
     act(t, 1, "hit")
     cards(t, "Ts")
     assert t.model.pending["seat"] == "2"
-    assert t.model.refusal("hit", "1", 0) == "a hand of 21 may not draw (633a.7(k)(1))"
+    assert t.model.decisions.refusal("hit", "1", 0) == "a hand of 21 may not draw (633a.7(k)(1))"
     with pytest.raises(IllegalEvent, match="procedure asks seat 2"):
         act(t, 1, "hit")
 
@@ -428,4 +442,4 @@ def test_a_doubled_hand_takes_one_card():
     act(t, 1, "double", 1000)
     cards(t, "4c")
     assert t.model.hands["1"][0]["stood"] and t.model.pending["seat"] == "2"
-    assert t.model.refusal("hit", "1", 0) == "a doubled hand takes one card only (633a.7(k)(2))"
+    assert t.model.decisions.refusal("hit", "1", 0) == "a doubled hand takes one card only (633a.7(k)(2))"

@@ -5,12 +5,11 @@ against a real nats-server and the links' real controllers: tests/floor/test_lin
 
 import pytest
 
-from controller import config as configuration
 from controller.errors import ConfigError, RulesError
 from controller.games.blackjack.model import Blackjack
-from controller.games.engine import GameMachine
 from controller.games.events import Event
 from controller.progressive import late_awards
+from tests import builders
 from tests.games.events import act, cards, wagers
 
 LINKS = {"bad_beat_progressive": "BB", "hit_and_run_progressive": "HR",
@@ -20,9 +19,7 @@ JACKPOT = {"side_paytables": {"bad_beat_progressive": {"twenty_vs_blackjack": "5
 
 
 def linked_table(links=LINKS, options=JACKPOT, value=250000):
-    cfg = configuration.validate({"options": options}, Blackjack)
-    cfg["links"] = dict(links)
-    t = GameMachine(Blackjack(cfg))
+    t = builders.table(Blackjack, options=options, links=links)
     t.handle(Event("open_table"))
     t.handle(Event("shuffle"))
     for link in links.values():

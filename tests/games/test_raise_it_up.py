@@ -15,6 +15,7 @@ from controller.errors import ConfigError, RulesError
 from controller.games import model_class
 from controller.games.engine import IllegalEvent
 from controller.games.events import Event
+from controller.games.scenario_answers import answers_for
 from controller.games.single_deck.raise_it_up import RaiseItUpStud as RIU
 from tests.builders import table_of
 
@@ -136,7 +137,7 @@ def test_progressive_wager_only_where_offered():
     with pytest.raises(IllegalEvent, match=r"Progressive Payout Wager is not offered.*"
                                            r"669a.7\(d\)\(4\)"):
         wagers(t, {1: {"progressive": 100}})
-    assert t.model.meter is None and "meter" not in t.model.scenario_summary()
+    assert t.model.meter is None and "meter" not in answers_for(t.model).summary()
 
 
 @pytest.mark.reg("669a.7(d)(5)")
@@ -416,7 +417,7 @@ def test_ace_king_queen_of_spades_takes_the_meter_with_this_rounds_contributions
     assert t.model.meter["value"] == 100000 and t.model.meter["hits"] == 1
     assert t.model.jackpots == [{"seat": "2", "hand": "ace_king_queen_of_spades",
                                  "amount": 250084, "table_inventory": False}]
-    assert t.model.scenario_summary()["meter"] == 100000
+    assert answers_for(t.model).summary()["meter"] == 100000
 
 
 @pytest.mark.reg("669a.12(e)(3)")
@@ -547,12 +548,13 @@ def test_snapshot_mid_round_restores_in_a_fresh_process_with_the_same_settlement
         "import json, sys\n"
         "from controller.games.engine import GameMachine\n"
         "from controller.games.events import Event\n"
+        "from controller.games.scenario_answers import answers_for\n"
         "from controller.games.single_deck.raise_it_up import RaiseItUpStud\n"
         "t = GameMachine.restore(RaiseItUpStud, json.loads(sys.stdin.read()))\n"
         "out = [t.state, t.model.pending]\n"
         "t.handle(Event('decision', {'seat': 5, 'action': 'check'}))\n"
         "t.handle(Event('decision', {'seat': 5, 'action': 'fold'}))\n"
-        "print(json.dumps(out + [t.state, t.model.results, t.model.scenario_summary()]))\n")
+        "print(json.dumps(out + [t.state, t.model.results, answers_for(t.model).summary()]))\n")
     p = subprocess.run([sys.executable, "-c", code], input=snap, capture_output=True,
                        text=True, check=True, cwd=ROOT)
     act(t, 5, "check")

@@ -8,6 +8,7 @@ from controller import config as configuration
 from controller.errors import ConfigError
 from controller.games.engine import IllegalEvent
 from controller.games.events import Event
+from controller.games.scenario_answers import answers_for
 from controller.games.single_deck.raise_it_up import RaiseItUpStud as RIU
 from tests.games.test_raise_it_up import A500, HOUR, act, dealt, drive, irregular, opened, \
     results, table, wagers
@@ -272,7 +273,7 @@ def test_a_community_card_exposed_before_its_reveal_voids_the_round():
               "play": ["returned", 0]},
         "3": {"ante": ["returned", 0], "blind": ["returned", 0]}}
     assert t.model.meter["value"] == 100000 and t.model.meter["wagers"] == 0
-    assert t.model.scenario_summary() == {"community": ["5s", "Th", "Js"], "meter": 100000}
+    assert answers_for(t.model).summary() == {"community": ["5s", "Th", "Js"], "meter": 100000}
     with pytest.raises(IllegalEvent, match=r"no round is being played while voided"):
         irregular(t, "community_card_exposed")
 

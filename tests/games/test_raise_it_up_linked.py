@@ -4,19 +4,16 @@ the input events its client submits (controller/floor/link_client.py)."""
 
 import pytest
 
-from controller import config as configuration
 from controller.errors import RulesError
-from controller.games.engine import GameMachine
 from controller.games.events import Event
 from controller.games.single_deck.raise_it_up import RaiseItUpStud as RIU
 from controller.table import TableController
+from tests import builders
 from tests.games.test_raise_it_up import A500, drive, shoe
 
 
 def linked_table(value=250000):
-    cfg = configuration.validate({}, RIU)
-    cfg["link"] = "L1"
-    t = GameMachine(RIU(cfg))
+    t = builders.table(RIU, link="L1")
     t.handle(Event("open_table"))
     t.handle(Event("shuffle"))
     t.handle(Event("link_state", {"link": "L1", "up": True, "value": value, "applied_seq": 3}))
@@ -132,8 +129,6 @@ def test_a_wager_taken_off_before_the_lock_out_is_withdrawn():
 def test_the_acceptance_light_the_lock_out_and_the_display_follow_the_link():
     """The outputs derived from the state: the light only once acknowledged; link down:
     sensors locked out, lights off, LINK DOWN on the display."""
-    cfg = configuration.validate({}, RIU)
-    cfg["link"] = "L1"
     shown = []
 
     class Out:
@@ -145,7 +140,7 @@ def test_the_acceptance_light_the_lock_out_and_the_display_follow_the_link():
 
         def safe_all(self):
             return []
-    ctl = TableController(GameMachine(RIU(cfg)), outputs=Out())
+    ctl = TableController(builders.table(RIU, link="L1"), outputs=Out())
     for kind, data in (("open_table", {}), ("shuffle", {}),
                        ("link_state", {"link": "L1", "up": True, "value": 250000})):
         ctl.process(ctl.event(kind, data))

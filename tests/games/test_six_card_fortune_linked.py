@@ -3,18 +3,15 @@ accepted on the link's acknowledgement, a meter share sent as a hit and paid on 
 
 import pytest
 
-from controller import config as configuration
 from controller.errors import RulesError
-from controller.games.engine import GameMachine
 from controller.games.events import Event
 from controller.games.six_card_fortune.model import SixCardFortune
+from tests import builders
 from tests.games.six_card_fortune_table import deal, players
 
 
 def linked(value=1000000):
-    cfg = configuration.validate({}, SixCardFortune)
-    cfg["link"] = "L2"
-    t = GameMachine(SixCardFortune(cfg, rng=lambda: 7))
+    t = builders.table(SixCardFortune, link="L2", rng=lambda: 7)
     t.handle(Event("open_table"))
     t.handle(Event("shuffle"))
     t.handle(Event("link_state", {"link": "L2", "up": True, "value": value}))

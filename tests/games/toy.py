@@ -40,6 +40,3 @@ class Toy(GameModel):
         self.status = "settled"
         self.pending = None
         self.settle()
-
-    def scenario_summary(self):
-        return {"dealer": {"cards": self.dealt[:1]}}

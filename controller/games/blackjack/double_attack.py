@@ -248,7 +248,7 @@ class DoubleAttackBlackjack(OutOfOrder, BlackjackFamily):
             return [settle.WIN, bj.insurance_net(amount, *parse(self.dealer[:2]))]
         return [settle.LOSE, settle.net_for(None, amount)]
 
-    def not_now(self, action, seat):
+    def not_now_reason(self, action, seat):
         if action == "double_attack":
             return ("seat %s may not place a Double Attack Wager now: it is placed after the "
                     "dealer's up card, before the deal (581.7(e))" % seat)
@@ -261,7 +261,7 @@ class DoubleAttackBlackjack(OutOfOrder, BlackjackFamily):
         if action == "even_money":
             return ("Double Attack Blackjack offers no even money: a Blackjack is paid even "
                     "money at once (581.7(h)(1))")
-        return super().not_now(action, seat)
+        return None
 
     # ---- decisions (581.7(h)-(k), 581.9-581.11) ------------------------------------------
 
@@ -379,6 +379,9 @@ class DoubleAttackBlackjack(OutOfOrder, BlackjackFamily):
                                % (kind, seat, IRREGULARITIES[kind]))
         return seat
 
+    def irregular_new_dealer(self, event):
+        self.shoe.new_dealer(event)
+
     def irregular_cover_card(self, event):
         """The round is completed, then the cards are reshuffled (581.7(d), 581.5(f))."""
         if self.state == "closed":
@@ -388,7 +391,7 @@ class DoubleAttackBlackjack(OutOfOrder, BlackjackFamily):
 
     def irregular_card_face_up_in_shoe(self, event):
         self._in("card_face_up_in_shoe", self.ROUND_STATES, "no card is being drawn")
-        code = self.from_shoe(event.get("card"), "the card found face up")
+        code = self.shoe.draw(event.get("card"), "the card found face up")
         self.note("discard", card=code, section="581.13(a)")
 
     def irregular_card_drawn_in_error(self, event):
@@ -402,7 +405,7 @@ class DoubleAttackBlackjack(OutOfOrder, BlackjackFamily):
         if self.exposed_card is not None:
             raise IllegalEvent("a card exposed in error (%s) is already waiting (581.13(c))"
                                % self.exposed_card)
-        code = self.from_shoe(event.get("card"), "the card exposed in error")
+        code = self.shoe.draw(event.get("card"), "the card exposed in error")
         self.note("card_exposed_in_error", card=code, section="581.13(c)")
         if self.pending and self.pending["need"] == "card":
             self.pending = None
@@ -410,7 +413,7 @@ class DoubleAttackBlackjack(OutOfOrder, BlackjackFamily):
             return
         self.exposed_card = code
         if self.pending and self.pending["need"] == "decision":
-            self.pending["allowed"] = self.allowed(*self.turn)
+            self.pending["allowed"] = self.decisions.allowed(*self.turn)
 
     def irregular_dealer_drew_at_17(self, event):
         dealer = parse(self.dealer)
@@ -418,7 +421,7 @@ class DoubleAttackBlackjack(OutOfOrder, BlackjackFamily):
                 bj.dealer_must_draw(dealer):
             raise IllegalEvent("irregularity dealer_drew_at_17: the dealer has not stood on 17 "
                                "or more this round (581.13(d))")
-        code = self.from_shoe(event.get("card"), "the card the dealer drew in error")
+        code = self.shoe.draw(event.get("card"), "the card the dealer drew in error")
         self.note("discard", card=code, section="581.13(d)")
 
     def irregular_insufficient_cards(self, event):
@@ -428,12 +431,10 @@ class DoubleAttackBlackjack(OutOfOrder, BlackjackFamily):
                                         for c in h["cards"]]
         if self.exposed_card:
             on_table.append(self.exposed_card)
-        self.shoe_seen = {}
-        for code in on_table:
-            self.shoe_seen[code] = self.shoe_seen.get(code, 0) + 1
+        self.shoe.recount(on_table)
         seen = dict(self.shoe_seen)
         for n, code in enumerate(event.get("stack") or [], 1):
-            self.check_card(code, seen, "card %d (%r) of the reshuffled discards" % (n, code))
+            self.shoe.check_card(code, seen, "card %d (%r) of the reshuffled discards" % (n, code))
         self.note("reshuffled_discards", burned=1, section="581.13(e)")
 
     def irregular_hand_not_dealt(self, event):
@@ -488,7 +489,7 @@ class DoubleAttackBlackjack(OutOfOrder, BlackjackFamily):
         else:
             self.kill_hand(seat, self.turn[1], self.hand_wager_names(seat, self.turn[1]),
                            "581.13(g)")
-        self.next_hand()
+        self.decisions.next_hand()
 
     def kill_hand(self, seat, index, returned, section):
         hand = self.hands[seat][index]

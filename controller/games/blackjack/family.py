@@ -26,27 +26,36 @@ What a game provides (see each hook's docstring):
                 OPTIONS, DEFAULTS, check_wager
     must:       pay_blackjack, settle_hand, settle_dealer_blackjack, insurance_result,
                 settle_surrender (if surrender_refusal lets a hand surrender)
-    may:        MAIN_WAGER, HAND_WAGERS, DOUBLE_WAGER, PEEK_RANKS, SECTIONS, DECK, DECKS;
-                check_layout, start_round, deal_plan, after_deal, take_offer, offers_done,
-                check_insurance, double_limit, double_refusal, surrender_refusal,
-                surrender_needs_reader, dealer_checkpoint, dealer_must_draw, card_refusal,
-                reader_used_when_not_allowed
+    may:        MAIN_WAGER, HAND_WAGERS, DOUBLE_WAGER, PEEK_RANKS, SECTIONS, DECK, DECKS,
+                BURN_SECTION; check_layout, start_round, deal_plan, after_deal, take_offer,
+                offers_done, check_insurance, double_limit, double_refusal, check_double,
+                split_refusal, surrender_refusal, surrender_needs_reader, not_now_reason,
+                dealer_checkpoint, dealer_must_draw, card_refusal, reader_used_when_not_allowed
+    parts:      PARTS {attribute: class}, the objects the model holds and delegates to, each
+                with its declared interface (what it needs from the model, what it offers):
+                `shoe` (shoe.py: Shoe, or the game's own such as BlackjackShoe), `decisions`
+                (decisions.py), and a game's own (Blackjack's `side_wagers`). Their data is
+                the model's round data above, so a snapshot is the model's data alone.
 A game's own round states go in ROUND_STATES and round_transitions (plus super()'s); its own
 cards go through `card_in_<state>`, its own offers through `offer` / `take_offer`.
 Trigger names must differ from every method name (transitions skips a trigger a method hides).
 """
 
-from controller.errors import InvalidCard
-from controller.games.engine import LOCKED_OUT, ROUND_OVER, SHUFFLED, WAGERS_OPEN, GameModel, \
-    IllegalEvent
+from controller.games.engine import LOCKED_OUT, WAGERS_OPEN, GameModel, IllegalEvent
 from controller.rules import blackjack as bj
 from controller.rules import cards as C
 from controller.rules import settle
-from controller.games.blackjack.decisions import PlayerDecisions
+from controller.games.blackjack.decisions import Decisions
 from controller.games.blackjack.hands import DEALER, new_hand, parse, wager_name
+from controller.games.blackjack.shoe import Shoe
 
-class BlackjackFamily(PlayerDecisions, GameModel):
-    """Base of the blackjack games: the round's procedure; the game fills in the hooks."""
+
+class BlackjackFamily(GameModel):
+    """Base of the blackjack games: the round's procedure; the game fills in the hooks. The
+    shoe and the players' decisions are parts it holds (shoe.py, decisions.py: what each
+    needs from the model and offers); a game may hold its own kind of shoe."""
+
+    PARTS = {"shoe": Shoe, "decisions": Decisions}
 
     ROUND_STATES = ["dealing", "insurance", "peek", "decisions", "dealer"]
     FIRST_ROUND_STATE = "dealing"
@@ -153,6 +162,17 @@ class BlackjackFamily(PlayerDecisions, GameModel):
         """Why this hand may not surrender now, or None (the game decides whether it may)."""
         return "%s has no surrender" % self.GAME
 
+    def split_refusal(self, seat, index):
+        """Why a pair the common rules let split may not split at this table, or None."""
+        return None
+
+    def check_double(self, seat, index, amount):
+        """Raise when a Double Down Wager within the limit is not one the table takes."""
+
+    def not_now_reason(self, action, seat):
+        """Why one of the game's own offers is not what the procedure asks now, or None."""
+        return None
+
     def surrender_needs_reader(self):
         """Whether a surrender waits for the card reader's reading of the hole card."""
         return False
@@ -181,7 +201,7 @@ class BlackjackFamily(PlayerDecisions, GameModel):
 
     def card_refusal(self, card):
         """Why the game's decks cannot hold `card` (int), or None."""
-        if C.code(card) not in self.batch_counts():
+        if C.code(card) not in self.shoe.batch_counts():
             return "%s is not in this game's decks (%s)" % (C.code(card), self.SECTIONS["deck"])
         return None
 
@@ -237,81 +257,19 @@ class BlackjackFamily(PlayerDecisions, GameModel):
         names = [wager_name(w, index) for w in self.HAND_WAGERS + (self.DOUBLE_WAGER,)]
         return [n for n in names if n in self.wagers.get(seat, {})]
 
-    def batch_counts(self):
-        """{code: copies} in one batch of the game's decks."""
-        counts = {}
-        for card in self.DECK():
-            code = C.code(card)
-            counts[code] = counts.get(code, 0) + self.DECKS
-        return counts
-
-    def check_card(self, code, seen, what):
-        """A code that is a card the batch holds and not one copy too many; its canonical code."""
-        try:
-            card = C.parse(code)
-        except InvalidCard as e:
-            raise InvalidCard("%s: %s" % (what, e))
-        problem = self.card_refusal(card)
-        if problem:
-            raise InvalidCard("%s: %s" % (what, problem))
-        code = C.code(card)
-        copies = self.batch_counts()[code] + getattr(self, "extra_cards", {}).get(code, 0)
-        if seen.get(code, 0) + 1 > copies:
-            raise InvalidCard("%s: one %s too many: a batch of %d decks holds %d (%s)"
-                              % (what, code, self.DECKS, copies, self.SECTIONS["deck"]))
-        seen[code] = seen.get(code, 0) + 1
-        return code
-
-    def scenario_deck(self):
-        """The whole batch a scenario's listed cards are the top of (controller/scenario.py)."""
-        return [code for code, copies in self.batch_counts().items() for _ in range(copies)]
-
-    def from_shoe(self, code, what="card"):
-        """A card out of the shoe, checked and counted against the batch."""
-        return self.check_card(code, self.shoe_seen, what)
-
     def on_shuffle(self, event):
         burn = event.get("burn")
         if burn is not None:             # refused before the shuffle changes anything
-            self.check_burn()
-            self.check_card(burn, {}, "the burn card")
+            self.shoe.check_burn()
+            self.shoe.check_card(burn, {}, "the burn card")
         super().on_shuffle(event)
 
     def start_shoe(self, event):
-        """A new shoe: the count of cards out of it restarts; a stacked shoe is checked whole,
-        a card the batch holds once more for each time its `deck.extra` names it.
-        A live table reports the batch's first card, burned to the discard rack, on the
-        shuffle event ({"burn": code}: 581.7(c), 633a.7(c)); it counts against the batch."""
-        self.shoe_seen = {}
-        self.extra_cards = {}
-        for code in ((event.get("deck") or {}).get("extra") or []):
-            code = self.check_card(code, {}, "deck.extra %r" % (code,))
-            self.extra_cards[code] = self.extra_cards.get(code, 0) + 1
-        seen = {}
-        for n, code in enumerate(event.get("stack") or [], 1):
-            self.check_card(code, seen, "card %d (%r)" % (n, code))
-        burn = event.get("burn")
-        if burn is not None:
-            self.check_burn()
-            self.burn(burn, "the burn card")
+        """A new shoe (the shoe's `start`)."""
+        self.shoe.start(event)
 
     # The game's section for the burn card of each batch and of each new dealer.
     BURN_SECTION = None
-
-    def check_burn(self):
-        """Whether this table burns cards at all (the game's: a double shoe does not)."""
-
-    def burn(self, value, what):
-        code = self.from_shoe(value, what)
-        self.note("discard", card=code, section=self.BURN_SECTION)
-
-    def irregular_new_dealer(self, event):
-        """A new dealer burns one card before dealing to the players (581.7(c), 633a.7(c))."""
-        self.check_burn()
-        if self.state not in (SHUFFLED, WAGERS_OPEN) + ROUND_OVER:
-            raise IllegalEvent("a new dealer burns a card before dealing any cards, not while "
-                               "%s (%s)" % (self.state, self.BURN_SECTION))
-        self.burn(event.get("card"), "the card the new dealer burns")
 
     def not_locked(self):
         if self.state == LOCKED_OUT:
@@ -344,7 +302,8 @@ class BlackjackFamily(PlayerDecisions, GameModel):
 
     def on_card(self, event):
         """Taken only in a card wait (ANSWERS)."""
-        code = self.from_shoe(event.get("card"))
+        self.shoe.check_drawn(event)
+        code = self.shoe.draw(event.get("card"))
         self.pending = None
         self.place(code)
 
@@ -352,15 +311,19 @@ class BlackjackFamily(PlayerDecisions, GameModel):
         getattr(self, "card_in_" + self.state)(code)
 
     def start_deal(self):
-        self.deal_queue = self.deal_plan()
+        self.deal_queue = self.shoe.plan(self.deal_plan())
         self.deal_next()
 
     def deal_next(self):
+        if self.shoe.draws_next():
+            return
         if self.deal_queue:
             target = self.deal_queue[0]
-            n = len(self.dealer) if target == DEALER else len(self.hands[target][0]["cards"])
-            who = "the dealer" if target == DEALER else "seat %s" % target
-            what = "hole" if target == DEALER and n == 1 else ("first", "second")[min(n, 1)]
+            if target == DEALER:
+                who, what = "the dealer", ("up", "hole")[min(len(self.dealer), 1)]
+            else:
+                n = len(self.hands[target][0]["cards"])
+                who, what = "seat %s" % target, ("first", "second")[min(n, 1)]
             self.ask_card("%s's %s card" % (who, what))
             return
         for seat, i, hand in self.hands_in_order():
@@ -368,6 +331,8 @@ class BlackjackFamily(PlayerDecisions, GameModel):
         self.after_deal()
 
     def card_in_dealing(self, code):
+        if self.shoe.places(code):
+            return
         target = self.deal_queue.pop(0)
         if target == DEALER:
             self.dealer.append(code)
@@ -402,7 +367,15 @@ class BlackjackFamily(PlayerDecisions, GameModel):
 
     def start_play(self):
         self.play_hands()
-        self.next_hand()
+        self.decisions.next_hand()
+
+    # ---- the players' decisions (decisions.py) ------------------------------------------
+
+    def on_decision(self, event):
+        self.decisions.decide(event)
+
+    def card_in_decisions(self, code):
+        self.decisions.take_card(code)
 
     # ---- the card reader ---------------------------------------------------------------
 
@@ -428,7 +401,7 @@ class BlackjackFamily(PlayerDecisions, GameModel):
                 return
             if reading != "peek":       # the peek's "no" was wrong: the round ends here
                 self.misread = "it read no Blackjack under %s %s" % tuple(self.dealer[:2])
-                self.surrendered(reading[0], reading[1], True)
+                self.decisions.surrendered(reading[0], reading[1], True)
             self.dealer_blackjack()
             return
         if reading == "peek":
@@ -438,11 +411,8 @@ class BlackjackFamily(PlayerDecisions, GameModel):
                     self.result(seat, self.INSURANCE, *self.insurance_result(amount, False))
             self.start_play()
         else:
-            self.surrendered(reading[0], reading[1], False)
-            self.next_hand()
-
-    def scenario_reader_answer(self):
-        return bj.is_blackjack(parse(self.dealer[:2]))
+            self.decisions.surrendered(reading[0], reading[1], False)
+            self.decisions.next_hand()
 
     # ---- the dealer and settlement -----------------------------------------------------
 
@@ -517,6 +487,3 @@ class BlackjackFamily(PlayerDecisions, GameModel):
             res, placed = self.results[seat], list(self.wagers.get(seat, {}))
             ordered[seat] = {n: res[n] for n in sorted(res, key=lambda n: key(n, placed))}
         self.results = ordered
-
-    def scenario_summary(self):
-        return {"dealer": {"cards": list(self.dealer)}}

@@ -60,16 +60,18 @@ Readings of the text:
   * The shoe's readings ((c) burn cards, the double shoe) are in shoe.py.
 """
 
+from controller import progressive
 from controller.errors import ConfigError
-from controller.games.blackjack.family import BlackjackFamily, parse, wager_name
-from controller.games.blackjack.shoe import SIDES, Shoe
+from controller.games.blackjack.decisions import Decisions
+from controller.games.blackjack.family import DEALER, BlackjackFamily, parse, wager_name
+from controller.games.blackjack.shoe import SIDES, BlackjackShoe
 from controller.games.blackjack.side_wagers import (HOUSE_MONEY_OFFER, PROGRESSIVES, SIDE_WAGERS,
-                                                  SideWagers, check_meters, check_side_paytables)
+                                                  SideWagerBook, check_meters,
+                                                  check_side_paytables)
 from controller.games.engine import IllegalEvent
 from controller.rules import blackjack as bj
 from controller.rules import blackjack_side_payouts as P
 from controller.rules import blackjack_side_wagers as W
-from controller.rules import cards as C
 from controller.rules import paytables as pt
 from controller.rules import settle as S
 from controller.games.declarations import blackjack as declared
@@ -98,8 +100,12 @@ def _odds(section):
     return check
 
 
-class Blackjack(Shoe, SideWagers, BlackjackFamily):
+class Blackjack(progressive.LinkedGame, BlackjackFamily):
+    """633a.7 on the family's round; it holds 633a.7's shoe (shoe.py), its optional wagers'
+    book (side_wagers.py) and the players' decisions (decisions.py), and takes the link's
+    inputs for its linked progressives (progressive.LinkedGame)."""
     GAME = GAME
+    PARTS = {"shoe": BlackjackShoe, "side_wagers": SideWagerBook, "decisions": Decisions}
     DECLARES = declared.DECLARES     # what the table must know about it
     ROUND_STATES = ["dealing", "side_wagers", "insurance", "peek", "decisions", "dealer"]
     FIRST_ROUND_STATE = "dealing"
@@ -112,7 +118,6 @@ class Blackjack(Shoe, SideWagers, BlackjackFamily):
     HAND_WAGERS = ("blackjack",)
     DOUBLE_WAGER = "double_down"
     PEEK_RANKS = "AKQJT"
-    DECK = staticmethod(C.standard_deck)
     SECTIONS = {"draw_21": "633a.7(k)(1)", "double_one_card": "633a.7(k)(2)",
                 "double_amount": "633a.10 as configured", "split_pair": "633a.11 as configured",
                 "split_hands": "633a.11 as configured", "split_aces": "633a.11 as configured",
@@ -157,12 +162,12 @@ class Blackjack(Shoe, SideWagers, BlackjackFamily):
 
     def __init__(self, config):
         super().__init__(config)
-        self.init_meters()
+        self.side_wagers.init_meters()
         self.shoe_side = None        # with a double shoe: the side this round is dealt from
 
     def reset_round(self):
         super().reset_round()
-        self.reset_side_round()
+        self.side_wagers.new_round()
         self.waiting_blackjacks = []     # Blackjacks left on the table, (i)(1)(ii)(B)
         self.determinant = None
         self.drawn_from = None
@@ -185,6 +190,19 @@ class Blackjack(Shoe, SideWagers, BlackjackFamily):
             {"trigger": "reveal_hole_card", "source": "decisions", "dest": "dealer"},
         ]
 
+    BURN_SECTION = "633a.7(c)"
+
+    def deal_plan(self):
+        """(f)(1)-(4): each box from the dealer's left, the up card, each box, the hole card
+        (the shoe adds a double shoe's determinant card before them, (d))."""
+        seats = self.seats()
+        return seats + [DEALER] + seats + [DEALER]
+
+    def on_irregularity(self, event):
+        """The shoe's: the cover card (e) and a new dealer's burn card (c)."""
+        self.not_locked()
+        self.shoe.irregularity(event)
+
     # ---- wagers before "no more bets" ----------------------------------------------------
 
     def on_wager(self, event):
@@ -195,7 +213,7 @@ class Blackjack(Shoe, SideWagers, BlackjackFamily):
         super().on_wager(event)
 
     def check_wager(self, seat, wager, amount, placed):
-        if wager in SIDE_WAGERS and not self.side_offered(wager):
+        if wager in SIDE_WAGERS and not self.side_wagers.offered(wager):
             raise IllegalEvent("%s at seat %s: this table does not offer the %s wager (%s; "
                                "offered.%s is false)" % (wager, seat, wager,
                                                          W.WIN_SECTION[wager], wager))
@@ -216,13 +234,13 @@ class Blackjack(Shoe, SideWagers, BlackjackFamily):
 
     def start_round(self):
         """The progressive wagers are accepted at "no more bets": they add to their meters."""
-        self.contribute_to_meters()
+        self.side_wagers.contribute()
         self.start_deal()
 
     def after_deal(self):
         self.initial = {s: list(self.hands[s][0]["cards"]) for s in self.seats()}
         self.settle_optional_wagers()
-        self.start_side_pass()
+        self.side_wagers.start_pass()
 
     # ---- Insurance, even money, the reader (633a.7(h); 633a.8 as configured) --------------
 
@@ -258,7 +276,7 @@ class Blackjack(Shoe, SideWagers, BlackjackFamily):
 
     def offers_done(self, offer):
         if offer == HOUSE_MONEY_OFFER:
-            self.after_side_offer()
+            self.side_wagers.after_offer()
         else:
             self.peek_or_play()
 
@@ -272,7 +290,7 @@ class Blackjack(Shoe, SideWagers, BlackjackFamily):
             hand["done"] = hand["settled"] = True
             self.note("even_money", seat=seat, net=amount, section="633a.7(h)")
         elif offer == HOUSE_MONEY_OFFER:
-            self.add_house_money(seat, event)
+            self.side_wagers.add_house_money(seat, event)
         else:
             raise IllegalEvent("%s has no %s offer" % (GAME, offer))
 
@@ -292,11 +310,11 @@ class Blackjack(Shoe, SideWagers, BlackjackFamily):
         """After the reader's "no", the wagers it releases come first ((g)(1)(i), (g)(6)(i),
         (g)(10)(i)(B)): "before any other cards are dealt"."""
         if self.up_rank() in self.PEEK_RANKS and self.peek_pass is None:
-            self.start_peek_pass()
+            self.side_wagers.start_peek_pass()
             return
         super().start_play()
 
-    def not_now(self, action, seat):
+    def not_now_reason(self, action, seat):
         if action in INSURANCE_OFFERS:
             if self.up_rank() != "A":
                 return ("%s is not offered: the dealer's up card is %s, not an ace (633a.7(h); "
@@ -310,7 +328,7 @@ class Blackjack(Shoe, SideWagers, BlackjackFamily):
         if action == HOUSE_MONEY_OFFER:
             return ("seat %s may not add House Money to its Blackjack Wager now: only a "
                     "winning House Money payout, when it is paid (633a.7(g)(10)(ii))" % seat)
-        return super().not_now(action, seat)
+        return None
 
     # ---- decisions (633a.7(i)-(k); 633a.9-633a.11 as configured) ---------------------------
 
@@ -331,13 +349,11 @@ class Blackjack(Shoe, SideWagers, BlackjackFamily):
         self.result(seat, "blackjack", S.WIN, net)
         self.note("blackjack_paid", seat=seat, net=net, section=section)
 
-    def refusal(self, action, seat, index):
-        why = super().refusal(action, seat, index)
-        if why is None and action == "split" and len(self.hands[seat]) >= \
-                self.option("split_hands"):
+    def split_refusal(self, seat, index):
+        if len(self.hands[seat]) >= self.option("split_hands"):
             return "the seat has %d hands, the most this table splits to (%s)" % (
                 len(self.hands[seat]), self.SECTIONS["split_hands"])
-        return why
+        return None
 
     def double_limit(self, seat, index):
         return self.wagers[seat][wager_name("blackjack", index)]
@@ -356,15 +372,13 @@ class Blackjack(Shoe, SideWagers, BlackjackFamily):
                 " or ".join(map(str, allowed)), total)
         return None
 
-    def double_amount(self, seat, index, event):
+    def check_double(self, seat, index, amount):
         """The whole Blackjack Wager, unless the table lets a player double for less."""
-        amount = super().double_amount(seat, index, event)
         limit = self.double_limit(seat, index)
         if amount != limit and not self.option("double_for_less"):
             raise IllegalEvent("double %d: a Double Down Wager matches the entire Blackjack "
                                "Wager %d (633a.7(g)(10)(ii)(C); 633a.10 as configured)"
                                % (amount, limit))
-        return amount
 
     def surrender_refusal(self, seat, index):
         if not self.option("late_surrender"):
@@ -391,7 +405,7 @@ class Blackjack(Shoe, SideWagers, BlackjackFamily):
             self.misread = "it read no Blackjack under %s %s" % tuple(self.dealer[:2])
             self.dealer_blackjack()
             return
-        self.settle_royal_match_after_hole_card()
+        self.side_wagers.settle_royal_match()
         for seat in self.waiting_blackjacks:
             self.pay_player_blackjack(seat, "633a.7(i)(1)(ii)(B)")
         self.waiting_blackjacks = []
@@ -411,14 +425,15 @@ class Blackjack(Shoe, SideWagers, BlackjackFamily):
             if wager_name("blackjack", i) not in self.results.get(seat, {}) \
                     and bj.total(parse(hand["cards"])) <= 21:
                 return True
-        return any(self.unsettled(s, W.HIT_AND_RUN) for s in self.seats())
+        return any(self.side_wagers.unsettled(s, W.HIT_AND_RUN) for s in self.seats())
 
     # ---- settlement (633a.7(h), (o)-(r)) ------------------------------------------------------
 
     def finish_round(self):
         """(o) the progressives, then (p), (q) each hand, recorded in the order of (r)."""
-        self.settle_progressives({W.BAD_BEAT: "633a.7(o)(1)", W.HIT_AND_RUN: "633a.7(o)(2)",
-                                  W.STRAIGHT_JACK: "633a.7(o)(3)"})
+        self.side_wagers.settle_progressives({W.BAD_BEAT: "633a.7(o)(1)",
+                                              W.HIT_AND_RUN: "633a.7(o)(2)",
+                                              W.STRAIGHT_JACK: "633a.7(o)(3)"})
         before = self.settled_names()
         for seat in self.settlement_order():
             for i, hand in enumerate(self.hands[seat]):
@@ -447,18 +462,19 @@ class Blackjack(Shoe, SideWagers, BlackjackFamily):
         Insurance, the wagers held for the reader and the Blackjack Wagers, then Bad Beat and
         Hit and Run, then Straight Jack on the initial two cards ((o)(3))."""
         self.note("dealer_blackjack", cards=list(self.dealer[:2]), section="633a.7(h)")
-        self.settle_royal_match_after_hole_card()
+        self.side_wagers.settle_royal_match()
         before = self.settled_names()
         for seat in self.settlement_order():
             amount = self.wagers[seat].get(self.INSURANCE)
             if amount and self.INSURANCE not in self.results.get(seat, {}):
                 self.result(seat, self.INSURANCE, *self.insurance_result(amount, True))
-            self.settle_deferred_with_blackjack(seat)
+            self.side_wagers.settle_with_dealer_blackjack(seat)
             self.settle_dealer_blackjack(seat)
         self.waiting_blackjacks = []
         self.record_settlement(before)
-        self.settle_progressives({W.BAD_BEAT: "633a.7(h)", W.HIT_AND_RUN: "633a.7(h)"})
-        self.settle_progressives({W.STRAIGHT_JACK: "633a.7(o)(3)"})
+        self.side_wagers.settle_progressives({W.BAD_BEAT: "633a.7(h)",
+                                              W.HIT_AND_RUN: "633a.7(h)"})
+        self.side_wagers.settle_progressives({W.STRAIGHT_JACK: "633a.7(o)(3)"})
         self.end_round()
 
     def settle_dealer_blackjack(self, seat):
@@ -496,7 +512,7 @@ class Blackjack(Shoe, SideWagers, BlackjackFamily):
             self.note(what, seat=seat, wager=name, amount=abs(net), section=section)
 
     def void_round(self, reason):
-        self.restore_meters()
+        self.side_wagers.restore_meters()
         self.pending = None
         super().void_round(reason)
 
@@ -507,20 +523,11 @@ class Blackjack(Shoe, SideWagers, BlackjackFamily):
         else:
             super().on_fault(event)
 
+    def split_award(self, name, hit, amount):
+        """A jackpot won at several seats is shared by 633a.7(o)'s rule (the book's)."""
+        return self.side_wagers.split_award(name, hit, amount)
+
     def reader_used_when_not_allowed(self, event):
         raise IllegalEvent("the card reader reads the hole card only under an ace, king, queen, "
                            "jack or 10, after the optional wagers and Insurance (633a.7(h)); "
                            "the round waits for %s" % self.waiting_for())
-
-    # ---- scenarios ------------------------------------------------------------------------------
-
-    def scenario_summary(self):
-        out = {"dealer": {"cards": list(self.dealer)}}
-        if self.determinant:
-            out["determinant"] = dict(self.determinant)
-        placed = [w for w in PROGRESSIVES if any(w in p for p in self.wagers.values())]
-        if placed:
-            out["meters"] = {w: self.meters[w]["value"] for w in placed}
-        if self.jackpots:
-            out["progressive_payouts"] = [dict(j) for j in self.jackpots]
-        return out

@@ -2,8 +2,9 @@
 what order, House Money on the Blackjack Wager, and the three progressives' meters and jackpots.
 
 The win conditions, the timing and the progressive rules are the rules core's
-(controller/rules/blackjack_side_wagers.py, blackjack_side_payouts.py): this mixin only walks
-the round through them. The steps, each from the dealer's right (the highest seat first):
+(controller/rules/blackjack_side_wagers.py, blackjack_side_payouts.py): the side-wager book
+(SideWagerBook, a part the model holds) only walks the round through them. The steps, each
+from the dealer's right (the highest seat first):
     (g)         after the second cards, before the card reader: every wager that
                 `settlement_time` puts there; a winning House Money Wager against a 2-9 up
                 card is paid and its player is offered to add the payout to the Blackjack
@@ -112,85 +113,105 @@ def new_meter(prog):
             "reset": prog["reset"], "hits": 0, "paid": 0, "contributed": 0, "wagers": 0}
 
 
-class SideWagers(progressive.LinkedGame):
-    """Mixin of the Blackjack model: its optional wagers, step by step. A progressive whose
-    meter is on a link (config `links` {wager: link id}, docs/linked-progressives.md) takes
-    the link's inputs (progressive.LinkedGame): its wager is accepted on the link's
-    acknowledgement, its meter is the link's, and a meter payout waits for the link's
-    award."""
+class SideWagerBook:
+    """The Blackjack model's optional wagers, step by step: a part the model holds
+    (`model.side_wagers`). A progressive whose meter is on a link (config `links` {wager:
+    link id}, docs/linked-progressives.md) takes the link's inputs (the model is a
+    progressive.LinkedGame): its wager is accepted on the link's acknowledgement, its meter
+    is the link's, and a meter payout waits for the link's award (`settle_linked_hit`).
 
-    def side_offered(self, wager):
-        return bool(self.config["offered"].get(wager))
+    Needs from the model (model.py): `option`, `config`, MAIN_WAGER, `state`, `round_no`,
+    its round data `wagers`, `results`, `hands`, `dealer`, `pending`; `seats`,
+    `settlement_order`, `result`, `note`, `offer`, `settle_linked_hit`; and the steps after
+    a pass, `side_pass_done` (after (g)) and `start_play` (after the peek's pass). Its own
+    data is the model's (snapshotted there): `meters`, `meters_before` (a void round's
+    restore), and per round `initial`, `pass_queue`, `peek_pass`, `jackpots`,
+    `house_money_asked`.
+    Offers: offered, init_meters, new_round, contribute (at "no more bets"),
+    restore_meters (a void round), start_pass ((g)), start_peek_pass, after_offer (House
+    Money answered), add_house_money, settle_royal_match ((g)(4)),
+    settle_with_dealer_blackjack ((h)), settle_progressives ((o)), unsettled, split_award."""
+
+    def __init__(self, model):
+        self.model = model
+
+    def offered(self, wager):
+        return bool(self.model.config["offered"].get(wager))
 
     def paytable(self, wager):
-        return P.paytable_for(wager, self.option("side_paytables").get(wager))
+        return P.paytable_for(wager, self.model.option("side_paytables").get(wager))
 
     def init_meters(self):
-        self.meters = {w: new_meter(self.option("meters")[w]) for w in PROGRESSIVES
-                       if self.side_offered(w) and w in self.option("meters")}
-        self.meters_before = None
-        links = self.config.get("links") or {}
-        if self.config.get("link"):
+        m = self.model
+        meters = m.option("meters")
+        m.meters = {w: new_meter(meters[w]) for w in PROGRESSIVES
+                    if self.offered(w) and w in meters}
+        m.meters_before = None
+        links = m.config.get("links") or {}
+        if m.config.get("link"):
             raise ConfigError("link %r: a Blackjack table's progressives are linked one by one "
                               "(links = {%s = \"LINK\", ...}, 633a.7(o))"
-                              % (self.config["link"], PROGRESSIVES[1]))
+                              % (m.config["link"], PROGRESSIVES[1]))
         for wager, link_id in sorted(links.items()):
-            if wager not in self.meters:
+            if wager not in m.meters:
                 raise ConfigError("links.%s: not a progressive this table offers with a meter; "
                                   "the progressives are %s (633a.7(o))"
                                   % (wager, ", ".join(PROGRESSIVES)))
             if list(links.values()).count(link_id) > 1:
                 raise ConfigError("links: link %s is named for more than one progressive (a "
                                   "link's meter pays one wager)" % link_id)
-            progressive.link_meter(self.meters[wager], link_id)
+            progressive.link_meter(m.meters[wager], link_id)
 
-    def reset_side_round(self):
-        self.initial = {}             # seat -> its initial two cards
-        self.pass_queue = []          # seats still to settle in the (g) or after-peek pass
-        self.peek_pass = None         # None until the after-peek pass starts
-        self.jackpots = []            # winning progressive payouts of this round
-        self.house_money_asked = []   # seats offered to add House Money to the Blackjack Wager
-        for meter in progressive.linked_meters(self).values() if hasattr(self, "meters") \
-                else ():
+    def new_round(self):
+        m = self.model
+        m.initial = {}             # seat -> its initial two cards
+        m.pass_queue = []          # seats still to settle in the (g) or after-peek pass
+        m.peek_pass = None         # None until the after-peek pass starts
+        m.jackpots = []            # winning progressive payouts of this round
+        m.house_money_asked = []   # seats offered to add House Money to the Blackjack Wager
+        for meter in progressive.linked_meters(m).values() if hasattr(m, "meters") else ():
             progressive.link_new_round(meter)
 
     # ---- "no more bets": progressive contributions ------------------------------------
 
-    def contribute_to_meters(self):
+    def contribute(self):
         """Each accepted progressive wager adds its rate to its meter (scenario-format.md)."""
-        linked = progressive.linked_meters(self)
+        m = self.model
+        linked = progressive.linked_meters(m)
         for wager, meter in sorted(linked.items()):
             # the lock-out: a wager the link has not acknowledged is not accepted (withdrawn)
-            late = progressive.link_close(meter, self.round_no)
+            late = progressive.link_close(meter, m.round_no)
             if late:
-                self.note("link_not_acknowledged", wager=wager, seats=late,
-                          link=meter["link"]["id"], section="633a.7(o)")
-        self.meters_before = copy.deepcopy(self.meters)
-        for seat in self.seats():
+                m.note("link_not_acknowledged", wager=wager, seats=late,
+                       link=meter["link"]["id"], section="633a.7(o)")
+        m.meters_before = copy.deepcopy(m.meters)
+        for seat in m.seats():
             for wager in PROGRESSIVES:
-                amount = self.wagers[seat].get(wager)
+                amount = m.wagers[seat].get(wager)
                 if amount and wager not in linked:        # a linked meter is the link's
-                    if wager not in self.meters:
+                    if wager not in m.meters:
                         raise ConfigError("options.meters.%s: the table offers this "
                                           "progressive but has no meter for it" % wager)
-                    progressive.contribute(self.meters[wager], amount)
+                    progressive.contribute(m.meters[wager], amount)
 
     def restore_meters(self):
         """A void round: the table's own meters as before it; a linked meter's contributions
         of the round withdrawn from its link (its state is the link's, never rolled back)."""
-        if self.meters_before is not None:
-            for wager, before in self.meters_before.items():
-                if not progressive.linked(self.meters.get(wager)):
-                    self.meters[wager] = before
-            self.meters_before = None
-        for meter in progressive.linked_meters(self).values():
-            progressive.link_void(meter, self.round_no)
+        m = self.model
+        if m.meters_before is not None:
+            for wager, before in m.meters_before.items():
+                if not progressive.linked(m.meters.get(wager)):
+                    m.meters[wager] = before
+            m.meters_before = None
+        for meter in progressive.linked_meters(m).values():
+            progressive.link_void(meter, m.round_no)
 
     # ---- one wager's outcome --------------------------------------------------------------
 
     def outcome(self, seat, wager, dealer_blackjack=None, hole=None):
-        two = parse(self.initial[seat])
-        up = C.parse(self.dealer[0])
+        m = self.model
+        two = parse(m.initial[seat])
+        up = C.parse(m.dealer[0])
         if wager == W.LUCKY_LADIES:
             return W.lucky_ladies(two, up, dealer_blackjack)
         if wager == W.MATCH_THE_DEALER:
@@ -208,19 +229,19 @@ class SideWagers(progressive.LinkedGame):
         if wager == W.HOUSE_MONEY:
             return W.house_money(two)
         if wager == W.STRAIGHT_JACK:
-            first = self.hands[seat][0]
+            first = m.hands[seat][0]
             drawn = [] if first["split"] else first["cards"][2:]
             return W.straight_jack_progressive(two, parse(drawn))
         if wager == W.HIT_AND_RUN:
-            return W.hit_and_run_progressive(parse(self.dealer))
+            return W.hit_and_run_progressive(parse(m.dealer))
         if wager == W.BAD_BEAT:
             best = None
             rows = W.HANDS[W.BAD_BEAT]
-            for hand in self.hands[seat]:
+            for hand in m.hands[seat]:
                 if hand["surrendered"] or hand["dead"]:
                     continue
-                got = W.bad_beat_progressive(parse(hand["cards"]), parse(self.dealer),
-                                             self.option("bad_beat_any_twenty"))
+                got = W.bad_beat_progressive(parse(hand["cards"]), parse(m.dealer),
+                                             m.option("bad_beat_any_twenty"))
                 if got is not None and (best is None or rows.index(got) < rows.index(best)):
                     best = got
             return best
@@ -228,31 +249,36 @@ class SideWagers(progressive.LinkedGame):
 
     def settle_side(self, seat, wager, section, dealer_blackjack=None, hole=None):
         """A non-progressive optional wager (or a losing Straight Jack, (g)(9)), now."""
-        amount = self.wagers[seat][wager]
+        m = self.model
+        amount = m.wagers[seat][wager]
         hand = self.outcome(seat, wager, dealer_blackjack, hole)
         result, net = W.settle_outcome(self.paytable(wager), hand, amount)
-        self.result(seat, wager, result, net)
-        self.note("optional_wager", seat=seat, wager=wager, hand=hand, result=result, net=net,
-                  section=section)
+        m.result(seat, wager, result, net)
+        m.note("optional_wager", seat=seat, wager=wager, hand=hand, result=result, net=net,
+               section=section)
         return result
 
     def unsettled(self, seat, wager):
-        return wager in self.wagers.get(seat, {}) and wager not in self.results.get(seat, {})
+        m = self.model
+        return wager in m.wagers.get(seat, {}) and wager not in m.results.get(seat, {})
 
     def when(self, seat, wager, dealer_blackjack=None):
-        return P.settlement_time(wager, parse(self.initial[seat]), C.parse(self.dealer[0]),
+        m = self.model
+        return P.settlement_time(wager, parse(m.initial[seat]), C.parse(m.dealer[0]),
                                  dealer_blackjack)
 
     # ---- (g): after the second cards, before the card reader ---------------------------
 
-    def start_side_pass(self):
-        self.pass_queue = P.settlement_order(self.seats())
-        self.continue_side_pass()
+    def start_pass(self):
+        m = self.model
+        m.pass_queue = P.settlement_order(m.seats())
+        self.continue_pass()
 
-    def continue_side_pass(self):
+    def continue_pass(self):
         """Seat by seat from the dealer's right; a House Money offer holds the pass."""
-        while self.pass_queue:
-            seat = self.pass_queue.pop(0)
+        m = self.model
+        while m.pass_queue:
+            seat = m.pass_queue.pop(0)
             for wager in SIDE_WAGERS:
                 if not self.unsettled(seat, wager):
                     continue
@@ -260,20 +286,22 @@ class SideWagers(progressive.LinkedGame):
                 if step == P.AT_SECOND_CARDS:
                     self.settle_side(seat, wager, section)
                 else:
-                    self.note("deferred", seat=seat, wager=wager, until=step, section=section)
+                    m.note("deferred", seat=seat, wager=wager, until=step, section=section)
             if self.offer_house_money(seat):
                 return
-        self.side_pass_done()
+        m.side_pass_done()
 
     # ---- after the peek: the deferred (g) wagers when the dealer has no Blackjack --------
 
     def start_peek_pass(self):
-        self.peek_pass = P.settlement_order(self.seats())
+        m = self.model
+        m.peek_pass = P.settlement_order(m.seats())
         self.continue_peek_pass()
 
     def continue_peek_pass(self):
-        while self.peek_pass:
-            seat = self.peek_pass.pop(0)
+        m = self.model
+        while m.peek_pass:
+            seat = m.peek_pass.pop(0)
             for wager in (W.LUCKY_LADIES, W.KINGS_BOUNTY, W.HOUSE_MONEY):
                 if self.unsettled(seat, wager):
                     step, section = self.when(seat, wager, False)
@@ -281,29 +309,32 @@ class SideWagers(progressive.LinkedGame):
                         self.settle_side(seat, wager, section, dealer_blackjack=False)
             if self.offer_house_money(seat):
                 return
-        self.start_play()
+        m.start_play()
 
     def offers_house_money_now(self, seat):
         """Won just now, against a 2-9 up card or after the reader's "no" ((g)(10)(ii))."""
-        res = self.results.get(seat, {}).get(W.HOUSE_MONEY)
-        if res is None or res[0] != S.WIN or seat in self.house_money_asked:
+        m = self.model
+        res = m.results.get(seat, {}).get(W.HOUSE_MONEY)
+        if res is None or res[0] != S.WIN or seat in m.house_money_asked:
             return False
-        hand = self.hands[seat][0]
+        hand = m.hands[seat][0]
         return not hand["settled"] and self.house_money_addition(seat) > 0
 
     def house_money_addition(self, seat):
         """Cents the dealer may place on the Blackjack Wager: the winnings, or the portion the
         Rules Submission specifies ((g)(10)(ii)(A))."""
-        amount = self.wagers[seat][W.HOUSE_MONEY]
-        pay = self.paytable(W.HOUSE_MONEY).pay(W.house_money(parse(self.initial[seat])))
-        return P.payout_amount(pay, amount) * self.option("house_money_added_pct") // 100
+        m = self.model
+        amount = m.wagers[seat][W.HOUSE_MONEY]
+        pay = self.paytable(W.HOUSE_MONEY).pay(W.house_money(parse(m.initial[seat])))
+        return P.payout_amount(pay, amount) * m.option("house_money_added_pct") // 100
 
     def offer_house_money(self, seat):
+        m = self.model
         if not self.offers_house_money_now(seat):
             return False
-        self.house_money_asked.append(seat)
-        self.offer(HOUSE_MONEY_OFFER, [seat])
-        self.pending["amount"] = self.house_money_addition(seat)
+        m.house_money_asked.append(seat)
+        m.offer(HOUSE_MONEY_OFFER, [seat])
+        m.pending["amount"] = self.house_money_addition(seat)
         return True
 
     def add_house_money(self, seat, event):
@@ -315,28 +346,30 @@ class SideWagers(progressive.LinkedGame):
             raise IllegalEvent("house_money_to_blackjack %r: the dealer places %d, the portion "
                                "of the House Money payout the certificate holder authorizes "
                                "(633a.7(g)(10)(ii)(A), (B))" % (asked, add))
-        self.wagers[seat][self.MAIN_WAGER] += add
-        self.note("house_money_added", seat=seat, amount=add,
-                  blackjack=self.wagers[seat][self.MAIN_WAGER], section="633a.7(g)(10)(ii)")
+        m = self.model
+        m.wagers[seat][m.MAIN_WAGER] += add
+        m.note("house_money_added", seat=seat, amount=add,
+               blackjack=m.wagers[seat][m.MAIN_WAGER], section="633a.7(g)(10)(ii)")
 
-    def after_side_offer(self):
-        if self.state == "side_wagers":
-            self.continue_side_pass()
+    def after_offer(self):
+        if self.model.state == "side_wagers":
+            self.continue_pass()
         else:
             self.continue_peek_pass()
 
     # ---- with the dealer's Blackjack (h), after the hole card (g)(4), after all cards (o) ----
 
-    def settle_royal_match_after_hole_card(self):
+    def settle_royal_match(self):
         """(g)(4): a Royal Match against a K or Q up card, before the Blackjack Wagers."""
-        hole = C.parse(self.dealer[1])
-        for seat in self.settlement_order():
+        m = self.model
+        hole = C.parse(m.dealer[1])
+        for seat in m.settlement_order():
             if self.unsettled(seat, W.ROYAL_MATCH_21):
                 step, section = self.when(seat, W.ROYAL_MATCH_21)
                 if step == P.AFTER_HOLE_CARD:
                     self.settle_side(seat, W.ROYAL_MATCH_21, section, hole=hole)
 
-    def settle_deferred_with_blackjack(self, seat):
+    def settle_with_dealer_blackjack(self, seat):
         """(g)(1)(ii), (g)(6)(ii), (g)(10)(i)(A): paid when the Blackjack Wager is collected."""
         for wager in (W.LUCKY_LADIES, W.KINGS_BOUNTY, W.HOUSE_MONEY):
             if self.unsettled(seat, wager):
@@ -347,27 +380,29 @@ class SideWagers(progressive.LinkedGame):
         """The progressives of `sections` ({wager: section}), seat by seat from the dealer's
         right; a 100% jackpot won at more than one seat is shared ((o)(1)(ii)(C), (o)(2)(ii)(C),
         (o)(3)(ii)(C))."""
+        m = self.model
         plans = {}
         for wager in sections:
-            seats = [s for s in self.settlement_order() if self.unsettled(s, wager)]
+            seats = [s for s in m.settlement_order() if self.unsettled(s, wager)]
             table = self.paytable(wager)
             hands = {s: self.outcome(s, wager) for s in seats}
             pays = {s: (table.pay(hands[s]) if hands[s] else None) for s in seats}
             jackpot = [s for s in seats if pays[s] is not None and pays[s].kind == pt.METER
                        and pays[s].num >= 100]
             plans[wager] = {"hands": hands, "pays": pays, "jackpot": jackpot, "shares": None}
-        for seat in self.settlement_order():
+        for seat in m.settlement_order():
             for wager, section in sections.items():
                 if seat in plans[wager]["hands"]:
                     self.pay_progressive(seat, wager, section, plans[wager])
 
     def pay_progressive(self, seat, wager, section, plan):
-        amount, pay, hand = self.wagers[seat][wager], plan["pays"][seat], plan["hands"][seat]
-        meter = self.meters.get(wager)
+        m = self.model
+        amount, pay, hand = m.wagers[seat][wager], plan["pays"][seat], plan["hands"][seat]
+        meter = m.meters.get(wager)
         if pay is None:
-            self.result(seat, wager, S.LOSE, -amount)
-            self.note("optional_wager", seat=seat, wager=wager, hand=hand, result=S.LOSE,
-                      net=-amount, section=section)
+            m.result(seat, wager, S.LOSE, -amount)
+            m.note("optional_wager", seat=seat, wager=wager, hand=hand, result=S.LOSE,
+                   net=-amount, section=section)
             return
         if pay.kind == pt.METER and meter is None:
             raise ConfigError("options.meters.%s: a %s payout needs the progressive meter"
@@ -380,7 +415,7 @@ class SideWagers(progressive.LinkedGame):
             if plan["shares"] is None:          # the jackpot is taken whole, then reset
                 plan["value"] = value
                 plan["shares"] = P.share_jackpot(
-                    wager, value, {s: self.wagers[s][wager] for s in plan["jackpot"]})
+                    wager, value, {s: m.wagers[s][wager] for s in plan["jackpot"]})
                 meter["hits"] += 1
                 meter["paid"] += value
                 meter["value"] = meter["reset"]
@@ -396,13 +431,13 @@ class SideWagers(progressive.LinkedGame):
             else:
                 net = S.net_for(pay, amount)
         source = P.payment_source(wager, pay, amount, value)
-        self.result(seat, wager, S.WIN, net)
+        m.result(seat, wager, S.WIN, net)
         entry = {"seat": seat, "wager": wager, "hand": hand, "paid": paid,
                  "floorperson": floor, "paid_from": source}
         if plan["shares"] is not None and seat in plan["shares"]:
             entry["shared_with"] = [s for s in plan["jackpot"] if s != seat]
-        self.jackpots.append(entry)
-        self.note("progressive_payout", section=section, net=net, **entry)
+        m.jackpots.append(entry)
+        m.note("progressive_payout", section=section, net=net, **entry)
 
     # ---- a progressive on a link (docs/linked-progressives.md) ----------------------------
 
@@ -413,30 +448,32 @@ class SideWagers(progressive.LinkedGame):
         place in the link's order), sent at the first of them in settlement order; its award
         is shared by split_award: Bad Beat in proportion to the wagers ((o)(1)(ii)(C)), Hit
         and Run and Straight Jack equally ((o)(2)(ii)(C), (o)(3)(ii)(C))."""
+        m = self.model
         jackpot = plan["jackpot"] if pay.num >= 100 and len(plan["jackpot"]) > 1 else None
         if jackpot is None or seat == jackpot[0]:
-            seats = {s: self.wagers[s][wager] for s in jackpot} if jackpot else None
-            result = self.settle_linked_hit(seat, self.hit_hand(seat, wager), pay, amount,
-                                            name=wager, seats=seats)
+            seats = {s: m.wagers[s][wager] for s in jackpot} if jackpot else None
+            result = m.settle_linked_hit(seat, self.hit_hand(seat, wager), pay, amount,
+                                         name=wager, seats=seats)
         else:
             result = ["pending", -amount]               # its share comes with the first's
-        self.result(seat, wager, *result)
+        m.result(seat, wager, *result)
         entry = {"seat": seat, "wager": wager, "hand": plan["hands"][seat], "paid": None,
                  "floorperson": P.needs_floorperson(wager, pay, amount, value),
                  "paid_from": P.payment_source(wager, pay, amount, value),
-                 "link": self.meters[wager]["link"]["id"]}
+                 "link": m.meters[wager]["link"]["id"]}
         if jackpot:
             entry["shared_with"] = [s for s in jackpot if s != seat]
-        self.jackpots.append(entry)
-        self.note("progressive_payout", section=section, net=None, pending=True, **entry)
+        m.jackpots.append(entry)
+        m.note("progressive_payout", section=section, net=None, pending=True, **entry)
 
     def hit_hand(self, seat, wager):
         """The cards a hit is sent with, the ones its win condition reads: the dealer's hand
         for Hit and Run ((o)(2)(i)), the seat's first hand for Straight Jack ((o)(3)(i)),
         the seat's 20 for Bad Beat ((o)(1)(i): the dealer's 21 is its condition)."""
+        m = self.model
         if wager == W.HIT_AND_RUN:
-            return list(self.dealer)
-        hands = [h for h in self.hands.get(seat, []) if not h["surrendered"] and not h["dead"]]
+            return list(m.dealer)
+        hands = [h for h in m.hands.get(seat, []) if not h["surrendered"] and not h["dead"]]
         if wager == W.BAD_BEAT:
             twenty = [h for h in hands if bj.total(parse(h["cards"])) == 20]
             hands = twenty or hands

@@ -54,6 +54,9 @@ class Declaration:
     # "module:function" (wager, meter, {seat: wager}) -> {seat: cents}: how one meter is
     # shared when several players of a round win it (the floor's late awards)
     jackpot_shares: str = None
+    # "module:Class": the game's answers to a scenario (`tablectl play`): its deck, the waits
+    # only it can answer, its part of the output (controller/games/scenario_answers.py)
+    scenario: str = None
 
 
 def load(target):

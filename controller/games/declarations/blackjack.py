@@ -9,7 +9,8 @@ DECLARES = Declaration(
     modules=("controller.games.blackjack", "controller.games.blackjack.model",
              "controller.games.blackjack.family", "controller.games.blackjack.decisions",
              "controller.games.blackjack.hands", "controller.games.blackjack.shoe",
-             "controller.games.blackjack.side_wagers",
+             "controller.games.blackjack.side_wagers", "controller.games.blackjack.scenario",
+             "controller.games.blackjack.family_scenario",
              "controller.games.declarations.blackjack", "controller.rules.blackjack*",
              "controller.par.blackjack*", "controller.par.counting"),
     no_more_bets_section="633a.7",
@@ -17,5 +18,6 @@ DECLARES = Declaration(
     par_sheets="controller.par.blackjack",
     par_configured=True,
     strategy=("controller.par.blackjack_strategy", "strategy_text", (GAME,)),
+    scenario="controller.games.blackjack.scenario:BlackjackScenario",
     jackpot_shares="controller.rules.blackjack_side_payouts:share_jackpot",   # 633a.7(o)
 )

@@ -9,6 +9,7 @@ DECLARES = Declaration(
     modules=("controller.games.blackjack.double_attack",
              "controller.games.declarations.double_attack", "controller.games.blackjack.family",
              "controller.games.blackjack.decisions", "controller.games.blackjack.hands",
+             "controller.games.blackjack.shoe", "controller.games.blackjack.family_scenario",
              "controller.rules.blackjack*",
              "controller.par.double_attack", "controller.par.blackjack*",
              "controller.par.counting"),
@@ -19,4 +20,5 @@ DECLARES = Declaration(
     par_sheets="controller.par.double_attack",
     par_configured=True,
     strategy=("controller.par.blackjack_strategy", "strategy_text", (GAME,)),
+    scenario="controller.games.blackjack.family_scenario:FamilyScenario",
 )

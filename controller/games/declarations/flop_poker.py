@@ -12,10 +12,13 @@ def _deck(model):
 
 DECLARES = Declaration(
     game=GAME,
-    modules=("controller.games.single_deck.flop_poker", "controller.games.declarations.flop_poker",
+    modules=("controller.games.single_deck.flop_poker",
+             "controller.games.single_deck.flop_poker_scenario",
+             "controller.games.declarations.flop_poker",
              "controller.rules.flop_poker", "controller.par.flop_poker*"),
     intervals=(Interval("deck", _deck, by_game=True),),
     no_more_bets_section="583.7(c)",
     par_sheets="controller.par.flop_poker",
     strategy=("controller.par.flop_poker_strategy", "text", ()),
+    scenario="controller.games.single_deck.flop_poker_scenario:FlopPokerScenario",
 )

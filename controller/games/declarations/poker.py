@@ -9,4 +9,5 @@ DECLARES = Declaration(
     modules=("controller.games.poker_*",
              "controller.games.declarations.poker", "controller.par.poker"),
     par_sheets="controller.par.poker",
+    scenario="controller.games.poker_scenario:PokerScenario",
 )

@@ -13,6 +13,7 @@ def _deck(model):
 DECLARES = Declaration(
     game=GAME,
     modules=("controller.games.single_deck.raise_it_up",
+             "controller.games.single_deck.raise_it_up_scenario",
              "controller.games.declarations.raise_it_up",
              "controller.rules.raise_it_up", "controller.par.raise_it_up*"),
     intervals=(Interval("deck", _deck, by_game=True),),
@@ -22,4 +23,5 @@ DECLARES = Declaration(
     strategy=("controller.par.raise_it_up_strategy", "text", ()),
     # its Progressive Payout Wager's hold depends on the strategy: a link prices it so
     linked_par=("progressive", "controller.par.raise_it_up_progressive:LinkedSheet"),
+    scenario="controller.games.single_deck.raise_it_up_scenario:RaiseItUpScenario",
 )

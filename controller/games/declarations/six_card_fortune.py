@@ -34,4 +34,5 @@ DECLARES = Declaration(
     secure_rng=secrets_rng,
     dice_per_roll=3,                          # 670a.12: three dice
     par_sheets="controller.par.six_card_fortune",
+    scenario="controller.games.six_card_fortune.scenario:SixCardFortuneScenario",
 )

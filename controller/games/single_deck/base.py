@@ -218,10 +218,6 @@ class SingleDeckGame(OutOfOrder, GameModel):
             raise self.refused("twice", what=what, code=code)
         return code
 
-    def scenario_deck(self):
-        """The whole deck a scenario's listed cards are the top of (controller/scenario.py)."""
-        return [C.code(c) for c in C.standard_deck()]
-
     def take(self, code, what):
         """A card out of the deck, dealt or found face up."""
         code = self.card(code, what)

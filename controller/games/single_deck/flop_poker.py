@@ -309,18 +309,3 @@ class FlopPoker(SingleDeckGame):
     def end_round(self, reshuffle=None):
         self.deal_queue = []
         super().end_round(reshuffle)
-
-    # ---- scenarios (controller/scenario.py) -------------------------------------------------
-
-    def scenario_answer(self, pending, doc):
-        from controller.scenario import ScenarioError
-        if pending.get("need") == "stub_count":
-            # the dealer counts what the scenario's deck holds: the cards it lists, the rest of
-            # the deck, less `deck.missing`, plus `deck.extra` (583.8(e))
-            return "irregularity", {"kind": "stub_count",
-                                    "stub": len(doc.get("cards", [])) - len(self.shoe_out),
-                                    "misdealt": False}
-        raise ScenarioError("%s does not ask for %r" % (self.GAME, pending.get("need")))
-
-    def scenario_summary(self):
-        return {"community": list(self.community), "burn": self.burn}

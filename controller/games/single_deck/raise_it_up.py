@@ -425,32 +425,3 @@ class RaiseItUpStud(progressive.LinkedGame, SingleDeckGame):
         self.note("forfeited", seat=seat, section="669a.11(a)(3)")
         if self.state in STREETS:
             self.ask_next()
-
-    # ---- scenarios (controller/scenario.py) ------------------------------------------------
-
-    def scenario_answer(self, pending, doc):
-        """An automated shoe's stacks from the scenario's `cards`; a stub count due in the first
-        round (`stub_count_every` 1) finds the deck whole."""
-        from controller.scenario import ScenarioError
-        if pending["need"] == "stack":
-            cards = doc.get("cards", [])
-            start = len(self.shoe_out)
-            if start + 3 > len(cards):
-                raise ScenarioError("the shoe runs out: no stack of three left for %s"
-                                    % pending["for"])
-            return "card", {"cards": cards[start:start + 3]}
-        if pending["need"] == "stub_count":
-            # the stub holds what the deal left of the scenario's deck: the listed cards, the
-            # rest of the deck, less `deck.missing`, plus `deck.extra` (669a.8(f))
-            return "irregularity", {"kind": "stub_count",
-                                    "stub": len(doc.get("cards", [])) - len(self.shoe_out),
-                                    "misdealt": False}
-        raise ScenarioError("%s does not ask for %r" % (GAME, pending["need"]))
-
-    def scenario_summary(self):
-        out = {"community": list(self.community)}
-        if self.meter is not None:
-            out["meter"] = self.meter["value"]
-        if self.jackpots:
-            out["jackpots"] = list(self.jackpots)
-        return out

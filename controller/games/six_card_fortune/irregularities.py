@@ -17,7 +17,7 @@ Event("irregularity", {"kind": name, ...}).
     device_out_of_order      {"device": "shuffler" | "dealing_shoe", "covered": true}: covered
                              before any other method is used (670a.13(n))
 A dealer who sets his hands wrongly is reset to the house way when he reports his setting
-(670a.13(i); see SixCardFortune._dealer_sets).
+(670a.13(i); see players.py, PlayersAndDealer._dealer_sets).
 """
 
 from controller.games.engine import LOCKED_OUT, OPENED, ROUND_OVER, SHUFFLED, IllegalEvent, \

@@ -61,7 +61,6 @@ from controller.games.six_card_fortune.players import DEALER, DEALER_SETTING, PL
     PlayersAndDealer, card_code
 from controller import progressive
 from controller.progressive import contribute, new_meter
-from controller.rules import cards as C
 from controller.rules import paigow as pg
 from controller.games.declarations import six_card_fortune as declared
 from controller.games.declarations.six_card_fortune import secrets_rng  # its declared RNG
@@ -91,9 +90,11 @@ def _one_of(*choices):
     return lambda v: None if v in choices else "one of %s" % ", ".join(choices)
 
 
-class SixCardFortune(progressive.LinkedGame, OutOfOrder, PlayersAndDealer, GameModel):
+class SixCardFortune(progressive.LinkedGame, OutOfOrder, GameModel):
     GAME = GAME
     DECLARES = declared.DECLARES     # what the table must know about it
+    # the players' turn and the dealer's setting, a part it holds (players.py)
+    PARTS = {"players": PlayersAndDealer}
     # A shuffler or dealing shoe that cannot be used is covered before any other method
     # (670a.13(n)); the sections the shared mixin names (controller/games/out_of_order.py).
     OUT_OF_ORDER_DEVICES = ("shuffler", "dealing_shoe")
@@ -505,7 +506,10 @@ class SixCardFortune(progressive.LinkedGame, OutOfOrder, PlayersAndDealer, GameM
             if self.offers("double_down"):
                 self.queue.append([seat, "double_down"])
             self.queue.append([seat, "set"])
-        self._next_step()
+        self.players.next_step()
+
+    def on_decision(self, event):
+        self.players.decide(event)
 
     def stub_wrong(self, count, misdealt):
         """670a.8(f): more or less than 11 cards left. A misdeal voids the round; a deck that
@@ -536,31 +540,3 @@ class SixCardFortune(progressive.LinkedGame, OutOfOrder, PlayersAndDealer, GameM
         super().void_round(reason)
         self.reshuffle_due = self.deck_unfit or ("the cards are reshuffled after a void round "
                                                  "(670a.5(a), 670a.13)")
-
-    # ---- scenarios (controller/scenario.py) ------------------------------------------------
-
-    def scenario_deck(self):
-        """The whole deck a scenario's listed cards are the top of (controller/scenario.py)."""
-        return [C.code(c) for c in C.joker_deck()]
-
-    def scenario_answer(self, pending, doc):
-        """The dice of `start_position`; the dealer sets by the house way."""
-        from controller.scenario import ScenarioError
-        need = pending.get("need")
-        if need == "dice":
-            return "dice", {"dice": list(doc["start_position"]["dice"])}
-        if need == "dealer_setting":
-            return "decision", {"seat": DEALER, "action": "set",
-                                "low": pending["house_way"]["low"]}
-        raise ScenarioError("%s does not ask a scenario for %r" % (self.GAME, need))
-
-    def scenario_summary(self):
-        dealer = {"cards": list(self.hands[DEALER])}
-        if self.dealer_setting:
-            dealer.update(self.dealer_setting)
-        out = {"start_position": self.start, "dealer": dealer}
-        if any("progressive" in placed for placed in self.wagers.values()):
-            out["meter"] = {"value": self.meter["value"],
-                            "paid_from_meter": dict(self.meter_paid)}
-        return out
-

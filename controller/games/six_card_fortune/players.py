@@ -26,34 +26,47 @@ def card_code(value, what):
 
 
 class PlayersAndDealer:
-    """The part of SixCardFortune's procedure between the deal and settlement."""
+    """The part of SixCardFortune's procedure between the deal and settlement, a part the
+    model holds (`model.players`).
+
+    Needs from the model (model.py): its round data `queue` ([seat, step] still to come),
+    `pending`, `hands`, `wagers`, `results`, `settings`, `voided_hands`, `dealer_setting`;
+    `state`, `note`, `not_locked`, `waiting_for`, `live_seats`, `offers`, `void_round`,
+    `players_set` (the machine's trigger), `settle`, `status`, `reshuffle_due`; and
+    settle.py's `settle_round(model)`.
+    Offers: decide (a decision event), next_step (the head of the queue asked), house_way."""
+
+    def __init__(self, model):
+        self.model = model
 
     # ---- the players (670a.11(a)-(c), 670a.13(d)) ------------------------------------------
 
-    def _next_step(self):
-        if not self.queue:
+    def next_step(self):
+        m = self.model
+        if not m.queue:
             self._dealer_turn()
             return
-        seat, step = self.queue[0]
+        seat, step = m.queue[0]
         if step == "exposed":
-            self.pending = {"need": "decision", "seat": seat,
-                            "allowed": ["play_hand", "void_hand"]}
+            m.pending = {"need": "decision", "seat": seat,
+                         "allowed": ["play_hand", "void_hand"]}
         elif step == "double_down":
-            self.pending = {"need": "offer", "seat": seat, "offer": "double_down"}
+            m.pending = {"need": "offer", "seat": seat, "offer": "double_down"}
         else:
-            self.pending = {"need": "decision", "seat": seat, "allowed": ["set"]}
+            m.pending = {"need": "decision", "seat": seat, "allowed": ["set"]}
 
-    def on_decision(self, event):
-        self.not_locked()
+    def decide(self, event):
+        m = self.model
+        m.not_locked()
         if str(event.get("seat")) == DEALER:
             self._dealer_sets(event)
             return
         seat = seat_key(event.get("seat"))
         action = event.get("action")
-        if self.state != PLAYERS or not self.queue:
+        if m.state != PLAYERS or not m.queue:
             raise IllegalEvent("%s for seat %s: no player decision is due: %s"
-                               % (action, seat, self.waiting_for()))
-        due, step = self.queue[0]
+                               % (action, seat, m.waiting_for()))
+        due, step = m.queue[0]
         if due != seat:
             raise IllegalEvent("%s for seat %s: the procedure asks seat %s (%s) first, from "
                                "the dealer's right (670a.11(e))"
@@ -65,21 +78,23 @@ class PlayersAndDealer:
                 "double_down": "the Double Down offer", "set": "set the hands"}[step]
 
     def _done(self):
-        self.queue.pop(0)
-        self._next_step()
+        m = self.model
+        m.queue.pop(0)
+        self.next_step()
 
     def _step_exposed(self, seat, action, event):
+        m = self.model
         if action == "play_hand":
-            self.note("exposed_hand_played", seat=seat, section="670a.13(d)")
+            m.note("exposed_hand_played", seat=seat, section="670a.13(d)")
         elif action == "void_hand":
-            self.voided_hands.append(seat)
-            self.results[seat] = {w: ["returned", 0] for w in self.wagers[seat]}
-            self.note("hand_voided", seat=seat, section="670a.13(d)")
-            if not self.live_seats():
-                self.void_round("every player voided a hand dealt an exposed card (670a.13(d))")
+            m.voided_hands.append(seat)
+            m.results[seat] = {w: ["returned", 0] for w in m.wagers[seat]}
+            m.note("hand_voided", seat=seat, section="670a.13(d)")
+            if not m.live_seats():
+                m.void_round("every player voided a hand dealt an exposed card (670a.13(d))")
                 return
-            self.queue = [q for q in self.queue if q[0] != seat]
-            self._next_step()
+            m.queue = [q for q in m.queue if q[0] != seat]
+            self.next_step()
             return
         else:
             raise IllegalEvent("seat %s decides whether to play or void the hand dealt an "
@@ -88,16 +103,17 @@ class PlayersAndDealer:
         self._done()
 
     def _step_double_down(self, seat, action, event):
+        m = self.model
         if action == "decline" and event.get("offer") in (None, "double_down"):
-            self.note("double_down_declined", seat=seat)
+            m.note("double_down_declined", seat=seat)
         elif action == "double_down":
             amount = event.get("amount")
-            wager = self.wagers[seat]["six_card_fortune"]
+            wager = m.wagers[seat]["six_card_fortune"]
             if amount != wager or isinstance(amount, bool):
                 raise IllegalEvent("double_down %s is not equal to the Six-Card Fortune Pai Gow "
                                    "Poker Wager %d (670a.7(e)(1), 670a.11(c))" % (amount, wager))
-            self.wagers[seat]["double_down"] = amount
-            self.note("double_down", seat=seat, amount=amount, section="670a.11(c)")
+            m.wagers[seat]["double_down"] = amount
+            m.note("double_down", seat=seat, amount=amount, section="670a.11(c)")
         else:
             raise IllegalEvent("seat %s is offered the Double Down Wager before setting its "
                                "hands: double_down or decline, not %r (670a.11(c))"
@@ -105,15 +121,16 @@ class PlayersAndDealer:
         self._done()
 
     def _step_set(self, seat, action, event):
+        m = self.model
         if action == "double_down":
             why = ("this table does not offer the Double Down Wager (670a.7(e)(1))"
-                   if not self.offers("double_down") else
+                   if not m.offers("double_down") else
                    "its Double Down offer came before it sets its hands (670a.11(c))")
             raise IllegalEvent("double_down for seat %s refused: %s" % (seat, why))
         if action != "set":
             raise IllegalEvent("seat %s sets its hands now (set, with the one-card low hand "
                                "as low), not %r (670a.11(b))" % (seat, action))
-        dealt = self.hands[seat]
+        dealt = m.hands[seat]
         low = card_code(event.get("low"), "set low")
         if low not in dealt:
             raise IllegalEvent("set low %s: seat %s was dealt %s (670a.11(b))"
@@ -126,40 +143,43 @@ class PlayersAndDealer:
                 raise IllegalEvent("set high %r is not the five cards besides the low %s: %s "
                                    "(670a.11(b))" % (given, low, " ".join(high)))
         foul = not pg.setting_is_valid(C.parse_all(high), C.parse(low))
-        self.settings[seat] = {"high": high, "low": low, "foul": foul}
-        self.note("set", seat=seat, high=high, low=low, foul=foul,
-                  section="670a.11(f)(1)(v)" if foul else "670a.11(b)")
+        m.settings[seat] = {"high": high, "low": low, "foul": foul}
+        m.note("set", seat=seat, high=high, low=low, foul=foul,
+               section="670a.11(f)(1)(v)" if foul else "670a.11(b)")
         self._done()
 
     # ---- the dealer (670a.11(d), 670a.13(i)) -----------------------------------------------
 
     def house_way(self):
-        high, low = pg.house_way(C.parse_all(self.hands[DEALER]))
+        m = self.model
+        high, low = pg.house_way(C.parse_all(m.hands[DEALER]))
         low = C.code(low)
-        return {"high": [c for c in self.hands[DEALER] if c != low], "low": low}
+        return {"high": [c for c in m.hands[DEALER] if c != low], "low": low}
 
     def _dealer_turn(self):
-        self.players_set()
-        self.pending = {"need": "dealer_setting", "house_way": self.house_way()}
+        m = self.model
+        m.players_set()
+        m.pending = {"need": "dealer_setting", "house_way": self.house_way()}
 
     def _dealer_sets(self, event):
-        if self.state != DEALER_SETTING:
+        m = self.model
+        if m.state != DEALER_SETTING:
             raise IllegalEvent("the dealer sets his hands after every player has set (670a."
-                               "11(d)); the round waits for %s" % self.waiting_for())
+                               "11(d)); the round waits for %s" % m.waiting_for())
         if event.get("action") != "set":
             raise IllegalEvent("the dealer's decision is set, not %r (670a.11(d))"
                                % (event.get("action"),))
         low = card_code(event.get("low"), "dealer set low")
-        if low not in self.hands[DEALER]:
+        if low not in m.hands[DEALER]:
             raise IllegalEvent("dealer set low %s: the dealer holds %s (670a.11(d))"
-                               % (low, " ".join(self.hands[DEALER])))
+                               % (low, " ".join(m.hands[DEALER])))
         way = self.house_way()
         if low != way["low"]:
-            self.note("dealer_set_wrongly", low=low, reset_low=way["low"], section="670a.13(i)")
-        self.dealer_setting = way
-        self.note("dealer_set", high=way["high"], low=way["low"], section="670a.11(d)")
-        self.pending = None
-        settlement.settle_round(self)
-        self.status = "settled"
-        self.reshuffle_due = "the cards are shuffled after each round (670a.5(a))"
-        self.settle()
+            m.note("dealer_set_wrongly", low=low, reset_low=way["low"], section="670a.13(i)")
+        m.dealer_setting = way
+        m.note("dealer_set", high=way["high"], low=way["low"], section="670a.11(d)")
+        m.pending = None
+        settlement.settle_round(m)
+        m.status = "settled"
+        m.reshuffle_due = "the cards are shuffled after each round (670a.5(a))"
+        m.settle()
