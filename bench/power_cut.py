@@ -41,7 +41,7 @@ from controller import config as configuration  # noqa: E402
 from controller.games import ALL_GAMES, model_class  # noqa: E402
 from controller.games.engine import LOCKED_OUT, GameMachine  # noqa: E402
 from controller.policies import default_policies  # noqa: E402
-from controller.policies.clear import SelftestOnClear  # noqa: E402
+from controller.clearing import SelftestOnClear  # noqa: E402
 from tests.journal.power_loss import Series  # noqa: E402
 
 

@@ -164,7 +164,7 @@ class Runtime:
         return True
 
     def policies(self):
-        from controller.policies.clear import SelftestOnClear
+        from controller.clearing import SelftestOnClear
         self.selftests = SelftestOnClear({})
         return [self.selftests] + default_policies(model_class(self.cfg["game"]).GAME)
 

@@ -209,7 +209,7 @@ def show_rows(path, out, key_file=None, since=None, until=None, as_json=False):
     grow with the journal. Exit 0; 1 when the journal does not verify (the rows before the
     first bad one are shown, then the warning)."""
     from controller.human import WallClock
-    from controller.journal.cli import _open, clock_record_before
+    from controller.journal.opening import _open, clock_record_before
     from controller.journal.live import check
     from controller.journal.store import load
     store, model_cls = _open(path, key_file)

@@ -13,7 +13,7 @@ from controller.games.engine import IllegalEvent, GameMachine
 from controller.games.events import Event
 from controller.journal import boot
 from controller.policies import default_policies
-from controller.policies.clear import SelftestOnClear
+from controller.clearing import SelftestOnClear
 from controller.table import TableController
 from drivers.devices import DealerPanel, Shuffler
 from hal_sim.devices.dealer_panel import SimDealerPanel

@@ -8,7 +8,7 @@ it is a malfunction of the progressive table game system (670a.2(c), 605a.7).
 import pytest
 
 from controller.games.events import Event
-from controller.policies.clear import SelftestOnClear
+from controller.clearing import SelftestOnClear
 from drivers.devices import MeterDisplay
 from drivers.errors import DeviceError
 from hal_sim.devices.meter_display import SimMeterDisplay
