@@ -94,10 +94,10 @@ def _print_method(j, out):
     """The sheet's note, method and precision as its JSON and the lab report give them, one
     line each: a lab reads how each figure was reached beside the figure. A counted sheet
     that names no method is the plain count, as the lab report says of it."""
+    from controller.par.sheet import counted_method
     shown = dict(j)
     if not shown.get("method") and "combinations" in shown:
-        shown["method"] = ("exact count of the %s combinations, cards dealt without replacement"
-                           % format(shown["combinations"], ","))
+        shown["method"] = counted_method(shown["combinations"])
     for key in ("note", "method", "precision"):
         if shown.get(key):
             out.write("  %s: %s\n" % (key, shown[key]))

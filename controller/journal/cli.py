@@ -14,7 +14,7 @@ import re
 import sys
 
 from controller.errors import JournalError
-from controller.journal.opening import JournalPathError, _exists, _open, clock_record_before
+from controller.journal.opening import JournalPathError, _exists, _open
 
 
 # SQLite's integers: a row or round number past this is not in any journal
@@ -163,7 +163,7 @@ def _times(path, doc):
         return clock
     store = Store(path)
     try:
-        clock.add(clock_record_before(store, doc["rows"][0]["seq"]))
+        clock.add(store.last_record("clock", upto=doc["rows"][0]["seq"]))
     finally:
         store.close()
     return clock

@@ -3,8 +3,6 @@
 names the game whose model replays it. In a module of its own so that show.py, which the
 journal command offers as a verb, reads the journal without importing the command."""
 
-import json
-
 from controller.errors import JournalError
 
 
@@ -33,13 +31,3 @@ def _open(path, key_file=None):
         raise JournalError("journal %s: row 1 is not the genesis row" % path)
     return store, model_class(load(first)["data"]["game"])
 
-
-def clock_record_before(store, seq):
-    """The data of the last `clock` record at or before row `seq` (None if none or not
-    JSON): the mapping of table time to the wall clock in force there."""
-    row = store.db.execute("SELECT data FROM journal WHERE entry = 'record' AND kind = 'clock' "
-                           "AND seq <= ? ORDER BY seq DESC LIMIT 1", (seq,)).fetchone()
-    try:
-        return None if row is None else json.loads(row[0])
-    except ValueError:
-        return None

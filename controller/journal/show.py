@@ -209,7 +209,7 @@ def show_rows(path, out, key_file=None, since=None, until=None, as_json=False):
     grow with the journal. Exit 0; 1 when the journal does not verify (the rows before the
     first bad one are shown, then the warning)."""
     from controller.human import WallClock
-    from controller.journal.opening import _open, clock_record_before
+    from controller.journal.opening import _open
     from controller.journal.live import check
     from controller.journal.store import load
     store, model_cls = _open(path, key_file)
@@ -224,7 +224,7 @@ def show_rows(path, out, key_file=None, since=None, until=None, as_json=False):
         first_clock = store.db.execute("SELECT seq FROM journal WHERE entry = 'record' AND "
                                        "kind = 'clock' ORDER BY seq LIMIT 1").fetchone()
         if first_clock is not None:     # the rows before a boot's clock record are its own
-            clock.add(clock_record_before(store, first_clock[0]))
+            clock.add(store.last_record("clock", upto=first_clock[0]))
         shown = 0
         for raw in store.rows(1, stop):
             try:

@@ -419,11 +419,14 @@ class Store:
             return None
         return hmac.compare_digest(mac, head_mac(self.key, seq, digest))
 
-    def last_record(self, kind):
-        """The data of the last record of `kind`, parsed; None if there is none or it is
-        not JSON (a damaged row: the chain check reports it)."""
-        row = self.db.execute("SELECT data FROM journal WHERE entry = 'record' AND kind = ? "
-                              "ORDER BY seq DESC LIMIT 1", (kind,)).fetchone()
+    def last_record(self, kind, upto=None):
+        """The data of the last record of `kind` (at or before row `upto`, if given), parsed;
+        None if there is none or it is not JSON (a damaged row: the chain check reports it)."""
+        sql, args = "SELECT data FROM journal WHERE entry = 'record' AND kind = ?", [kind]
+        if upto is not None:
+            sql += " AND seq <= ?"
+            args.append(upto)
+        row = self.db.execute(sql + " ORDER BY seq DESC LIMIT 1", args).fetchone()
         try:
             return None if row is None else json.loads(row[0])
         except ValueError:

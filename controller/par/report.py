@@ -11,7 +11,7 @@ return by hand as inline SVG (no script, no network: a lab files it as it is).
 import html
 from fractions import Fraction
 
-from controller.par.sheet import LOSES, StrategyPar, WagerPar
+from controller.par.sheet import LOSES, StrategyPar, WagerPar, counted_method
 
 _CSS = """
 body{font-family:sans-serif;margin:2em;color:#111}
@@ -128,8 +128,7 @@ def _wager_html(game, sheet):
     if j.get("strategy"):
         method = "%s strategy; %s" % (j["strategy"], j["method"])
     else:
-        method = j.get("note") or ("exact count of the %s combinations, cards dealt without "
-                                   "replacement" % format(j["combinations"], ","))
+        method = j.get("note") or counted_method(j["combinations"])
         if j.get("note") and j.get("method"):
             method = "%s; %s" % (j["note"], j["method"])
         if j.get("precision"):

@@ -17,6 +17,13 @@ from controller.rules import paytables as pt
 LOSES = "loses"
 
 
+def counted_method(combinations):
+    """How a sheet that names no method of its own was reached: the plain count (the text
+    output and the lab report say it alike)."""
+    return ("exact count of the %s combinations, cards dealt without replacement"
+            % format(combinations, ","))
+
+
 class Outcome:
     __slots__ = ("hand", "count", "pay")
 

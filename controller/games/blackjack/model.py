@@ -62,7 +62,6 @@ Readings of the text:
 
 from controller import progressive
 from controller.errors import ConfigError
-from controller.games.blackjack.decisions import Decisions
 from controller.games.blackjack.family import DEALER, BlackjackFamily, parse, wager_name
 from controller.games.blackjack.shoe import SIDES, BlackjackShoe
 from controller.games.blackjack.side_wagers import (HOUSE_MONEY_OFFER, PROGRESSIVES, SIDE_WAGERS,
@@ -105,7 +104,7 @@ class Blackjack(progressive.LinkedGame, BlackjackFamily):
     book (side_wagers.py) and the players' decisions (decisions.py), and takes the link's
     inputs for its linked progressives (progressive.LinkedGame)."""
     GAME = GAME
-    PARTS = {"shoe": BlackjackShoe, "side_wagers": SideWagerBook, "decisions": Decisions}
+    PARTS = dict(BlackjackFamily.PARTS, shoe=BlackjackShoe, side_wagers=SideWagerBook)
     DECLARES = declared.DECLARES     # what the table must know about it
     ROUND_STATES = ["dealing", "side_wagers", "insurance", "peek", "decisions", "dealer"]
     FIRST_ROUND_STATE = "dealing"
