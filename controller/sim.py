@@ -13,7 +13,7 @@ import signal
 import sys
 
 from controller import config as configuration
-from controller.cli import UsageError, positive_int
+from controller.cli_args import UsageError, positive_int
 from controller.errors import ConfigError, JournalError, JournalInUse
 from controller.games import ALL_GAMES
 
