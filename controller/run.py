@@ -34,7 +34,7 @@ import threading
 from controller import config as configuration
 from controller.errors import ConfigError, JournalInUse, TablectlError
 from controller.games import model_class
-from controller.runtime import ConfiguredDevices, Runtime, make_outputs, writer  # noqa: F401
+from controller.runtime import ConfiguredDevices, Runtime, writer
 
 log = logging.getLogger(__name__)
 

@@ -26,8 +26,7 @@ from controller.games.engine import CLOSED, LOCKED_OUT, ROUND_OVER, SHUFFLED, WA
 from controller.games.events import Event
 from controller.outputs import Outputs
 from controller.policies import CONSUMED  # noqa: F401 - a policy handled the event itself
-from controller.progressive import accepting_progressive, display_values, meter_values, \
-    progressive_wagers  # noqa: F401
+from controller.progressive import accepting_progressive, display_values, progressive_wagers
 
 log = logging.getLogger(__name__)
 

@@ -145,8 +145,19 @@ def test_one_tables_connection_cut_for_30_s(floor, tmp_path):
             svc.stop()
 
 
+def resume_voids(path):
+    """How many rounds the table's restarts have voided (their `resume_void` records)."""
+    import sqlite3
+    db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+    try:
+        return db.execute("SELECT count(*) FROM journal WHERE kind = 'resume_void'").fetchone()[0]
+    finally:
+        db.close()
+
+
 def dealing(path):
-    """The journal's last committed rows show a round past "no more bets", not settled."""
+    """The journal's last committed rows show a round past "no more bets" and no snapshot
+    after it: a round in play, or one whose last card has just settled it."""
     import sqlite3
     db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
     try:
@@ -167,25 +178,30 @@ def test_a_table_sigkilled_mid_send_and_restarted(floor, tmp_path):
         t1 = tablectl(*sim_args(floor, "T1", tables["T1"], game="double-attack-blackjack",
                                 rounds=100000))
         wait_for(lambda: floor_doc(floor, "T1")["head"]["seq"] > 200, what="T1 sending")
-        # killed with a round dealt and not settled, so the restart has one to void; the
-        # journal as the kill left it says whether it did (on a loaded machine the round
-        # can settle between the look and the signal): if not, the table runs and is
+        # killed with a round dealt and not settled, so the restart has one to void. Only the
+        # restart's replay knows whether the kill landed in one: the journal's rows alone do
+        # not, since a round's last card settles it and its snapshot is committed with the
+        # next round's first input, so "wagers closed after the last snapshot" also holds in
+        # the moment after a round has settled. So the restart judges: it journals a
+        # `resume_void` when it voids the round; when it did not, the table plays on and is
         # killed again
         for _ in range(5):
             wait_for(lambda: dealing(tables["T1"]), step=0.002, what="T1 dealing a round")
             os.kill(t1.pid, signal.SIGKILL)
             t1.communicate(timeout=10)
-            if dealing(tables["T1"]):
+            before = resume_voids(tables["T1"])
+            t1 = tablectl(*sim_args(floor, "T1", tables["T1"], game="double-attack-blackjack",
+                                    rounds=3))
+            _, err = t1.communicate(timeout=180)
+            assert t1.returncode == 0, err[-2000:]
+            if resume_voids(tables["T1"]) > before:
                 break
             t1 = tablectl(*sim_args(floor, "T1", tables["T1"], game="double-attack-blackjack",
                                     rounds=100000))
         else:
-            raise AssertionError("no kill of five landed in a dealt round")
-        t1 = tablectl(*sim_args(floor, "T1", tables["T1"], game="double-attack-blackjack",
-                                rounds=3))
-        for p in (t1, t2):
-            _, err = p.communicate(timeout=180)
-            assert p.returncode == 0, err[-2000:]
+            raise AssertionError("no kill of five landed in a round the restart voided")
+        _, err = t2.communicate(timeout=180)
+        assert t2.returncode == 0, err[-2000:]
         settle(floor, tables)
         doc = floor_doc(floor, "T1")
         assert doc["meters"]["voids"] >= 1          # the round the kill cut short is void

@@ -47,7 +47,7 @@ import copy
 
 from controller import progressive
 from controller.games.engine import ROUND_OVER, SHUFFLED, IllegalEvent, seat_key
-from controller.games.single_deck.base import AUTOMATED_SHOE, DECK_SIZE, HAND, MANUAL_SHOE, \
+from controller.games.single_deck.base import AUTOMATED_SHOE, HAND, MANUAL_SHOE, \
     OPTION_DEFAULTS, SingleDeckGame, deck_options
 from controller.rules import cards as C
 from controller.rules import paytables as pt
