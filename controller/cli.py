@@ -6,48 +6,12 @@ turns an unforeseen exception into one line too, exit 1, and $TABLECTL_DEBUG=1 s
 traceback for a developer). Ctrl-C ends a command with "interrupted", exit 2: it was not done.
 """
 
-import argparse
 import json
 import os
 import sys
 
+from controller.cli_args import EXIT_FAILED, EXIT_OK, EXIT_USAGE, Parser, UsageError, version
 from controller.errors import TablectlError
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-
-
-class UsageError(TablectlError):
-    """Arguments that do not make a command (`par GAME --all`, `--rounds 0`)."""
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse with its errors as one line naming the verb, exit 2 (argparse prints the
-    usage first, which breaks "one line" and buries the message)."""
-
-    def error(self, message):
-        sys.stderr.write("%s: %s (see %s --help)\n" % (self.prog, message, self.prog))
-        sys.exit(EXIT_USAGE)
-
-
-def positive_int(text):
-    """--rounds and the like: a whole number of at least 1."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("%r is not a whole number" % text)
-    if n < 1:
-        raise argparse.ArgumentTypeError("must be at least 1, not %d" % n)
-    return n
-
-
-def version():
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as dist_version
-    try:
-        return dist_version("tablectl")
-    except PackageNotFoundError:
-        return "unknown (not installed)"
-
 
 def _pct(fraction):
     return "%.4f%%" % (100 * float(fraction))
@@ -456,7 +420,7 @@ def build_parser():
     from controller.trace.cli import add_parser as add_trace_parser
     add_trace_parser(sub)
     from controller.cli_docs import add_parser as add_docs_parser
-    add_docs_parser(sub)
+    add_docs_parser(sub, ap)
     return ap
 
 

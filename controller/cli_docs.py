@@ -9,7 +9,10 @@ and need no third-party tool.
 """
 
 import argparse
+import functools
 import os
+
+from controller import cli_args
 
 # The shipped copies install.sh installs (a test keeps them equal to what the parser gives)
 DEPLOY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "deploy")
@@ -141,23 +144,24 @@ def manpage(parser, version=""):
     return "\n".join(lines) + "\n"
 
 
-def cmd_completion(args, out):
-    from controller.cli import build_parser
-    out.write(bash_completion(build_parser()))
+def cmd_completion(parser, args, out):
+    out.write(bash_completion(parser))
     return 0
 
 
-def cmd_manpage(args, out):
-    from controller.cli import build_parser, version
-    out.write(manpage(build_parser(), version()))
+def cmd_manpage(parser, args, out):
+    out.write(manpage(parser, cli_args.version()))
     return 0
 
 
-def add_parser(sub):
+def add_parser(sub, parser):
+    """`completion` and `manpage` under `sub`, each walking `parser`: the whole command line
+    they belong to, handed in by the one who builds it (controller/cli.py), so that this
+    module needs nothing of the command line's and cli.py can import it."""
     c = sub.add_parser("completion", help="print the bash completion script (install.sh puts "
                        "it in /usr/share/bash-completion/completions/tablectl)")
-    c.set_defaults(func=cmd_completion)
+    c.set_defaults(func=functools.partial(cmd_completion, parser))
     m = sub.add_parser("manpage", help="print the man page tablectl(1) in roff (install.sh "
                        "puts it in /usr/local/share/man/man1/tablectl.1)")
-    m.set_defaults(func=cmd_manpage)
+    m.set_defaults(func=functools.partial(cmd_manpage, parser))
     return c, m

@@ -13,13 +13,12 @@ import signal
 import sys
 
 from controller import config as configuration
-from controller.cli import UsageError, positive_int
+from controller.cli_args import UsageError, positive_int
+from controller.console.auth import SIM_PIN_STORE
 from controller.errors import ConfigError, JournalError, JournalInUse
 from controller.games import ALL_GAMES
 
 PLAYABLE = ALL_GAMES
-# The console's PIN file under simulation: $TABLECTL_PINS, else this (tablectl passwd writes it).
-CONSOLE_PINS = os.path.join(os.path.expanduser("~"), ".tablectl", "console-pins.json")
 
 
 def __getattr__(name):
@@ -239,7 +238,7 @@ def add_parser(sub):
                      "journal is keyed with it, an existing keyed one is resumed with it")
     sim.add_argument("--pins", metavar="FILE", help="the console's PIN file (default "
                      "$TABLECTL_PINS or %s; `tablectl passwd ROLE --file FILE` sets one)"
-                     % CONSOLE_PINS.replace(os.path.expanduser("~"), "~"))
+                     % SIM_PIN_STORE.replace(os.path.expanduser("~"), "~"))
     sim.add_argument("--manual-clear", action="store_true", help="the simulated floorperson "
                      "repairs a device but leaves its lock-out for you to clear at the console "
                      "(practice); play waits until it is cleared")

@@ -1,5 +1,5 @@
 """`tablectl top --journal PATH`: the table live, read from its journal file, refreshing in
-place; and the one screen both it and the console's `watch` draw (`render`).
+place; the screen is the one the console's `watch` draws (controller/console/screen.py).
 
 Why the journal and not the running controller: the journal is already the one record every
 part writes before anything is applied, SQLite in WAL mode lets a read-only reader follow it
@@ -20,54 +20,12 @@ import sqlite3
 import time
 from collections import deque
 
-from controller.console import view
+from controller.console.screen import render
 from controller.console.wager_meters import add_round, round_line
 from controller.errors import JournalError
 from controller.human import gaming_day
 
 CLEAR = "\x1b[H\x1b[2J"          # cursor home, clear the screen: the refresh in place
-
-
-def render(info):
-    """The screen (text lines joined by "\\n") for an info dict (see Commands.live_info)."""
-    lines = ["tablectl top  %s  %s" % (info.get("game") or "-", info.get("now") or "")]
-    state = info.get("state") or "-"
-    lines.append("state %s  round %s%s" % (
-        state, info.get("round") if info.get("round") is not None else "-",
-        "" if info.get("accepting") is None else "  wagers %s" % (
-            "recognized" if info["accepting"] else "not recognized")))
-    lo = info.get("lockout")
-    if lo:
-        lines.append("LOCKED OUT: %s" % lo.get("reason"))
-        if lo.get("to_clear"):
-            lines.append("  to clear: %s" % lo["to_clear"])
-    lines.append("")
-    lines.append("devices")
-    for name, state, fault in info.get("devices") or []:
-        lines.append("  %-20s %-10s %s" % (name, state, fault or ""))
-    if not info.get("devices"):
-        lines.append("  none known")
-    lines.append("lock-outs (last 5)")
-    for x in info.get("lockouts") or []:
-        lines.append("  %s  %-12s %-9s %s%s" % (
-            x.get("when"), x.get("device") or "-", "cleared" if x.get("cleared") else "IN FORCE",
-            x.get("reason"), " (by %s)" % x["by"] if x.get("by") else ""))
-    if not info.get("lockouts"):
-        lines.append("  none")
-    lines.append("meters, gaming day %s" % (info.get("day") or "-"))
-    for wager, m in sorted((info.get("meters") or {}).items()):
-        lines.append("  %-20s handle %s  paid %s  hold %s  rounds %d" % (
-            wager, view.dollars(m["handle"]), view.dollars(m["paid"]), view.dollars(m["hold"]),
-            m["rounds"]))
-    if not info.get("meters"):
-        lines.append("  no settled rounds")
-    lines.append("last rounds")
-    for r in info.get("rounds") or []:
-        lines.append("  round %-6s %-8s handle %s  players' net %s" % (
-            r["round"], r["status"], view.dollars(r["handle"]), view.dollars(r["net"])))
-    if not info.get("rounds"):
-        lines.append("  none yet")
-    return view.printable("\n".join(lines))
 
 
 class JournalFollower:
@@ -259,4 +217,4 @@ def _interval(text):
     return v
 
 
-__all__ = ["render", "JournalFollower", "cmd_top", "add_parser"]
+__all__ = ["JournalFollower", "cmd_top", "add_parser"]

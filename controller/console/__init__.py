@@ -11,11 +11,12 @@
                  the journal; `clear` asks the one clear service (controller/clearing.py)
     view.py      card identities kept off the screen, device text made printable, casino
                  local time, dollars; journal entries in one shape
+    screen.py    the one live screen, state to last rounds, that `watch` and `tablectl top` draw
     wager_meters.py  handle, paid, hold and rounds per wager, gaming day and since installation
     manifest.py  SHA-256 manifest of the installed software and its check (`verify`)
     server.py    the pty or tty (awaited when absent), hang-ups, announcements, the thread
 
-`tablectl top` (controller/top.py) draws the same screen as `watch` from the journal file.
+`tablectl top` (controller/top.py) draws the same screen (screen.py) from the journal file.
 
 The manual is docs/console.md.
 """

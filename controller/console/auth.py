@@ -26,6 +26,9 @@ SCRYPT = {"n": 2 ** 14, "r": 8, "p": 1}
 DKLEN = 32
 PIN_DIGITS = (4, 16)
 DEFAULT_PIN_STORE = "/etc/tablectl/console-pins.json"
+# A simulated table's (`tablectl sim`, hal_sim/simulation.py): $TABLECTL_PINS, else this, the
+# user's own (no root needed; `tablectl passwd ROLE --file` writes it)
+SIM_PIN_STORE = os.path.join(os.path.expanduser("~"), ".tablectl", "console-pins.json")
 
 
 def default_pin_store():

@@ -29,6 +29,7 @@ from collections import deque
 from controller.clearing import CONSOLE, rule_for, selftest as _selftest, service_for
 from controller.console import view
 from controller.console.auth import ROLES, at_least
+from controller.console.screen import render
 from controller.errors import ConsoleError, ManifestError
 from controller.games.engine import CLOSED, LOCKED_OUT
 from controller.progressive import cents, progressives
@@ -723,7 +724,6 @@ class Commands:
 
     def screen(self):
         """What `watch` (and `tablectl top`) shows: state, devices, lock-outs, meters, rounds."""
-        from controller.top import render
         return render(self.live_info())
 
     def live_info(self):

@@ -9,7 +9,8 @@ folds the streams into each table's latest state and serves the floor page.
                    (cards stay home until the round is over), the acknowledged sequence
     uplink.py      the forwarder thread: journal rows in order, exactly once, and the link state
     fold.py        the floor side's fold of one table's rows: chain continuity, state, meters
-    service.py     `tablectl floor`: consumes every table's stream, keeps the KV bucket
+    service.py     `tablectl floor`: consumes every table's stream, keeps the KV bucket;
+                   `serve_floor`, the service and its page until stopped (cli.py, demo.py)
     web.py         the floor page (aiohttp, server-sent events)
     demo.py        `tablectl floor demo --tables N`
 See docs/floor.md.

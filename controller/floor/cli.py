@@ -7,7 +7,6 @@ import json
 import os
 import sys
 
-from controller.floor.aio import stop_on_signals
 from controller.errors import ConfigError
 
 EXIT_CONFIG = 2
@@ -27,47 +26,6 @@ def parse_http(text):
 def _password(args):
     from controller.floor.uplink import read_password
     return read_password(args.password_file) if args.password_file else None
-
-
-async def serve_floor(url, password, host, port, replicas=1, announce=None, stop=None,
-                      user="floor", on_service=None, ca_file=None):
-    """The floor service and its page until `stop` is set (or the process is signalled)."""
-    from controller.floor.service import FloorService
-    from controller.floor.web import serve
-    service = FloorService(url, user=user, password=password, replicas=replicas,
-                           ca_file=ca_file)
-    if on_service:
-        on_service(service)
-    stop = stop or asyncio.Event()
-    stop_on_signals(stop)
-    # the NATS may come up after the floor (a restart of the floor's servers): wait for it,
-    # say so, and still stop at once on a signal
-    connecting = asyncio.ensure_future(service.connect())
-    stopping = asyncio.ensure_future(stop.wait())
-    done, _ = await asyncio.wait([connecting, stopping], timeout=5,
-                                 return_when=asyncio.FIRST_COMPLETED)
-    if not done and announce:
-        announce("floor: waiting for NATS at %s" % url)
-    if not done:
-        done, _ = await asyncio.wait([connecting, stopping],
-                                     return_when=asyncio.FIRST_COMPLETED)
-    if connecting not in done:
-        connecting.cancel()
-        try:
-            await connecting
-        except BaseException:                   # noqa: BLE001 - cancelled on purpose
-            pass
-        return service
-    stopping.cancel()
-    connecting.result()
-    runner, port = await serve(service, host, port)
-    if announce:
-        announce("floor page: http://%s:%d/" % (host, port))
-    try:
-        await service.run(stop)
-    finally:
-        await runner.cleanup()
-    return service
 
 
 def cmd_floor(args, out, err=None):
@@ -96,6 +54,8 @@ def cmd_floor(args, out, err=None):
         import logging
         logging.basicConfig(level=logging.DEBUG, stream=err)
         logging.getLogger("nats").setLevel(logging.INFO)
+    # not at import: every tablectl command builds this parser; the service's fold reads journals
+    from controller.floor.service import serve_floor
     try:
         asyncio.run(serve_floor(args.nats, password, host, port, args.replicas, announce,
                                 user=args.user, ca_file=args.ca_file))

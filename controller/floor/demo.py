@@ -28,9 +28,11 @@ LINKED_GAME = "raise-it-up-stud"
 
 def demo_games():
     """The games in the order the tables take them: the linked game first and every seventh
-    table after (so 8 tables put two Raise It Up tables on the link), the rest mixed."""
-    from controller.sim import PLAYABLE
-    return [LINKED_GAME] + [g for g in PLAYABLE if g != LINKED_GAME]
+    table after (so 8 tables put two Raise It Up tables on the link), the rest mixed: every
+    game, as `tablectl sim` plays every one (controller/sim.py PLAYABLE, which the demo knows
+    only by its command line, table_command; tests/floor keep the two the same)."""
+    from controller.games import ALL_GAMES
+    return [LINKED_GAME] + [g for g in ALL_GAMES if g != LINKED_GAME]
 
 
 async def define_demo_link(url, floor_pw, tables):
@@ -90,7 +92,7 @@ def cmd_demo(args, out, err):
     link_ctl = None
     loop_ready = threading.Event()
     try:
-        from controller.floor.cli import serve_floor
+        from controller.floor.service import serve_floor
 
         def announce(line):
             if not line.startswith("floor page: "):

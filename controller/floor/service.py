@@ -9,7 +9,8 @@ last message folded. Killed at any point, it restarts from the bucket, after tha
 rows folded again (written to a table's entry but not yet to the position) are skipped as
 redeliveries by the fold.
 
-It also listens to the tables' live status (subjects.py) and serves the floor page (web.py).
+It also listens to the tables' live status (subjects.py) and serves the floor page (web.py):
+`serve_floor` runs the service and its page, for `tablectl floor` (cli.py) and the demo.
 A table not heard from for UNREACHABLE_S is shown unreachable. The floor never writes to a
 table: it only reads what tables send.
 """
@@ -20,6 +21,7 @@ import logging
 import time
 
 from controller.floor import subjects as S
+from controller.floor.aio import stop_on_signals
 from controller.floor.fold import TableView
 
 log = logging.getLogger(__name__)
@@ -321,3 +323,44 @@ class FloorService:
                         # written by the run loop's next flush: one writer, in order (a
                         # write of its own here could land after a newer one)
                         self._dirty.add(t)
+
+
+async def serve_floor(url, password, host, port, replicas=1, announce=None, stop=None,
+                      user="floor", on_service=None, ca_file=None):
+    """The floor service and its page until `stop` is set (or the process is signalled):
+    what `tablectl floor` runs (cli.py) and the demo starts beside its tables (demo.py)."""
+    from controller.floor.web import serve
+    service = FloorService(url, user=user, password=password, replicas=replicas,
+                           ca_file=ca_file)
+    if on_service:
+        on_service(service)
+    stop = stop or asyncio.Event()
+    stop_on_signals(stop)
+    # the NATS may come up after the floor (a restart of the floor's servers): wait for it,
+    # say so, and still stop at once on a signal
+    connecting = asyncio.ensure_future(service.connect())
+    stopping = asyncio.ensure_future(stop.wait())
+    done, _ = await asyncio.wait([connecting, stopping], timeout=5,
+                                 return_when=asyncio.FIRST_COMPLETED)
+    if not done and announce:
+        announce("floor: waiting for NATS at %s" % url)
+    if not done:
+        done, _ = await asyncio.wait([connecting, stopping],
+                                     return_when=asyncio.FIRST_COMPLETED)
+    if connecting not in done:
+        connecting.cancel()
+        try:
+            await connecting
+        except BaseException:                   # noqa: BLE001 - cancelled on purpose
+            pass
+        return service
+    stopping.cancel()
+    connecting.result()
+    runner, port = await serve(service, host, port)
+    if announce:
+        announce("floor page: http://%s:%d/" % (host, port))
+    try:
+        await service.run(stop)
+    finally:
+        await runner.cleanup()
+    return service

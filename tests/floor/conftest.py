@@ -184,7 +184,7 @@ class ServiceThread:
     """The floor service (and its page) on a thread of this process."""
 
     def __init__(self, url, port=0):
-        from controller.floor.cli import serve_floor
+        from controller.floor.service import serve_floor
         self.stop_event = None
         self.loop = None
         self.port = None

@@ -55,3 +55,22 @@ def test_the_demo_starts_a_floor_of_tables_and_ctrl_c_stops_it(tmp_path):
     time.sleep(0.2)
     assert not os.path.exists("/proc/%d" % pid) or \
         open("/proc/%d/stat" % pid).read().split()[2] == "Z"
+
+
+def test_the_demo_plays_every_game_sim_plays_through_sims_own_command_line(tmp_path):
+    """The demo knows `tablectl sim` only by its command line (it imports nothing of
+    controller.sim): its games are the ones sim plays, each once, and every table's command is
+    one sim's parser takes as it is."""
+    from controller.cli import build_parser
+    from controller.floor.demo import LINKED_GAME, demo_games, table_command
+    from controller.sim import PLAYABLE, cmd_sim
+    games = demo_games()
+    assert games[0] == LINKED_GAME and sorted(games) == sorted(PLAYABLE)
+    parser = build_parser()
+    for i, game in enumerate(games):
+        argv = table_command(str(tmp_path), "nats://127.0.0.1:4222", "T%02d" % (i + 1), game,
+                             i, 0.2, 0.05)
+        assert argv[1:4] == ["-m", "controller.cli", "sim"]
+        args = parser.parse_args(argv[3:])
+        assert args.func is cmd_sim and args.game == game and args.table_id == "T%02d" % (i + 1)
+        assert (args.link == "RIU-LINK") == (game == LINKED_GAME)

@@ -1,0 +1,56 @@
+"""The one live screen of a table, drawn from an info dict: what the console's `watch` and
+`tablectl top` (controller/top.py) both show.
+
+Why here, in the console: the console's `watch` draws it from the running table
+(`Commands.live_info`) and `top` from the journal file (`JournalFollower.info`); both give the
+same dict, so the screen is the console's view of it, and `top`, a reader of the journal
+beside the console, imports it from here (the console imports nothing of `top`).
+Every text that came from a device is made printable (view.printable).
+"""
+
+from controller.console import view
+
+
+def render(info):
+    """The screen (text lines joined by "\\n") for an info dict (see Commands.live_info)."""
+    lines = ["tablectl top  %s  %s" % (info.get("game") or "-", info.get("now") or "")]
+    state = info.get("state") or "-"
+    lines.append("state %s  round %s%s" % (
+        state, info.get("round") if info.get("round") is not None else "-",
+        "" if info.get("accepting") is None else "  wagers %s" % (
+            "recognized" if info["accepting"] else "not recognized")))
+    lo = info.get("lockout")
+    if lo:
+        lines.append("LOCKED OUT: %s" % lo.get("reason"))
+        if lo.get("to_clear"):
+            lines.append("  to clear: %s" % lo["to_clear"])
+    lines.append("")
+    lines.append("devices")
+    for name, state, fault in info.get("devices") or []:
+        lines.append("  %-20s %-10s %s" % (name, state, fault or ""))
+    if not info.get("devices"):
+        lines.append("  none known")
+    lines.append("lock-outs (last 5)")
+    for x in info.get("lockouts") or []:
+        lines.append("  %s  %-12s %-9s %s%s" % (
+            x.get("when"), x.get("device") or "-", "cleared" if x.get("cleared") else "IN FORCE",
+            x.get("reason"), " (by %s)" % x["by"] if x.get("by") else ""))
+    if not info.get("lockouts"):
+        lines.append("  none")
+    lines.append("meters, gaming day %s" % (info.get("day") or "-"))
+    for wager, m in sorted((info.get("meters") or {}).items()):
+        lines.append("  %-20s handle %s  paid %s  hold %s  rounds %d" % (
+            wager, view.dollars(m["handle"]), view.dollars(m["paid"]), view.dollars(m["hold"]),
+            m["rounds"]))
+    if not info.get("meters"):
+        lines.append("  no settled rounds")
+    lines.append("last rounds")
+    for r in info.get("rounds") or []:
+        lines.append("  round %-6s %-8s handle %s  players' net %s" % (
+            r["round"], r["status"], view.dollars(r["handle"]), view.dollars(r["net"])))
+    if not info.get("rounds"):
+        lines.append("  none yet")
+    return view.printable("\n".join(lines))
+
+
+__all__ = ["render"]
