@@ -36,7 +36,8 @@ from controller.journal.chain import Break
 from controller.journal.chain import verify as chain_verify
 from controller.journal.replay import INTERRUPTED, Replay
 from controller.journal.lock import JournalLock
-from controller.journal.store import Store, load
+from controller.journal.formats import create_journal, open_journal
+from controller.journal.store import load
 from controller.table import MemoryJournal, Record, TableController
 
 
@@ -269,7 +270,7 @@ class JournaledController(TableController):
         self.background = {"state": "running", "rows": upto - 1}
         brk = None
         try:
-            store = Store(self.store.path, key=self.store.key)
+            store = open_journal(self.store.path, key=self.store.key)
             try:
                 def paced():
                     for n, row in enumerate(store.rows(1, upto)):
@@ -488,7 +489,7 @@ def _boot_locked(path, table, policies, clocks, outputs, key, witnesses, full):
                                 "was moved or deleted" % (w.name, a["seq"]))
         return _new(path, table, policies, clocks, outputs, key, witnesses)
     try:
-        store = Store(path, key=key)
+        store = open_journal(path, key=key)
     except JournalDamaged as e:
         return _refused(path, table, policies, clocks, outputs, key, str(e))
     try:
@@ -523,7 +524,7 @@ def _new(path, table, policies, clocks, outputs, key, witnesses):
                               clocks["boot_id"], clocks["utc_offset"])
     ctl = JournaledController(table, store=None, clock=clock, outputs=outputs,
                               policies=policies, witnesses=witnesses)
-    store = Store.create(path, key=key, entries=_genesis_rows(ctl, clock, policies,
+    store = create_journal(path, key=key, entries=_genesis_rows(ctl, clock, policies,
                                                               type(table.model)),
                          meters=ctl.meters, meta={"anchored": "1"})
     ctl.store = store

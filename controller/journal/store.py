@@ -153,7 +153,7 @@ class Store:
     opened without its key may be read (`head`, `meta`) but not verified nor written.
     """
 
-    def __init__(self, path, _create=False, key=None):
+    def __init__(self, path, _create=False, key=None, readonly=False):
         self.path = path
         self.key = key
         self.lock = None                 # the JournalLock a writer holds (lock.py)
@@ -171,7 +171,11 @@ class Store:
                 raise JournalDamaged("journal %s is empty (0 bytes): emptied or truncated; a "
                                      "journal file is never adopted as new" % path)
         try:
-            self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            if readonly:                 # a reader beside the controller (WAL: never blocks it)
+                self.db = sqlite3.connect("file:%s?mode=ro" % path, uri=True, timeout=10,
+                                          isolation_level=None, check_same_thread=False)
+            else:
+                self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             if _create:
                 self.db.execute("PRAGMA page_size=%d" % PAGE_SIZE)
             mode = self.db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
@@ -208,8 +212,11 @@ class Store:
         if key is not None and key_id(key) != self.key_id:
             self._refuse("journal %s is keyed with key id %s; the key given has key id %s: "
                          "the wrong key" % (path, self.key_id, key_id(key)))
-        last = self.db.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1") \
-            .fetchone()
+        try:
+            last = self.db.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1") \
+                .fetchone()
+        except sqlite3.DatabaseError as e:
+            self._refuse("journal %s cannot be read: %s" % (path, e))
         self.last_seq, self.last_hash = last if last else (0, GENESIS_HASH)
         self._meters = None              # the meters as last written (None: not read yet)
         self._latest_ts = None
@@ -359,6 +366,37 @@ class Store:
 
     # ---- reading ---------------------------------------------------------------------
 
+    def hash_at(self, seq):
+        """The stored hash of row `seq`, or None when there is no such row."""
+        row = self.db.execute("SELECT hash FROM journal WHERE seq = ?", (seq,)).fetchone()
+        return None if row is None else row[0]
+
+    def first_record(self, kind):
+        """The seq of the first record of `kind`, or None."""
+        row = self.db.execute("SELECT seq FROM journal WHERE entry = 'record' AND kind = ? "
+                              "ORDER BY seq LIMIT 1", (kind,)).fetchone()
+        return None if row is None else row[0]
+
+    def refresh(self):
+        """What was committed since (by another Store on the file): True if anything was.
+        A reader polls it (SQLite's data_version: one cheap pragma, every poll)."""
+        v = self.db.execute("PRAGMA data_version").fetchone()[0]
+        was, self._version = getattr(self, "_version", None), v
+        if v == was:
+            return False
+        last = self.db.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1") \
+            .fetchone()
+        self.last_seq, self.last_hash = last if last else (0, GENESIS_HASH)
+        return True
+
+    def legacy_acks(self):
+        """The floor uplink's acknowledgements as an older version kept them, in this file's
+        own `floor_uplink` table ({} when there is none; now in a file of their own)."""
+        try:
+            return dict(self.db.execute("SELECT key, value FROM floor_uplink"))
+        except sqlite3.OperationalError:
+            return {}
+
     def meta(self, key):
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else row[0]
@@ -396,6 +434,19 @@ class Store:
                 cursor.close()
             except sqlite3.ProgrammingError:
                 pass                    # the Store was closed first: nothing left to release
+
+    def select(self, kinds=None, last=None):
+        """Rows as dicts in seq order: only `kinds` if given, only the last `last` if given
+        (the console's listing: a tail read newest first, never the whole journal)."""
+        where, args = "", []
+        if kinds:
+            where = " WHERE kind IN (%s)" % ", ".join("?" * len(kinds))
+            args = list(kinds)
+        sql = "SELECT %s FROM journal%s ORDER BY seq" % (", ".join(COLUMNS), where)
+        if last is not None:
+            sql = "SELECT * FROM (%s DESC LIMIT ?) ORDER BY seq" % sql
+            args.append(int(last))
+        yield from batched(self.db.execute(sql, args))
 
     def latest_ts(self):
         """The latest stamp of any row (rows are not in stamp order), or None: from meta when
@@ -461,11 +512,7 @@ class Store:
         From row `start` (> 1: a boot's check from its last verified point), linking from
         the stored hash of the row before it."""
         self._need_key()
-        prev = GENESIS_HASH
-        if start > 1:
-            row = self.db.execute("SELECT hash FROM journal WHERE seq = ?", (start - 1,)) \
-                .fetchone()
-            prev = GENESIS_HASH if row is None else row[0]
+        prev = GENESIS_HASH if start <= 1 else (self.hash_at(start - 1) or GENESIS_HASH)
         return verify(self.rows(start), self.head(), self.key, anchor, start=start, prev=prev)
 
 
