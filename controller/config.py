@@ -22,6 +22,8 @@ section is valid and the templates stay equal to the defaults):
     hal          "real" | "sim": the GPIO backend (wins over $TABLECTL_HAL, drivers/hal.py)
     journal_key  the journal's key file (controller/journal/keys.py): the journal is keyed
                  with it (an HMAC-SHA256 chain); read, and its mode checked, at boot
+    journal_format  "sqlite" | "log": what a NEW journal is written as (journal/formats.py);
+                 an existing journal is read as what its file is, whatever this says
     [controller.devices.NAME]   one table per device, as drivers.devices.build_devices takes
                                 it: type (default NAME), url for a serial device, its pins
                                 for a GPIO device, its options; every key is checked against
@@ -41,7 +43,7 @@ from controller.rules import paytables as pt
 
 COMMON_KEYS = ("game", "table_min", "table_max", "offered", "limits", "paytables",
                "progressive", "options", "controller")
-CONTROLLER_KEYS = ("hal", "devices", "console", "journal_key", "floor")
+CONTROLLER_KEYS = ("hal", "devices", "console", "journal_key", "journal_format", "floor")
 CONTROLLER_HALS = ("real", "sim")
 CONSOLE_KEYS = ("tty", "pins", "manifest")
 
@@ -185,6 +187,13 @@ def check_controller(section):
             raise ConfigError("controller.journal_key must be the path of the journal's key "
                               "file, not %r" % (path,))
         out["journal_key"] = path
+    if "journal_format" in section:
+        from controller.journal.formats import FORMATS
+        fmt = section["journal_format"]
+        if fmt not in FORMATS:
+            raise ConfigError("controller.journal_format must be %s, not %r"
+                              % (" or ".join('"%s"' % f for f in FORMATS), fmt))
+        out["journal_format"] = fmt
     devices = _table("controller.devices", section.get("devices", {}))
     from drivers.devices import SERIAL, TYPES
     for name, entry in devices.items():

@@ -137,7 +137,7 @@ def encode_rows(entries, seq, prev, key, latest, bodies=None):
     return rows, latest
 
 
-def _fsync_dir(path):
+def fsync_dir(path):
     fd = os.open(os.path.dirname(os.path.abspath(path)) or ".", os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -145,7 +145,65 @@ def _fsync_dir(path):
         os.close(fd)
 
 
-class Store:
+class JournalFile:
+    """What a journal file is, whatever its format (Store here, log.LogStore): its key, and
+    the chain verified through the reading methods each format has."""
+
+    def _check_key(self):
+        """Refuse a key that is not the journal's, or one given for an unkeyed journal."""
+        if self.key is not None and self.key_id is None:
+            self._refuse("journal %s is not keyed, but a key was given (an unkeyed journal is "
+                         "verified without one; one expected keyed and found unkeyed may have "
+                         "been rewritten)" % self.path)
+        if self.key is not None and key_id(self.key) != self.key_id:
+            self._refuse("journal %s is keyed with key id %s; the key given has key id %s: "
+                         "the wrong key" % (self.path, self.key_id, key_id(self.key)))
+
+    def _refuse(self, message, cls=JournalError):
+        raise cls(message)
+
+    @property
+    def keyed(self):
+        return self.key_id is not None
+
+    def _need_key(self):
+        if self.keyed and self.key is None:
+            raise JournalError("journal %s is keyed (key id %s): it is verified and written "
+                               "only with its key (--key FILE, or [controller] journal_key "
+                               "in the table configuration)" % (self.path, self.key_id))
+
+    def head(self):
+        """(seq, hash) of the last row as recorded in meta (see `last` for the row's own)."""
+        seq = self.meta("head_seq")
+        return (None if seq is None else int(seq)), self.meta("head_hash")
+
+    def last(self):
+        """(seq, hash) of the last row this Store wrote or found: the anchor to write down."""
+        with self._write:
+            return self.last_seq, self.last_hash
+
+    def head_authentic(self):
+        """On a keyed journal opened with its key: True when meta's head_mac is the head's
+        under the key, False when it is not, None when there is none (an older version's
+        journal, or an unkeyed one: nothing to check)."""
+        if self.key is None:
+            return None
+        mac = self.meta("head_mac")
+        seq, digest = self.head()
+        if mac is None or seq is None:
+            return None
+        return hmac.compare_digest(mac, head_mac(self.key, seq, digest))
+
+    def verify(self, anchor=None, start=1):
+        """The first chain.Break, or None; `anchor` (seq, hash) as chain.verify takes it.
+        From row `start` (> 1: a boot's check from its last verified point), linking from
+        the stored hash of the row before it."""
+        self._need_key()
+        prev = GENESIS_HASH if start <= 1 else (self.hash_at(start - 1) or GENESIS_HASH)
+        return verify(self.rows(start), self.head(), self.key, anchor, start=start, prev=prev)
+
+
+class Store(JournalFile):
     """One journal file. `Store(path)` opens an existing one; `Store.create(path)` a new one.
 
     `key` (bytes) is a keyed journal's key, or makes a new journal keyed. A key that is not
@@ -205,13 +263,7 @@ class Store:
             self._refuse("journal %s: chain %r, this version reads SHA-256 and %s"
                          % (path, chain, KEYED))
         self.key_id = self.meta("key_id") if chain == KEYED else None
-        if key is not None and self.key_id is None:
-            self._refuse("journal %s is not keyed, but a key was given (an unkeyed journal is "
-                         "verified without one; one expected keyed and found unkeyed may have "
-                         "been rewritten)" % path)
-        if key is not None and key_id(key) != self.key_id:
-            self._refuse("journal %s is keyed with key id %s; the key given has key id %s: "
-                         "the wrong key" % (path, self.key_id, key_id(key)))
+        self._check_key()
         try:
             last = self.db.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1") \
                 .fetchone()
@@ -255,7 +307,7 @@ class Store:
                 os.link(tmp, path)               # never over a file that appeared meanwhile
             except FileExistsError:
                 raise JournalError("journal %s: already exists" % path)
-            _fsync_dir(path)
+            fsync_dir(path)
         except OSError as e:
             raise JournalError("journal %s: cannot create it: %s" % (path, e.strerror))
         finally:
@@ -289,16 +341,6 @@ class Store:
         except BaseException:
             db.execute("ROLLBACK")
             raise
-
-    @property
-    def keyed(self):
-        return self.key_id is not None
-
-    def _need_key(self):
-        if self.keyed and self.key is None:
-            raise JournalError("journal %s is keyed (key id %s): it is verified and written "
-                               "only with its key (--key FILE, or [controller] journal_key "
-                               "in the table configuration)" % (self.path, self.key_id))
 
     def close(self):
         self.db.close()
@@ -401,16 +443,6 @@ class Store:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else row[0]
 
-    def head(self):
-        """(seq, hash) of the last row as recorded in meta (see `last` for the row's own)."""
-        seq = self.meta("head_seq")
-        return (None if seq is None else int(seq)), self.meta("head_hash")
-
-    def last(self):
-        """(seq, hash) of the last row this Store wrote or found: the anchor to write down."""
-        with self._write:
-            return self.last_seq, self.last_hash
-
     def meters(self):
         return dict(self.db.execute("SELECT name, value FROM meters"))
 
@@ -458,18 +490,6 @@ class Store:
             return int(latest)
         return self.db.execute("SELECT MAX(ts_ns) FROM journal").fetchone()[0]
 
-    def head_authentic(self):
-        """On a keyed journal opened with its key: True when meta's head_mac is the head's
-        under the key, False when it is not, None when there is none (an older version's
-        journal, or an unkeyed one: nothing to check)."""
-        if self.key is None:
-            return None
-        mac = self.meta("head_mac")
-        seq, digest = self.head()
-        if mac is None or seq is None:
-            return None
-        return hmac.compare_digest(mac, head_mac(self.key, seq, digest))
-
     def last_record(self, kind, upto=None):
         """The data of the last record of `kind` (at or before row `upto`, if given), parsed;
         None if there is none or it is not JSON (a damaged row: the chain check reports it)."""
@@ -507,13 +527,6 @@ class Store:
             finally:
                 self.db.execute("COMMIT")
 
-    def verify(self, anchor=None, start=1):
-        """The first chain.Break, or None; `anchor` (seq, hash) as chain.verify takes it.
-        From row `start` (> 1: a boot's check from its last verified point), linking from
-        the stored hash of the row before it."""
-        self._need_key()
-        prev = GENESIS_HASH if start <= 1 else (self.hash_at(start - 1) or GENESIS_HASH)
-        return verify(self.rows(start), self.head(), self.key, anchor, start=start, prev=prev)
 
 
 def batched(cursor):
