@@ -166,6 +166,14 @@ def validate(doc, model_cls):
     return cfg
 
 
+def _one_of(name, value, choices):
+    """`value` if it is one of `choices`, else ConfigError naming them."""
+    if value not in choices:
+        raise ConfigError("%s must be %s, not %r"
+                          % (name, " or ".join('"%s"' % c for c in choices), value))
+    return value
+
+
 def check_controller(section):
     """The [controller] section, checked: {"hal"?, "devices": {...}, "console": {...},
     "journal_key"?}."""
@@ -176,11 +184,7 @@ def check_controller(section):
                               % (key, ", ".join(CONTROLLER_KEYS)))
     out = {}
     if "hal" in section:
-        hal = section["hal"]
-        if hal not in CONTROLLER_HALS:
-            raise ConfigError("controller.hal must be %s, not %r"
-                              % (" or ".join('"%s"' % h for h in CONTROLLER_HALS), hal))
-        out["hal"] = hal
+        out["hal"] = _one_of("controller.hal", section["hal"], CONTROLLER_HALS)
     if "journal_key" in section:
         path = section["journal_key"]
         if not isinstance(path, str) or not path:
@@ -189,11 +193,8 @@ def check_controller(section):
         out["journal_key"] = path
     if "journal_format" in section:
         from controller.journal.formats import FORMATS
-        fmt = section["journal_format"]
-        if fmt not in FORMATS:
-            raise ConfigError("controller.journal_format must be %s, not %r"
-                              % (" or ".join('"%s"' % f for f in FORMATS), fmt))
-        out["journal_format"] = fmt
+        out["journal_format"] = _one_of("controller.journal_format", section["journal_format"],
+                                        FORMATS)
     devices = _table("controller.devices", section.get("devices", {}))
     from drivers.devices import SERIAL, TYPES
     for name, entry in devices.items():

@@ -15,18 +15,15 @@ from controller.errors import JournalError
 # what reading an open journal may raise, either format (a reader reports it in one line)
 READ_ERRORS = (JournalError, OSError, sqlite3.Error)
 
-SQLITE_MAGIC = b"SQLite format 3\0"
-LOG_MAGIC = b"tablectl-log\0\0\0\n"         # a sector log's first 16 bytes (log.py)
+from controller.journal.log import MAGIC as LOG_MAGIC
 FORMATS = ("sqlite", "log")
 DEFAULT = "sqlite"
 
 
 def _store_class(fmt):
-    if fmt == "log":
-        from controller.journal.log import LogStore
-        return LogStore
+    from controller.journal.log import LogStore
     from controller.journal.store import Store
-    return Store
+    return LogStore if fmt == "log" else Store
 
 
 def format_of(path):

@@ -5,7 +5,7 @@ kernel counts each 4 KiB page it dirties: 15-21x the rows' bytes (docs/performan
 a commit is its rows, deflated, and the disk is given the sectors it fills and one more.
 
 Layout (SECTOR bytes each; every integer little-endian):
-    sector 0        the header, written once: formats.LOG_MAGIC, the header's JSON (format,
+    sector 0        the header, written once: MAGIC, the header's JSON (format,
                     chain, key_id, zdict, and the meta given at creation), a CRC-32
     sectors 1, 2    the two tail slots: the stream's partly filled last sector, with the
                     slot's own sequence number, the count of full sectors, and a CRC-32
@@ -44,11 +44,11 @@ from array import array
 
 from controller.errors import JournalDamaged, JournalError
 from controller.journal.chain import GENESIS_HASH, canonical
-from controller.journal.formats import LOG_MAGIC
 from controller.journal.log_vocabulary import VERSIONS
-from controller.journal.store import (COLUMNS, KEYED, JournalFile, encode_rows, fsync_dir,
-                                      head_mac)
+from controller.journal.store import (COLUMNS, KEYED, JournalFile, encode_rows, head_mac,
+                                      link_into_place)
 
+MAGIC = b"tablectl-log\0\0\0\n"         # a sector log's first 16 bytes (formats.py)
 FORMAT = "log-1"
 ZDICT_VERSION = 1
 SECTOR = 512
@@ -94,7 +94,7 @@ def _parse_slot(raw):
 
 def _header_bytes(info):
     text = canonical(info)
-    body = LOG_MAGIC + LEN.pack(len(text)) + text
+    body = MAGIC + LEN.pack(len(text)) + text
     if len(body) > SECTOR - CRC.size:
         raise JournalError("journal header too long (%d bytes)" % len(body))
     body += bytes(SECTOR - CRC.size - len(body))
@@ -149,12 +149,12 @@ class LogStore(JournalFile):
 
     def _open(self):
         raw = os.pread(self.fd, SECTOR, 0)
-        if len(raw) < SECTOR or not raw.startswith(LOG_MAGIC) or \
+        if len(raw) < SECTOR or not raw.startswith(MAGIC) or \
                 CRC.unpack_from(raw, SECTOR - CRC.size)[0] != _crc(raw[:SECTOR - CRC.size]):
             raise JournalDamaged("journal %s: its header sector fails its CRC (damaged)"
                                  % self.path)
-        n = LEN.unpack_from(raw, len(LOG_MAGIC))[0]
-        start = len(LOG_MAGIC) + LEN.size
+        n = LEN.unpack_from(raw, len(MAGIC))[0]
+        start = len(MAGIC) + LEN.size
         if start + n > SECTOR - CRC.size:
             raise JournalDamaged("journal %s: its header's length runs past its sector"
                                  % self.path)
@@ -365,11 +365,7 @@ class LogStore(JournalFile):
                     store.append(list(entries), meters=meters)
             finally:
                 store.close()
-            try:
-                os.link(tmp, path)
-            except FileExistsError:
-                raise JournalError("journal %s: already exists" % path)
-            fsync_dir(path)
+            link_into_place(tmp, path)
         except OSError as e:
             raise JournalError("journal %s: cannot create it: %s" % (path, e.strerror))
         finally:

@@ -137,6 +137,16 @@ def encode_rows(entries, seq, prev, key, latest, bodies=None):
     return rows, latest
 
 
+def link_into_place(tmp, path):
+    """The new journal built whole at `tmp`, at `path` (never over a file that appeared
+    there meanwhile: JournalError), its folder's entry on the disk."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise JournalError("journal %s: already exists" % path)
+    fsync_dir(path)
+
+
 def fsync_dir(path):
     fd = os.open(os.path.dirname(os.path.abspath(path)) or ".", os.O_RDONLY)
     try:
@@ -303,11 +313,7 @@ class Store(JournalFile):
                 os.fsync(fd)
             finally:
                 os.close(fd)
-            try:
-                os.link(tmp, path)               # never over a file that appeared meanwhile
-            except FileExistsError:
-                raise JournalError("journal %s: already exists" % path)
-            fsync_dir(path)
+            link_into_place(tmp, path)
         except OSError as e:
             raise JournalError("journal %s: cannot create it: %s" % (path, e.strerror))
         finally:
