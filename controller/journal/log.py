@@ -56,6 +56,7 @@ STREAM = 488                     # stream bytes per sector of the log proper
 FIRST = 3                        # the log proper's first sector
 SLOT_HEAD = struct.Struct("<2sQQH")          # magic, slot seq, full sectors, tail length
 SLOT_MAGIC = b"TS"
+INDEX_MAGIC = b"tablectl-log-index-1\n"
 CRC = struct.Struct("<I")
 LEN = struct.Struct("<I")
 ITEM = struct.Struct("<cI")
@@ -229,6 +230,10 @@ class LogStore(JournalFile):
         if not slots:
             raise JournalDamaged("journal %s: neither tail slot holds (both fail their CRC)"
                                  % self.path)
+        if self._end == 0:             # the first look: from the side index, if it holds
+            self._full, self._tail = slots[0][2], slots[0][3]
+            self._take_index(self._full * STREAM + len(self._tail))
+            self._full, self._tail = 0, b""
         chosen, problem = None, None
         for seq, index, full, tail in slots:
             if seq < self._slot_seq or full < self._full:
@@ -266,7 +271,15 @@ class LogStore(JournalFile):
         if lo < proper:
             a, b = lo // STREAM, (proper + STREAM - 1) // STREAM
             raw = os.pread(self.fd, (b - a) * SECTOR, (FIRST + a) * SECTOR)
-            chunk = b"".join(raw[i * SECTOR:i * SECTOR + STREAM] for i in range(b - a))
+            parts = []
+            for i in range(b - a):                # each sector's bytes only under its CRC
+                s = raw[i * SECTOR:(i + 1) * SECTOR]
+                if len(s) < SECTOR or CRC.unpack_from(s, STREAM)[0] != \
+                        _sector_crc(a + i, s[:STREAM]):
+                    raise JournalDamaged("journal %s: sector %d of the log fails its CRC"
+                                         % (self.path, FIRST + a + i))
+                parts.append(s[:STREAM])
+            chunk = b"".join(parts)
             out.append(chunk[lo - a * STREAM:proper - a * STREAM])
         if hi > proper:
             t0 = self._full * STREAM
@@ -329,6 +342,78 @@ class LogStore(JournalFile):
                 self._offsets.append(off)
                 self._firsts.append(first)
 
+    # ---- the side index: the scan's result, so an opening scans only what came after ----
+
+    def _index_state(self):
+        kinds = sorted(self._records)
+        head = {"end": self._end, "last_seq": self.last_seq, "last_hash": self.last_hash,
+                "latest_ts": self._latest_ts, "meters": self._meters,
+                "meters_seq": self._meters_seq, "mac": self._mac, "meta": self._meta,
+                "kinds": [[k, len(self._records[k])] for k in kinds],
+                "commits": len(self._offsets), "snapshots": len(self._snap_seq)}
+        arrays = [self._offsets, self._firsts, self._snap_seq, self._snap_round] + \
+            [self._records[k] for k in kinds]
+        return head, arrays
+
+    def write_index(self):
+        """PATH.index, the scan as of now: written whole under a temporary name and renamed,
+        not fsynced (it is derived: a missing, stale or damaged one costs a scan, no row)."""
+        head, arrays = self._index_state()
+        body = zlib.compress(canonical(head) + b"\n" + b"".join(a.tobytes() for a in arrays))
+        data = INDEX_MAGIC + body
+        tmp = "%s.index.new-%d" % (self.path, os.getpid())
+        try:
+            with open(tmp, "wb") as f:
+                f.write(data + CRC.pack(_crc(data)))
+            os.replace(tmp, self.path + ".index")
+        except OSError:
+            pass                                  # no index: the next opening scans
+
+    def _take_index(self, end):
+        """The scan as PATH.index holds it, if it holds and agrees with the log: its CRC,
+        its lengths, an end within the log's, and the last commit it names read from the
+        log itself ending at its last row and hash. Else nothing: the log is scanned."""
+        try:
+            with open(self.path + ".index", "rb") as f:
+                data = f.read()
+            if not data.startswith(INDEX_MAGIC) or len(data) < len(INDEX_MAGIC) + CRC.size or \
+                    CRC.unpack_from(data, len(data) - CRC.size)[0] != _crc(data[:-CRC.size]):
+                return
+            text, _, rest = zlib.decompress(data[len(INDEX_MAGIC):-CRC.size]).partition(b"\n")
+            head = json.loads(text)
+            sizes = [head["commits"]] * 2 + [head["snapshots"]] * 2 + \
+                [n for _, n in head["kinds"]]
+            if sum(sizes) * 8 != len(rest) or not 0 < head["end"] <= end or \
+                    not head["commits"]:
+                return
+            arrays, off = [], 0
+            for n in sizes:
+                a = array("q")
+                a.frombytes(rest[off:off + 8 * n])
+                arrays.append(a)
+                off += 8 * n
+            if arrays[0][-1] >= head["end"]:
+                return
+        except (OSError, ValueError, KeyError, TypeError, zlib.error):
+            return
+        saved = (self._offsets, self._firsts, self._end)
+        self._offsets, self._firsts, self._end = arrays[0], arrays[1], head["end"]
+        try:
+            last = self._commit_rows(len(arrays[0]) - 1)
+        except JournalDamaged:
+            last = None
+        if not last or last[-1]["seq"] != head["last_seq"] or \
+                last[-1]["hash"] != head["last_hash"]:
+            self._offsets, self._firsts, self._end = saved
+            return
+        self._snap_seq, self._snap_round = arrays[2], arrays[3]
+        self._records = {k: a for (k, _), a in zip(head["kinds"], arrays[4:])}
+        self.last_seq, self.last_hash = head["last_seq"], head["last_hash"]
+        self._latest_ts, self._meters = head["latest_ts"], dict(head["meters"])
+        self._meters_seq, self._mac = head["meters_seq"], head["mac"]
+        self._meta.update(head["meta"])
+        self._checked = head["end"] // STREAM     # those sectors' CRCs: checked as read
+
     def refresh(self):
         """Take what another Store committed since: True if anything was."""
         with self._write:
@@ -374,6 +459,8 @@ class LogStore(JournalFile):
         return cls(path, key=key)
 
     def close(self):
+        if self.fd is not None and not self.readonly and self._end:
+            self.write_index()
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None

@@ -109,6 +109,8 @@ def test_a_flipped_byte_anywhere_is_damage_named_at_boot_and_by_verify(log_copy,
                    (L.FIRST + older - 1) * L.SECTOR + 480):
         shutil.copy(str(log_copy), str(log_copy) + ".good")
         flip(log_copy, offset)
+        if os.path.exists(str(log_copy) + ".index"):      # the last boot's (below)
+            os.unlink(str(log_copy) + ".index")
         with pytest.raises(JournalDamaged, match="CRC"):
             open_journal(str(log_copy))
         assert cli.main(["journal", "verify", str(log_copy)]) == 1
@@ -116,6 +118,38 @@ def test_a_flipped_byte_anywhere_is_damage_named_at_boot_and_by_verify(log_copy,
         state, reason, report = locked_reason(log_copy)
         assert state == LOCKED_OUT and "CRC" in reason and report.get("refused")
         shutil.copy(str(log_copy) + ".good", str(log_copy))
+
+
+def test_with_the_side_index_a_flipped_old_sector_is_found_when_its_rows_are_read(log_copy,
+                                                                              capsys):
+    """The index spares a boot the scan of the rows before it, sector CRCs and all; those
+    rows' sectors are checked as they are read: by `journal verify`, by the boot."""
+    locked_reason(log_copy)                                  # a clean stop writes the index
+    assert os.path.exists(str(log_copy) + ".index")
+    store = open_journal(str(log_copy))
+    assert store._checked > 2
+    store.close()
+    flip(log_copy, (L.FIRST + 1) * L.SECTOR + 7)
+    assert cli.main(["journal", "verify", str(log_copy)]) == 1
+    assert "sector %d of the log fails its CRC" % (L.FIRST + 1) in capsys.readouterr().err
+    state, reason, report = locked_reason(log_copy)    # the boot reads rows 1-2 there
+    assert state == LOCKED_OUT and "fails its CRC" in reason and report.get("refused")
+
+
+def test_a_side_index_that_does_not_agree_with_the_log_is_not_taken(log_copy):
+    locked_reason(log_copy)
+    index = str(log_copy) + ".index"
+    good = rows(log_copy)
+    for damage in (lambda b: b[:-1] + bytes([b[-1] ^ 1]),            # its CRC
+                   lambda b: b[:40]):                                 # cut
+        data = open(index, "rb").read()
+        with open(index, "wb") as f:
+            f.write(damage(data))
+        store = open_journal(str(log_copy))
+        try:
+            assert store._checked == store._full and list(store.rows()) == good
+        finally:
+            store.close()                 # and writes it again, whole
 
 
 def flip(path, offset):
