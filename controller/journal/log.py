@@ -454,8 +454,9 @@ class LogStore(JournalFile):
         except OSError as e:
             raise JournalError("journal %s: cannot create it: %s" % (path, e.strerror))
         finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+            for leftover in (tmp, tmp + ".index"):   # the temporary's own index too
+                if os.path.exists(leftover):
+                    os.unlink(leftover)
         return cls(path, key=key)
 
     def close(self):

@@ -304,3 +304,4 @@ def test_the_configuration_chooses_a_new_journal_s_format_and_never_an_old_one_s
         table, policies = fresh(GAME)
         boot(path, table, policies, journal_format=fmt).close()
         assert format_of(path) == "log"
+    assert not [f for f in os.listdir(tmp_path) if ".new-" in f]      # no temporary left
