@@ -30,7 +30,7 @@ KEYS = (
     'split_aces', 'stood', 'surrendered', 'options', 'shuffler', 'button', 'carry',
     'contributed', 'hits', 'paid', 'meter', 'pot', 'value', 'play', 'blind', 'street', 'offer',
     'high', 'round_no', 'game', 'low', 'rate', 'reset', 'first_ns', 'last_ns', 'device',
-    'frame', 'reason', 'blackjack', 'wagers', '__set__', 'results', 'progressive', 'ante',
+    'frame', 'reason', 'wagers', '__set__', 'results', 'progressive', 'ante',
     '__dict__', 'name', 'hand', 'cards', 'state', 'count', 'action', 'to', 'section', 'wager',
     'amount', 'card', 'seat',
 )
