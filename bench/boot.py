@@ -97,8 +97,8 @@ def time_to_ready(config, journal, timeout=600):
 
 
 def rows_of(path):
-    from controller.journal.store import Store
-    store = Store(path)
+    from controller.journal.formats import open_journal
+    store = open_journal(path)
     try:
         return store.last_seq
     finally:

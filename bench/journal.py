@@ -106,7 +106,10 @@ def build(path, rows, seed, key=None, fast=False):
     ctl = boot(path, GameMachine(model), policies, clock=clock, key=key)
     witnesses = ctl.witnesses
     if fast:                             # no fsync: neither the rows' nor the anchor's
-        ctl.store.db.execute("PRAGMA synchronous=OFF")
+        if hasattr(ctl.store, "db"):
+            ctl.store.db.execute("PRAGMA synchronous=OFF")
+        else:                            # the sector log
+            ctl.store.sync = False
         ctl.witnesses = []
     lo, hi = model.config["table_min"], min(model.config["table_max"], 50 * 100)
 
@@ -180,14 +183,21 @@ MARK = "/nonexistent-tablectl-bench-%s"
 def wear_child(game, rounds, where, log_dir=None):
     """In the child: one game's sim on a journal; prints its figures as JSON. With `log_dir`
     its commits are then written again, timed, to SQLite and to the sector log there."""
-    from controller.journal.store import Store
+    from controller.journal.formats import open_journal
     from controller.sim import Simulation
     path = os.path.join(where, "%s.db" % game)
     s = Simulation(game, 1, (), journal=path)
+    is_log = not hasattr(s.ctl.store, "db")           # TABLECTL_JOURNAL_FORMAT=log
+    stat = sector_log.device_stat(where)
     try:
         s.run(2)                                     # warm: the first rounds' imports
         first = s.ctl.store.last_seq + 1
         groups = capture_commits(s.ctl.store) if log_dir else None
+        if stat:
+            sector_log._syncfs(where)
+            d0 = sector_log.sectors_written(stat)
+        z0 = getattr(s.ctl.store, "zeroed_bytes", 0)
+        full0 = getattr(s.ctl.store, "_full", 0)
         os.access(MARK % "start", os.F_OK)
         w0, c0 = io_written(), time.process_time()
         # one run of all the rounds, as `tablectl sim --rounds N` plays them: a run's end
@@ -204,17 +214,26 @@ def wear_child(game, rounds, where, log_dir=None):
         getattr(s.ctl, "flush", lambda: None)()      # what the last step derived
         c1, w1 = time.process_time(), io_written()
         os.access(MARK % "end", os.F_OK)
+        device = None
+        if stat:
+            sector_log._syncfs(where)
+            device = 512 * (sector_log.sectors_written(stat) - d0)
+        # the log's segments are zeroed once, ahead: what fell in this window is taken out
+        # and the zeros of the sectors these rounds filled put in, as their share
+        zeroed = getattr(s.ctl.store, "zeroed_bytes", 0) - z0
+        filled = 512 * (getattr(s.ctl.store, "_full", 0) - full0)
         rss = status("VmRSS")
         last = s.ctl.store.last_seq
         if groups is not None:
             del s.ctl.store._append                  # the captured commits end here
-        frames = wal_frames(s, path, max(1, min(rounds, FRAME_ROUNDS))) if not stuck else None
+        frames = wal_frames(s, path, max(1, min(rounds, FRAME_ROUNDS))) \
+            if not stuck and not is_log else None
     finally:
         s.close()
     log = None
     if groups:
         log = sector_log.compare(groups, log_dir)
-    store = Store(path)
+    store = open_journal(path)
     try:
         payload = inputs = rows = 0
         for r in store.rows(first, last + 1):
@@ -228,7 +247,9 @@ def wear_child(game, rounds, where, log_dir=None):
     print(json.dumps({"game": game, "rounds": max(1, played), "stuck": stuck,
                       "written": w1 - w0, "payload": payload,
                       "rows": rows, "inputs": inputs, "cpu_s": c1 - c0, "rss": rss,
-                      "frames": frames, "log": log, "commits": len(groups or ())}))
+                      "frames": frames, "log": log, "commits": len(groups or ()),
+                      "format": "log" if is_log else "sqlite", "device": device,
+                      "zeroed": zeroed, "filled": filled}))
 
 
 def capture_commits(store):
@@ -319,6 +340,8 @@ def wear(game, rounds, where, log_dir=None):
                     db += bool(re.search(r"\(\d+<[^>]*\.db>", line))   # the file: a checkpoint
                     wal += bool(re.search(r"\(\d+<[^>]*\.db-wal>", line))     # a commit
                     anchor += bool(re.search(r"\(\d+<[^>]*\.db\.anchor>", line))
+        if out.get("format") == "log":           # the log's file: its commits, no checkpoint
+            db, wal = 0, db
         out.update(fsyncs=n, checkpoints=db, wal_syncs=wal, anchor_syncs=anchor)
     return out
 
@@ -355,6 +378,16 @@ def print_wear(games, rounds, where, log_dir=None):
                  1000 * m["cpu_s"] / n, m["rss"] / 2 ** 20)
               + ("" if not m.get("stuck") else "  (%d rounds: the autoplay stopped, %s)"
                  % (n, m["stuck"])))
+        pay = max(1, m["payload"])
+        amortized = m["written"] - m.get("zeroed", 0) + m.get("filled", 0)
+        print("     journal format %s: write_bytes %.2fx payload, with the zeroing as its share "
+              "(%d B zeroed in these rounds out, %d B of sectors filled in) %.2fx; the "
+              "device's own count %s"
+              % (m.get("format"), m["written"] / pay, m.get("zeroed", 0), m.get("filled", 0),
+                 amortized / pay, "n/a (not a block device of its own)" if m.get("device")
+                 is None else "%.2fx (%.0f B/round), with the zeroing as its share %.2fx"
+                 % (m["device"] / pay, m["device"] / n,
+                    (m["device"] - m.get("zeroed", 0) + m.get("filled", 0)) / pay)))
         f = m.get("frames")
         if f and f["commits"]:
             c = f["commits"]
@@ -458,10 +491,10 @@ def main(argv=None):
 
 def size_of(path):
     """(rows, rounds) of a journal, read from the file (a kept one too)."""
-    from controller.journal.store import Store
-    store = Store(path)
-    try:
-        return store.last_seq, store.db.execute("SELECT MAX(round_no) FROM journal").fetchone()[0]
+    from controller.journal.formats import open_journal
+    store = open_journal(path)
+    try:            # round numbers never go down: the last row's is the highest
+        return store.last_seq, next(store.rows(store.last_seq))["round_no"]
     finally:
         store.close()
 

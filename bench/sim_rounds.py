@@ -61,7 +61,10 @@ def full_stack(game, rounds, seed, journal_dir=None, synchronous=None):
     try:
         ctl = s.ctl
         if synchronous is not None:
-            ctl.store.db.execute("PRAGMA synchronous=%s" % synchronous)
+            if hasattr(ctl.store, "db"):
+                ctl.store.db.execute("PRAGMA synchronous=%s" % synchronous)
+            else:                        # the sector log (TABLECTL_JOURNAL_FORMAT=log)
+                ctl.store.sync = synchronous != "OFF"
         journal = ctl.journal
 
         def tee(entry):

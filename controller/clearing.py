@@ -265,10 +265,11 @@ def default_journal_check(ctl):
         return False, "this controller keeps no journal file to verify"
     from controller.games import model_class
     from controller.journal.live import check, integrity_beyond_chain
-    from controller.journal.store import Store, load
+    from controller.journal.formats import open_journal
+    from controller.journal.store import load
     try:
         # its own connection, with the controller's key: a keyed journal is checked as keyed
-        verifier = Store(path, key=getattr(store, "key", None))
+        verifier = open_journal(path, key=getattr(store, "key", None))
         try:
             first = next(verifier.rows(1, 2), None)
             if first is None or first["entry"] != "genesis":

@@ -22,6 +22,8 @@ section is valid and the templates stay equal to the defaults):
     hal          "real" | "sim": the GPIO backend (wins over $TABLECTL_HAL, drivers/hal.py)
     journal_key  the journal's key file (controller/journal/keys.py): the journal is keyed
                  with it (an HMAC-SHA256 chain); read, and its mode checked, at boot
+    journal_format  "sqlite" | "log": what a NEW journal is written as (journal/formats.py);
+                 an existing journal is read as what its file is, whatever this says
     [controller.devices.NAME]   one table per device, as drivers.devices.build_devices takes
                                 it: type (default NAME), url for a serial device, its pins
                                 for a GPIO device, its options; every key is checked against
@@ -41,7 +43,7 @@ from controller.rules import paytables as pt
 
 COMMON_KEYS = ("game", "table_min", "table_max", "offered", "limits", "paytables",
                "progressive", "options", "controller")
-CONTROLLER_KEYS = ("hal", "devices", "console", "journal_key", "floor")
+CONTROLLER_KEYS = ("hal", "devices", "console", "journal_key", "journal_format", "floor")
 CONTROLLER_HALS = ("real", "sim")
 CONSOLE_KEYS = ("tty", "pins", "manifest")
 
@@ -164,6 +166,14 @@ def validate(doc, model_cls):
     return cfg
 
 
+def _one_of(name, value, choices):
+    """`value` if it is one of `choices`, else ConfigError naming them."""
+    if value not in choices:
+        raise ConfigError("%s must be %s, not %r"
+                          % (name, " or ".join('"%s"' % c for c in choices), value))
+    return value
+
+
 def check_controller(section):
     """The [controller] section, checked: {"hal"?, "devices": {...}, "console": {...},
     "journal_key"?}."""
@@ -174,17 +184,17 @@ def check_controller(section):
                               % (key, ", ".join(CONTROLLER_KEYS)))
     out = {}
     if "hal" in section:
-        hal = section["hal"]
-        if hal not in CONTROLLER_HALS:
-            raise ConfigError("controller.hal must be %s, not %r"
-                              % (" or ".join('"%s"' % h for h in CONTROLLER_HALS), hal))
-        out["hal"] = hal
+        out["hal"] = _one_of("controller.hal", section["hal"], CONTROLLER_HALS)
     if "journal_key" in section:
         path = section["journal_key"]
         if not isinstance(path, str) or not path:
             raise ConfigError("controller.journal_key must be the path of the journal's key "
                               "file, not %r" % (path,))
         out["journal_key"] = path
+    if "journal_format" in section:
+        from controller.journal.formats import FORMATS
+        out["journal_format"] = _one_of("controller.journal_format", section["journal_format"],
+                                        FORMATS)
     devices = _table("controller.devices", section.get("devices", {}))
     from drivers.devices import SERIAL, TYPES
     for name, entry in devices.items():

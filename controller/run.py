@@ -69,6 +69,7 @@ class Runner(Runtime):
             cfg = dict(cfg, links=dict(links))
         super().__init__(cfg, ConfiguredDevices(section.get("devices"), backend, environ),
                          journal=journal_path, key_file=section.get("journal_key"),
+                         journal_format=section.get("journal_format"),
                          console=section.get("console") or {}, environ=environ,
                          say=writer(self.err, "tablectl run: "))
         floor = section.get("floor")

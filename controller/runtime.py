@@ -91,10 +91,12 @@ class Runtime:
     """
 
     def __init__(self, cfg, devices, *, journal=None, key_file=None, key=None, console=None,
-                 loop=True, keep=None, environ=None, say=None, refuse_locked_boot=False):
+                 loop=True, keep=None, environ=None, say=None, refuse_locked_boot=False,
+                 journal_format=None):
         self.cfg, self.devices = cfg, devices
         self.journal_path = journal
         self.key_file, self.key = key_file, key
+        self.journal_format = journal_format
         self.console_section = console
         self.loop = loop
         self.keep = keep
@@ -184,7 +186,8 @@ class Runtime:
         from controller.journal.keys import read_key
         key = self.key if self.key is not None else \
             read_key(self.key_file) if self.key_file else None
-        self.ctl = boot(self.journal_path, GameMachine(self.model()), self.policies(), key=key)
+        self.ctl = boot(self.journal_path, GameMachine(self.model()), self.policies(), key=key,
+                        journal_format=self.journal_format)
         self.on_shutdown("journal", self.ctl.close)
         self._readers_at = len(self._stops)     # the journal's readers stop here (_start_part)
         self.on_shutdown("the journal's last rows, before its readers stop",

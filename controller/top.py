@@ -16,7 +16,6 @@ Every text that came from a device is made printable first (console/view.py prin
 import datetime
 import json
 import os
-import sqlite3
 import time
 from collections import deque
 
@@ -68,14 +67,16 @@ class JournalFollower:
 
     def read(self):
         """Take the rows added since the last read."""
+        from controller.journal.formats import READ_ERRORS, open_journal
         try:
-            db = sqlite3.connect("file:%s?mode=ro" % self.path, uri=True, timeout=1.0)
-        except sqlite3.Error as e:
+            store = open_journal(self.path, readonly=True)
+        except JournalError as e:
             raise JournalError("journal %s cannot be opened read-only: %s" % (self.path, e))
         try:
-            cur = db.execute("SELECT seq, ts_ns, source, entry, kind, round_no, data FROM journal"
-                             " WHERE seq > ? ORDER BY seq", (self.seq,))
-            for seq, ts, source, entry, kind, round_no, data in cur:
+            for row in store.rows(self.seq + 1):
+                seq, ts, source, entry, kind, round_no, data = (
+                    row["seq"], row["ts_ns"], row["source"], row["entry"], row["kind"],
+                    row["round_no"], row["data"])
                 self.seq = seq
                 self.last_ts = ts
                 try:
@@ -84,10 +85,10 @@ class JournalFollower:
                     data = {}
                 self._row(ts, source, entry, kind, round_no, data if isinstance(data, dict)
                           else {})
-        except sqlite3.Error as e:
+        except READ_ERRORS as e:
             raise JournalError("journal %s cannot be read: %s" % (self.path, e))
         finally:
-            db.close()
+            store.close()
         return self
 
     def _row(self, ts, source, entry, kind, round_no, data):

@@ -317,7 +317,7 @@ def test_the_runner_stamps_frames_and_edges_in_table_time(tmp_path, sim_table, m
     from controller.games.engine import GameMachine
     from controller.journal import boot
     from controller.journal.clock import UNKNOWN_NS
-    from controller.journal.store import Store
+    from controller.journal.formats import open_journal
     from controller.policies import default_policies
     from controller.run import Runner, load_config
     from hal_sim.devices import BUTTON_PINS
@@ -343,7 +343,7 @@ def test_the_runner_stamps_frames_and_edges_in_table_time(tmp_path, sim_table, m
             time.sleep(0.01)
     finally:
         runner.close()
-    store = Store(journal)
+    store = open_journal(journal)
     try:
         events = [(r["source"], r["ts_ns"]) for r in store.rows() if r["entry"] == "event"]
     finally:

@@ -1,9 +1,11 @@
 """The table's journal as its outbox: what may go on the wire, and how far it went.
 
-The forwarder reads the journal file through a read-only connection of its own (the game
-loop's Store is never touched, nor its lock), and writes the acknowledged sequence in a table
-of its own, `floor_uplink`, through a second connection of its own: a tiny transaction after
-each batch, so the controller's appends wait microseconds at worst.
+The forwarder reads the journal file through a read-only Store of its own (the game loop's
+Store is never touched, nor its lock), and writes the acknowledged sequence in a file of its
+own beside the journal, `PATH.uplink` (a small SQLite file, table `floor_uplink`): a tiny
+transaction after each batch, and the journal's own file is written by the controller alone,
+whatever its format. An older version kept that table inside the journal file; it is still
+read there until the first acknowledgement is written to the file of its own.
 
 Secrecy: the journal holds every card, face down ones included (show.py). A row carrying a
 card code (show.hide_cards changes it: a card, or a rejected frame's bytes) is a row the
@@ -14,12 +16,18 @@ are held back, not redacted: the floor gets each row whole, once, and checks its
 redacted copy would carry the hash of the hidden card, and 52 guesses recover it.
 """
 
+import itertools
 import sqlite3
 
+from controller.journal.formats import open_journal
 from controller.journal.show import hide_cards
-from controller.journal.store import COLUMNS
 
 ACK_SCHEMA = "CREATE TABLE IF NOT EXISTS floor_uplink (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+
+
+def acks_path(journal_path):
+    """The file the floor uplink's acknowledgements are kept in, beside the journal."""
+    return "%s.uplink" % journal_path
 
 
 def carries_card(row):
@@ -52,10 +60,10 @@ class Outbox:
 
     def __init__(self, path):
         self.path = path
-        self.read = sqlite3.connect("file:%s?mode=ro" % path, uri=True, isolation_level=None,
-                                    check_same_thread=False, timeout=10)
-        self.write = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
-                                     timeout=10)
+        self.read = open_journal(path, readonly=True)
+        self._seen = None
+        self.write = sqlite3.connect(acks_path(path), isolation_level=None,
+                                     check_same_thread=False, timeout=10)
         self.write.execute("PRAGMA synchronous=FULL")
         self.write.execute(ACK_SCHEMA)
 
@@ -64,24 +72,25 @@ class Outbox:
         self.write.close()
 
     def changed(self):
-        """True if any connection committed to the file since the last call (SQLite's
-        data_version: one cheap pragma instead of a query, every poll)."""
-        v = self.read.execute("PRAGMA data_version").fetchone()[0]
-        was, self._version = getattr(self, "_version", None), v
-        return v != was
+        """True if rows were committed to the journal since the last call (the Store's
+        refresh: one cheap look, every poll)."""
+        self.read.refresh()
+        was, self._seen = self._seen, self.read.last_seq
+        return self._seen != was
 
     def head(self):
-        row = self.read.execute("SELECT MAX(seq) FROM journal").fetchone()
-        return row[0] or 0
+        self.read.refresh()
+        return self.read.last_seq
 
     def rows_after(self, seq, limit):
-        cur = self.read.execute("SELECT %s FROM journal WHERE seq > ? ORDER BY seq LIMIT ?"
-                                % ", ".join(COLUMNS), (seq, limit))
-        return [dict(zip(COLUMNS, r)) for r in cur.fetchall()]
+        return list(itertools.islice(self.read.rows(seq + 1), limit))
 
     def acked(self):
-        """(journal seq, stream seq of that row on the table's subject) last acknowledged."""
-        got = dict(self.write.execute("SELECT key, value FROM floor_uplink"))
+        """(journal seq, stream seq of that row on the table's subject) last acknowledged:
+        from the file of their own, else (never written there yet) from the journal file,
+        where an older version kept them."""
+        got = dict(self.write.execute("SELECT key, value FROM floor_uplink")) or \
+            self.read.legacy_acks()
         return int(got.get("acked_seq", 0)), int(got.get("stream_seq", 0))
 
     def set_acked(self, seq, stream_seq):

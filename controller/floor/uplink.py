@@ -104,15 +104,12 @@ class Uplink:
 
     def _sendable(self):
         """Rows that may go now and have not (read on a connection of the caller's own)."""
-        import sqlite3
-        from controller.journal.store import COLUMNS
-        db = sqlite3.connect("file:%s?mode=ro" % self.journal_path, uri=True, timeout=10)
+        from controller.journal.formats import open_journal
+        store = open_journal(self.journal_path, readonly=True)
         try:
-            rows = [dict(zip(COLUMNS, r)) for r in db.execute(
-                "SELECT %s FROM journal WHERE seq > ? ORDER BY seq" % ", ".join(COLUMNS),
-                (self.acked_seq,))]
+            rows = list(store.rows(self.acked_seq + 1))
         finally:
-            db.close()
+            store.close()
         return releasable(rows)
 
     def notify(self):
@@ -127,15 +124,15 @@ class Uplink:
         """The journal's last seq, read now on a connection of the caller's own (the link
         status is asked from the console's and the summary's threads, and while the link is
         down the uplink's own loop may be waiting on a connect)."""
-        import sqlite3
+        from controller.journal.formats import READ_ERRORS, open_journal
         try:
-            db = sqlite3.connect("file:%s?mode=ro" % self.journal_path, uri=True, timeout=2)
-            try:
-                return db.execute("SELECT MAX(seq) FROM journal").fetchone()[0] or 0
-            finally:
-                db.close()
-        except sqlite3.Error:
+            store = open_journal(self.journal_path, readonly=True)
+        except READ_ERRORS:
             return self.head_seq
+        try:
+            return store.last_seq
+        finally:
+            store.close()
 
     def link_status(self):
         self.head_seq = max(self.head_seq, self._head_now())

@@ -184,10 +184,10 @@ def check(store, anchor, name, key=None):
         return ("the journal ends at row %d but %s names row %d: rolled back (the -wal "
                 "deleted or truncated after a power cut, the tail cut, or an older copy put "
                 "back)" % (store.last_seq, name, seq))
-    row = store.db.execute("SELECT hash FROM journal WHERE seq = ?", (seq,)).fetchone()
-    if row is None:
+    stored = store.hash_at(seq)
+    if stored is None:
         return "row %d, named by %s, is missing" % (seq, name)
-    if row[0] != anchor["hash"]:
+    if stored != anchor["hash"]:
         return ("row %d's hash is not the one in %s (%s...): the journal was rewritten up to "
                 "it" % (seq, name, anchor["hash"][:16]))
     return None

@@ -157,11 +157,11 @@ def _times(path, doc):
     """The casino's local wall clock for the round's rows (human.WallClock), from the clock
     record in force at the round's first row."""
     from controller.human import WallClock
-    from controller.journal.store import Store
+    from controller.journal.formats import open_journal
     clock = WallClock()
     if not doc.get("rows"):
         return clock
-    store = Store(path)
+    store = open_journal(path)
     try:
         clock.add(store.last_record("clock", upto=doc["rows"][0]["seq"]))
     finally:
@@ -170,10 +170,10 @@ def _times(path, doc):
 
 
 def cmd_head(args, out):
-    from controller.journal.store import Store
+    from controller.journal.formats import open_journal
     try:
         _exists(args.path)
-        store = Store(args.path)
+        store = open_journal(args.path)
         try:
             seq, digest = store.last()
         finally:
@@ -193,7 +193,7 @@ def cmd_init(args, out):
     from controller.journal.chain import GENESIS_HASH
     from controller.journal.keys import read_key
     from controller.journal.lock import JournalLock
-    from controller.journal.store import Store
+    from controller.journal.formats import create_journal
     import os
     try:
         key = None if args.key is None else read_key(args.key)
@@ -202,7 +202,7 @@ def cmd_init(args, out):
                                "place; move it aside first (it is the evidence)" % args.path)
         lock = JournalLock(args.path)
         try:
-            store = Store.create(args.path, key=key, meta={"initialized": "1",
+            store = create_journal(args.path, key=key, meta={"initialized": "1",
                                                            "anchored": "1"})
             kid = store.key_id
             store.close()

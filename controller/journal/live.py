@@ -36,7 +36,8 @@ from controller.journal.chain import Break
 from controller.journal.chain import verify as chain_verify
 from controller.journal.replay import INTERRUPTED, Replay
 from controller.journal.lock import JournalLock
-from controller.journal.store import Store, load
+from controller.journal.formats import create_journal, open_journal
+from controller.journal.store import load
 from controller.table import MemoryJournal, Record, TableController
 
 
@@ -269,7 +270,7 @@ class JournaledController(TableController):
         self.background = {"state": "running", "rows": upto - 1}
         brk = None
         try:
-            store = Store(self.store.path, key=self.store.key)
+            store = open_journal(self.store.path, key=self.store.key)
             try:
                 def paced():
                     for n, row in enumerate(store.rows(1, upto)):
@@ -444,7 +445,7 @@ def anchor_problem(store, witnesses, key):
 
 def boot(path, table, policies, *, clock=time.monotonic_ns, wall=time.time_ns,
          boot_id=table_clock.kernel_boot_id, utc_offset=table_clock.local_utc_offset_s,
-         outputs=None, key=None, witnesses=(), full=False):
+         outputs=None, key=None, witnesses=(), full=False, journal_format=None):
     """The controller for `table`, resumed from the journal at `path` (created only when no
     file is there).
 
@@ -464,9 +465,13 @@ def boot(path, table, policies, *, clock=time.monotonic_ns, wall=time.time_ns,
     clock (`ctl.clock`, controller/journal/clock.py) is made from. `key` (bytes)
     is the journal's key: a new journal is keyed with it; an existing one must be keyed with
     it, and is refused (JournalError) when keyed and no key is given. `witnesses`: further
-    copies of the anchor than the file beside the journal (anchor.Witness).
+    copies of the anchor than the file beside the journal (anchor.Witness). `journal_format`
+    is what a new journal is written as (formats.new_format; an existing one is read as what
+    it is).
     """
-    clocks = dict(clock=clock, wall=wall, boot_id=boot_id, utc_offset=utc_offset)
+    # with the clocks, the format a new journal is made in: every way to _new passes them
+    clocks = dict(clock=clock, wall=wall, boot_id=boot_id, utc_offset=utc_offset,
+                  journal_format=journal_format)
     lock = JournalLock(path)
     try:
         ctl = _boot_locked(path, table, policies, clocks, outputs, key,
@@ -488,7 +493,7 @@ def _boot_locked(path, table, policies, clocks, outputs, key, witnesses, full):
                                 "was moved or deleted" % (w.name, a["seq"]))
         return _new(path, table, policies, clocks, outputs, key, witnesses)
     try:
-        store = Store(path, key=key)
+        store = open_journal(path, key=key)
     except JournalDamaged as e:
         return _refused(path, table, policies, clocks, outputs, key, str(e))
     try:
@@ -523,9 +528,10 @@ def _new(path, table, policies, clocks, outputs, key, witnesses):
                               clocks["boot_id"], clocks["utc_offset"])
     ctl = JournaledController(table, store=None, clock=clock, outputs=outputs,
                               policies=policies, witnesses=witnesses)
-    store = Store.create(path, key=key, entries=_genesis_rows(ctl, clock, policies,
+    store = create_journal(path, key=key, entries=_genesis_rows(ctl, clock, policies,
                                                               type(table.model)),
-                         meters=ctl.meters, meta={"anchored": "1"})
+                         meters=ctl.meters, meta={"anchored": "1"},
+                         fmt=clocks.get("journal_format"))
     ctl.store = store
     ctl.write_anchor()
     table_clock.apply(ctl, clock.boot)

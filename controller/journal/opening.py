@@ -23,8 +23,9 @@ def _open(path, key_file=None):
     _exists(path)
     from controller.games import model_class
     from controller.journal.keys import read_key
-    from controller.journal.store import Store, load
-    store = Store(path, key=None if key_file is None else read_key(key_file))
+    from controller.journal.formats import open_journal
+    from controller.journal.store import load
+    store = open_journal(path, key=None if key_file is None else read_key(key_file))
     first = next(store.rows(1, 2), None)
     if first is None or first["entry"] != "genesis":
         store.close()

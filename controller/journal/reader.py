@@ -1,14 +1,12 @@
-"""The journal file as the console reads it: its own read-only connection, rows streamed.
+"""The journal file as the console reads it: its own read-only Store, rows streamed.
 
-The controller's loop owns the Store's connection; a console command runs on another thread,
-so it opens the file read-only for each call (WAL: a reader never blocks the writer, and sees
-the journal as it was when it began). A table journals for months, so nothing here holds the
-whole journal: a tail is read newest first, a search streams every row a batch at a time.
+The controller's loop owns its Store; a console command runs on another thread, so it opens
+the file read-only for each call (a reader never blocks the writer, and sees the journal as
+it was when it began). A table journals for months, so nothing here holds the whole journal:
+a tail is read newest first, a search streams every row a batch at a time.
 """
 
-import sqlite3
-
-from controller.journal.store import COLUMNS, batched
+from controller.journal.formats import open_journal
 
 
 class JournalReader:
@@ -21,16 +19,8 @@ class JournalReader:
 
     def iter_records(self, kinds=None, last=None):
         """Rows as dicts in seq order: only `kinds` if given, only the last `last` if given."""
-        where, args = "", []
-        if kinds:
-            where = " WHERE kind IN (%s)" % ", ".join("?" * len(kinds))
-            args = list(kinds)
-        sql = "SELECT %s FROM journal%s ORDER BY seq" % (", ".join(COLUMNS), where)
-        if last is not None:
-            sql = "SELECT * FROM (%s DESC LIMIT ?) ORDER BY seq" % sql
-            args.append(int(last))
-        db = sqlite3.connect("file:%s?mode=ro" % self.path, uri=True)
+        store = open_journal(self.path, readonly=True)
         try:
-            yield from batched(db.execute(sql, args))
+            yield from store.select(kinds, last)
         finally:
-            db.close()
+            store.close()

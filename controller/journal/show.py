@@ -221,10 +221,9 @@ def show_rows(path, out, key_file=None, since=None, until=None, as_json=False):
             open_round = model.round_no
         stop = None if problem is None else problem.seq
         clock = WallClock()
-        first_clock = store.db.execute("SELECT seq FROM journal WHERE entry = 'record' AND "
-                                       "kind = 'clock' ORDER BY seq LIMIT 1").fetchone()
+        first_clock = store.first_record("clock")
         if first_clock is not None:     # the rows before a boot's clock record are its own
-            clock.add(store.last_record("clock", upto=first_clock[0]))
+            clock.add(store.last_record("clock", upto=first_clock))
         shown = 0
         for raw in store.rows(1, stop):
             try:

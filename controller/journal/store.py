@@ -137,7 +137,17 @@ def encode_rows(entries, seq, prev, key, latest, bodies=None):
     return rows, latest
 
 
-def _fsync_dir(path):
+def link_into_place(tmp, path):
+    """The new journal built whole at `tmp`, at `path` (never over a file that appeared
+    there meanwhile: JournalError), its folder's entry on the disk."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise JournalError("journal %s: already exists" % path)
+    fsync_dir(path)
+
+
+def fsync_dir(path):
     fd = os.open(os.path.dirname(os.path.abspath(path)) or ".", os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -145,7 +155,65 @@ def _fsync_dir(path):
         os.close(fd)
 
 
-class Store:
+class JournalFile:
+    """What a journal file is, whatever its format (Store here, log.LogStore): its key, and
+    the chain verified through the reading methods each format has."""
+
+    def _check_key(self):
+        """Refuse a key that is not the journal's, or one given for an unkeyed journal."""
+        if self.key is not None and self.key_id is None:
+            self._refuse("journal %s is not keyed, but a key was given (an unkeyed journal is "
+                         "verified without one; one expected keyed and found unkeyed may have "
+                         "been rewritten)" % self.path)
+        if self.key is not None and key_id(self.key) != self.key_id:
+            self._refuse("journal %s is keyed with key id %s; the key given has key id %s: "
+                         "the wrong key" % (self.path, self.key_id, key_id(self.key)))
+
+    def _refuse(self, message, cls=JournalError):
+        raise cls(message)
+
+    @property
+    def keyed(self):
+        return self.key_id is not None
+
+    def _need_key(self):
+        if self.keyed and self.key is None:
+            raise JournalError("journal %s is keyed (key id %s): it is verified and written "
+                               "only with its key (--key FILE, or [controller] journal_key "
+                               "in the table configuration)" % (self.path, self.key_id))
+
+    def head(self):
+        """(seq, hash) of the last row as recorded in meta (see `last` for the row's own)."""
+        seq = self.meta("head_seq")
+        return (None if seq is None else int(seq)), self.meta("head_hash")
+
+    def last(self):
+        """(seq, hash) of the last row this Store wrote or found: the anchor to write down."""
+        with self._write:
+            return self.last_seq, self.last_hash
+
+    def head_authentic(self):
+        """On a keyed journal opened with its key: True when meta's head_mac is the head's
+        under the key, False when it is not, None when there is none (an older version's
+        journal, or an unkeyed one: nothing to check)."""
+        if self.key is None:
+            return None
+        mac = self.meta("head_mac")
+        seq, digest = self.head()
+        if mac is None or seq is None:
+            return None
+        return hmac.compare_digest(mac, head_mac(self.key, seq, digest))
+
+    def verify(self, anchor=None, start=1):
+        """The first chain.Break, or None; `anchor` (seq, hash) as chain.verify takes it.
+        From row `start` (> 1: a boot's check from its last verified point), linking from
+        the stored hash of the row before it."""
+        self._need_key()
+        prev = GENESIS_HASH if start <= 1 else (self.hash_at(start - 1) or GENESIS_HASH)
+        return verify(self.rows(start), self.head(), self.key, anchor, start=start, prev=prev)
+
+
+class Store(JournalFile):
     """One journal file. `Store(path)` opens an existing one; `Store.create(path)` a new one.
 
     `key` (bytes) is a keyed journal's key, or makes a new journal keyed. A key that is not
@@ -153,7 +221,7 @@ class Store:
     opened without its key may be read (`head`, `meta`) but not verified nor written.
     """
 
-    def __init__(self, path, _create=False, key=None):
+    def __init__(self, path, _create=False, key=None, readonly=False):
         self.path = path
         self.key = key
         self.lock = None                 # the JournalLock a writer holds (lock.py)
@@ -171,7 +239,11 @@ class Store:
                 raise JournalDamaged("journal %s is empty (0 bytes): emptied or truncated; a "
                                      "journal file is never adopted as new" % path)
         try:
-            self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            if readonly:                 # a reader beside the controller (WAL: never blocks it)
+                self.db = sqlite3.connect("file:%s?mode=ro" % path, uri=True, timeout=10,
+                                          isolation_level=None, check_same_thread=False)
+            else:
+                self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             if _create:
                 self.db.execute("PRAGMA page_size=%d" % PAGE_SIZE)
             mode = self.db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
@@ -201,15 +273,12 @@ class Store:
             self._refuse("journal %s: chain %r, this version reads SHA-256 and %s"
                          % (path, chain, KEYED))
         self.key_id = self.meta("key_id") if chain == KEYED else None
-        if key is not None and self.key_id is None:
-            self._refuse("journal %s is not keyed, but a key was given (an unkeyed journal is "
-                         "verified without one; one expected keyed and found unkeyed may have "
-                         "been rewritten)" % path)
-        if key is not None and key_id(key) != self.key_id:
-            self._refuse("journal %s is keyed with key id %s; the key given has key id %s: "
-                         "the wrong key" % (path, self.key_id, key_id(key)))
-        last = self.db.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1") \
-            .fetchone()
+        self._check_key()
+        try:
+            last = self.db.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1") \
+                .fetchone()
+        except sqlite3.DatabaseError as e:
+            self._refuse("journal %s cannot be read: %s" % (path, e))
         self.last_seq, self.last_hash = last if last else (0, GENESIS_HASH)
         self._meters = None              # the meters as last written (None: not read yet)
         self._latest_ts = None
@@ -244,11 +313,7 @@ class Store:
                 os.fsync(fd)
             finally:
                 os.close(fd)
-            try:
-                os.link(tmp, path)               # never over a file that appeared meanwhile
-            except FileExistsError:
-                raise JournalError("journal %s: already exists" % path)
-            _fsync_dir(path)
+            link_into_place(tmp, path)
         except OSError as e:
             raise JournalError("journal %s: cannot create it: %s" % (path, e.strerror))
         finally:
@@ -282,16 +347,6 @@ class Store:
         except BaseException:
             db.execute("ROLLBACK")
             raise
-
-    @property
-    def keyed(self):
-        return self.key_id is not None
-
-    def _need_key(self):
-        if self.keyed and self.key is None:
-            raise JournalError("journal %s is keyed (key id %s): it is verified and written "
-                               "only with its key (--key FILE, or [controller] journal_key "
-                               "in the table configuration)" % (self.path, self.key_id))
 
     def close(self):
         self.db.close()
@@ -359,19 +414,40 @@ class Store:
 
     # ---- reading ---------------------------------------------------------------------
 
+    def hash_at(self, seq):
+        """The stored hash of row `seq`, or None when there is no such row."""
+        row = self.db.execute("SELECT hash FROM journal WHERE seq = ?", (seq,)).fetchone()
+        return None if row is None else row[0]
+
+    def first_record(self, kind):
+        """The seq of the first record of `kind`, or None."""
+        row = self.db.execute("SELECT seq FROM journal WHERE entry = 'record' AND kind = ? "
+                              "ORDER BY seq LIMIT 1", (kind,)).fetchone()
+        return None if row is None else row[0]
+
+    def refresh(self):
+        """What was committed since (by another Store on the file): True if anything was.
+        A reader polls it (SQLite's data_version: one cheap pragma, every poll)."""
+        v = self.db.execute("PRAGMA data_version").fetchone()[0]
+        was, self._version = getattr(self, "_version", None), v
+        if v == was:
+            return False
+        last = self.db.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1") \
+            .fetchone()
+        self.last_seq, self.last_hash = last if last else (0, GENESIS_HASH)
+        return True
+
+    def legacy_acks(self):
+        """The floor uplink's acknowledgements as an older version kept them, in this file's
+        own `floor_uplink` table ({} when there is none; now in a file of their own)."""
+        try:
+            return dict(self.db.execute("SELECT key, value FROM floor_uplink"))
+        except sqlite3.OperationalError:
+            return {}
+
     def meta(self, key):
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else row[0]
-
-    def head(self):
-        """(seq, hash) of the last row as recorded in meta (see `last` for the row's own)."""
-        seq = self.meta("head_seq")
-        return (None if seq is None else int(seq)), self.meta("head_hash")
-
-    def last(self):
-        """(seq, hash) of the last row this Store wrote or found: the anchor to write down."""
-        with self._write:
-            return self.last_seq, self.last_hash
 
     def meters(self):
         return dict(self.db.execute("SELECT name, value FROM meters"))
@@ -397,6 +473,19 @@ class Store:
             except sqlite3.ProgrammingError:
                 pass                    # the Store was closed first: nothing left to release
 
+    def select(self, kinds=None, last=None):
+        """Rows as dicts in seq order: only `kinds` if given, only the last `last` if given
+        (the console's listing: a tail read newest first, never the whole journal)."""
+        where, args = "", []
+        if kinds:
+            where = " WHERE kind IN (%s)" % ", ".join("?" * len(kinds))
+            args = list(kinds)
+        sql = "SELECT %s FROM journal%s ORDER BY seq" % (", ".join(COLUMNS), where)
+        if last is not None:
+            sql = "SELECT * FROM (%s DESC LIMIT ?) ORDER BY seq" % sql
+            args.append(int(last))
+        yield from batched(self.db.execute(sql, args))
+
     def latest_ts(self):
         """The latest stamp of any row (rows are not in stamp order), or None: from meta when
         it is the head's (one row read), else by a scan (a journal of an older version)."""
@@ -406,18 +495,6 @@ class Store:
         if latest is not None and self.meta("head_seq") == str(self.last_seq):
             return int(latest)
         return self.db.execute("SELECT MAX(ts_ns) FROM journal").fetchone()[0]
-
-    def head_authentic(self):
-        """On a keyed journal opened with its key: True when meta's head_mac is the head's
-        under the key, False when it is not, None when there is none (an older version's
-        journal, or an unkeyed one: nothing to check)."""
-        if self.key is None:
-            return None
-        mac = self.meta("head_mac")
-        seq, digest = self.head()
-        if mac is None or seq is None:
-            return None
-        return hmac.compare_digest(mac, head_mac(self.key, seq, digest))
 
     def last_record(self, kind, upto=None):
         """The data of the last record of `kind` (at or before row `upto`, if given), parsed;
@@ -456,17 +533,6 @@ class Store:
             finally:
                 self.db.execute("COMMIT")
 
-    def verify(self, anchor=None, start=1):
-        """The first chain.Break, or None; `anchor` (seq, hash) as chain.verify takes it.
-        From row `start` (> 1: a boot's check from its last verified point), linking from
-        the stored hash of the row before it."""
-        self._need_key()
-        prev = GENESIS_HASH
-        if start > 1:
-            row = self.db.execute("SELECT hash FROM journal WHERE seq = ?", (start - 1,)) \
-                .fetchone()
-            prev = GENESIS_HASH if row is None else row[0]
-        return verify(self.rows(start), self.head(), self.key, anchor, start=start, prev=prev)
 
 
 def batched(cursor):

@@ -389,7 +389,7 @@ def test_verify_compares_every_file_with_the_manifest_like_a_lab(tmp_path):
 
 
 def test_verify_shows_the_journal_head_to_write_down(tmp_path):
-    from controller.journal.store import Store
+    from controller.journal.formats import open_journal
     from tests.journal.test_boot import boot_fresh
     root = software(tmp_path / "site")
     path, _ = manifest.write(str(tmp_path / "tablectl.manifest"), str(root))
@@ -400,7 +400,7 @@ def test_verify_shows_the_journal_head_to_write_down(tmp_path):
         seq, digest = ctl.store.last()        # the command line itself is journaled first
     finally:
         ctl.close()
-    store = Store(str(tmp_path / "journal.db"))
+    store = open_journal(str(tmp_path / "journal.db"))
     try:
         last = list(store.rows())[-1]
     finally:

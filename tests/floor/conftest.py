@@ -5,7 +5,6 @@ journals appended to) with the real uplink; the floor service is the real one.""
 import asyncio
 import json
 import os
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -15,6 +14,7 @@ import pytest
 
 from controller.floor import subjects as S
 from controller.floor.natsserver import NatsServer, users_block
+from controller.journal.formats import open_journal
 
 TABLES = ("T1", "T2", "T3", "T4")
 FLOOR_PW = "floor-secret"
@@ -105,22 +105,19 @@ def kv_get(url, key):
 
 
 def journal_rows(path):
-    db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+    store = open_journal(str(path), readonly=True)
     try:
-        cols = ("seq", "ts_ns", "source", "entry", "kind", "round_no", "data", "prev_hash",
-                "hash")
-        return [dict(zip(cols, r)) for r in db.execute(
-            "SELECT %s FROM journal ORDER BY seq" % ", ".join(cols))]
+        return list(store.rows())
     finally:
-        db.close()
+        store.close()
 
 
 def journal_meters(path):
-    db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+    store = open_journal(str(path), readonly=True)
     try:
-        return dict(db.execute("SELECT name, value FROM meters"))
+        return store.meters()
     finally:
-        db.close()
+        store.close()
 
 
 def assert_exactly_once(url, table, journal):

@@ -31,10 +31,15 @@ def test_every_row_goes_once_in_order_with_its_message_id(floor, tmp_path):
     assert rows[-1]["entry"] == "snapshot" and len(rows) > 50
     status = up.link_status()
     assert status["acked_seq"] == rows[-1]["seq"] and status["rows_waiting"] == 0
-    # the acknowledged sequence is in the journal database, in the uplink's own table
-    db = sqlite3.connect(journal)
+    # the acknowledged sequence is in the uplink's own file beside the journal, not in it
+    db = sqlite3.connect(journal + ".uplink")
     assert dict(db.execute("SELECT key, value FROM floor_uplink"))["acked_seq"] == \
         str(rows[-1]["seq"])
+    db.close()
+    db = sqlite3.connect(journal)
+    assert "floor_uplink" not in {r[0] for r in db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    db.close()
 
 
 def test_a_resumed_table_goes_on_after_its_last_row(floor, tmp_path):
@@ -50,7 +55,7 @@ def test_a_lost_acknowledgement_sends_nothing_twice(floor, tmp_path):
     """Killed after the stream stored rows and before the local write: the stream tells."""
     journal = str(tmp_path / "t1.journal")
     play(floor, journal, rounds=2)
-    db = sqlite3.connect(journal)
+    db = sqlite3.connect(journal + ".uplink")
     db.execute("UPDATE floor_uplink SET value = '0'")     # as if nothing was acknowledged
     db.commit()
     db.close()
@@ -62,6 +67,29 @@ def test_a_lost_acknowledgement_sends_nothing_twice(floor, tmp_path):
         up.stop()
     assert_exactly_once(floor.url, "T1", journal)
     assert Outbox(journal).acked()[0] == len(journal_rows(journal))
+
+
+def test_an_older_journal_keeps_its_acknowledgements_in_its_own_file(tmp_path):
+    """An older version wrote `floor_uplink` into the journal file: it is read from there
+    until the first acknowledgement goes to the file of its own, which wins from then on."""
+    from controller.journal.formats import create_journal
+    journal = str(tmp_path / "old.journal")
+    create_journal(journal, fmt="sqlite", entries=[(1, "controller", "genesis", "genesis", 0,
+                                                    {"game": "poker"})]).close()
+    db = sqlite3.connect(journal)
+    db.execute("CREATE TABLE floor_uplink (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    db.executemany("INSERT INTO floor_uplink VALUES (?, ?)",
+                   [("acked_seq", "1"), ("stream_seq", "7")])
+    db.commit()
+    db.close()
+    box = Outbox(journal)
+    try:
+        assert box.acked() == (1, 7)
+        box.set_acked(1, 9)
+        assert box.acked() == (1, 9)
+    finally:
+        box.close()
+    assert os.path.exists(journal + ".uplink")
 
 
 def test_the_table_plays_on_while_the_server_is_down_and_catches_up(floor, tmp_path):

@@ -10,7 +10,7 @@ from controller.errors import ConfigError
 from controller.floor.config import check_floor
 from controller.games.blackjack.model import Blackjack
 from controller.journal.live import check
-from controller.journal.store import Store
+from controller.journal.formats import open_journal
 from tests.floor.conftest import RunningTable, ensure, wait_for
 from tests.floor.link_harness import FakeLink
 from tests.floor.test_link_table import fake, link_floor  # noqa: F401 - fixtures
@@ -51,7 +51,7 @@ def test_run_puts_each_blackjack_progressive_on_its_own_link(link_floor, tmp_pat
         one.stop()
         other.stop()
     # the journal, replayed: each link's meter on its own wager, the third wager's own
-    store = Store(str(t.journal))
+    store = open_journal(str(t.journal))
     try:
         replay, problem = check(store, Blackjack, full=True)
     finally:

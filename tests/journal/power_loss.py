@@ -22,7 +22,8 @@ from controller.journal import state as S
 from controller.journal.cli import verify_path
 from controller.journal.live import check
 from controller.journal.replay import INTERRUPTED
-from controller.journal.store import Store, load
+from controller.journal.formats import open_journal
+from controller.journal.store import load
 
 # faults that lock the table now and then, so that some kills find it locked out
 FAULTS = {"flop-poker": ["shoe:jam:0.3"], "raise-it-up-stud": ["shuffler:jam:0.3"],
@@ -198,7 +199,7 @@ class Series:
         if not os.path.exists(self.path):
             self.stats["in_boot"] += 1
             return
-        store = Store(self.path)
+        store = open_journal(self.path)
         try:
             # [rule: the chain verifies] after every kill, whatever it cut
             brk = store.verify()
@@ -251,7 +252,7 @@ class Series:
         # journal from its genesis]
         ok, message, replay = verify_path(self.path)
         assert ok, message
-        store = Store(self.path)
+        store = open_journal(self.path)
         try:
             rows = [load(r) for r in store.rows()]
         finally:

@@ -9,7 +9,7 @@ from controller.games.events import Event
 from controller.journal import boot
 from controller.journal import meters as M
 from controller.journal.live import check
-from controller.journal.store import Store
+from controller.journal.formats import open_journal
 from controller.policies import default_policies
 from tests import builders
 
@@ -25,7 +25,7 @@ def boot_fresh(path, game="flop-poker", clock=None):
 
 
 def test_the_meters_equal_their_replay_from_the_genesis(journal_copy):
-    store = Store(str(journal_copy))
+    store = open_journal(str(journal_copy))
     try:
         replay, problem = check(store, model_class("raise-it-up-stud"), full=True)
         stored = store.meters()
@@ -54,7 +54,7 @@ def test_journal_verify_exits_1_naming_the_first_bad_row(journal_copy, capsys):
 
 
 def test_a_meter_edited_beside_the_journal_is_found(journal_copy, capsys):
-    store = Store(str(journal_copy))
+    store = open_journal(str(journal_copy))
     meters_seq = store.meters_seq()
     store.close()
     db = sqlite3.connect(str(journal_copy))

@@ -5,11 +5,11 @@ import hashlib
 import hmac
 
 from controller.journal.chain import FIELDS, GENESIS_HASH, canonical, row_body, row_hash
-from controller.journal.store import Store
+from controller.journal.formats import open_journal
 
 
 def _rows(path):
-    s = Store(str(path))
+    s = open_journal(str(path))
     try:
         return list(s.rows()), s.verify()
     finally:

@@ -12,7 +12,8 @@ from controller.games.props_and_hops import PropsAndHops
 from controller.journal import state as S
 from controller.journal.clock import UNKNOWN_NS
 from controller.journal.live import boot, check
-from controller.journal.store import Store, load
+from controller.journal.formats import open_journal
+from controller.journal.store import load
 from controller.policies import default_policies
 from controller.policies.devices import DAY_NS, ReaderInspection
 from controller.policies.intervals import HOUR_NS, ChangeIntervals
@@ -50,7 +51,7 @@ class Machine:
 
 
 def clock_records(path):
-    store = Store(str(path))
+    store = open_journal(str(path))
     try:
         return [load(r)["data"] for r in store.rows() if r["kind"] == "clock"]
     finally:
@@ -249,7 +250,7 @@ def test_table_time_never_goes_backwards_across_reboots_and_the_journal_verifies
     assert len(stamps) == 41 and stamps == sorted(stamps)
     assert cli.main(["journal", "verify", str(path)]) == 0
     assert "the chain holds" in capsys.readouterr().out
-    store = Store(str(path))
+    store = open_journal(str(path))
     try:
         replay, problem = check(store, PropsAndHops, full=True)
     finally:
@@ -272,7 +273,7 @@ def test_the_drivers_stamp_frames_and_edges_in_table_time(tmp_path):
         s.run(1)
     finally:
         s.close()
-    store = Store(str(path))
+    store = open_journal(str(path))
     try:
         events = [r for r in store.rows() if r["entry"] == "event"]
     finally:
@@ -306,7 +307,7 @@ def test_the_gaming_day_turns_at_the_casinos_local_time_and_replays_the_same(tmp
     finally:
         ctl.close()
     # the replay takes the same local time from the clock record: the same days, verified
-    store = Store(str(path))
+    store = open_journal(str(path))
     try:
         replay, problem = check(store, model_class("double-attack-blackjack"), full=True)
     finally:

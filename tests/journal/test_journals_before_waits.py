@@ -22,7 +22,7 @@ from controller.games import model_class
 from controller.games.engine import LOCKED_OUT
 from controller.journal.cli import show_round
 from controller.journal.live import check
-from controller.journal.store import Store
+from controller.journal.formats import open_journal
 
 HERE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                     "fixtures", "journals")
@@ -49,7 +49,7 @@ def observed(path, game):
     """What the journal says happened: each round as `journal show --round N --json`
     reconstructs it, and the table's state at the end of the replay (its lifecycle state,
     its model's data, the policies and the counters)."""
-    store = Store(str(path))
+    store = open_journal(str(path))
     try:
         replay, problem = check(store, model_class(game), full=True)
     finally:

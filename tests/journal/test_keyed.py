@@ -13,7 +13,7 @@ from controller.games import model_class
 from controller.journal import boot
 from controller.journal.chain import row_hash
 from controller.journal.keys import key_id, read_key
-from controller.journal.store import Store
+from controller.journal.formats import open_journal
 from tests.journal.conftest import KEY, rewrite, rows_of, simulate
 from tests.journal.test_boot import fresh
 
@@ -48,7 +48,7 @@ def test_a_keyed_journal_is_hmac_chained_and_names_its_key_without_holding_it(ke
     for row in rows:
         assert row["hash"] == row_hash(row["prev_hash"], row, KEY)
         assert row["hash"] != row_hash(row["prev_hash"], row)
-    store = Store(str(keyed), key=KEY)
+    store = open_journal(str(keyed), key=KEY)
     try:
         assert store.keyed and store.key_id == key_id(KEY) and store.verify() is None
     finally:
@@ -80,7 +80,7 @@ def test_the_same_rewrite_of_an_unkeyed_journal_is_caught_only_by_an_anchor(jour
     assert rc == 0 and "row %d is the anchor's" % last["seq"] in out
     rewrite(journal_copy, quiet_record(journal_copy), add_field)
     os.unlink(str(journal_copy) + ".anchor")      # and the anchor file beside it removed
-    store = Store(str(journal_copy))
+    store = open_journal(str(journal_copy))
     store.db.execute("DELETE FROM meta WHERE key = 'anchored'")
     store.close()
     rc, out = verify(capsys, journal_copy)
@@ -173,7 +173,7 @@ def test_boot_keys_a_new_journal_and_resumes_it_only_with_its_key(tmp_path):
         assert ctl.boot_report["problem"] is None and ctl.model.state == "opened"
     finally:
         ctl.close()
-    store = Store(path, key=KEY)
+    store = open_journal(path, key=KEY)
     try:
         assert store.verify() is None                   # the resumed boot wrote under it
         assert [r["kind"] for r in store.rows()][-1] == "boot"

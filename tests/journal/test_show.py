@@ -44,8 +44,8 @@ def test_a_round_the_journal_does_not_hold_exits_1(journal_copy, capsys):
 
 
 def show_raw(path):
-    from controller.journal.store import Store
-    store = Store(str(path))
+    from controller.journal.formats import open_journal
+    store = open_journal(str(path))
     try:
         return [json.loads(r["data"]) for r in store.rows() if r["kind"] == "card"]
     finally:

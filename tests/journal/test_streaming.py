@@ -11,7 +11,8 @@ from controller.journal.cli import show_round, verify_path
 from controller.journal.live import check
 from controller.journal.replay import Replay
 from controller.journal.show import reconstruct
-from controller.journal.store import Store, load
+from controller.journal.formats import open_journal
+from controller.journal.store import load
 from controller.policies.no_more_bets import PRESS_LOG, NoMoreBets
 from tests.journal.conftest import rewrite
 from tests.journal.test_chain import _sql as sql
@@ -22,7 +23,7 @@ GAME = "raise-it-up-stud"
 def whole_file(path):
     """The check as it was before it streamed: every row in a list, the chain verified over
     the list, and a replay from the genesis over the rows before the first break."""
-    store = Store(str(path))
+    store = open_journal(str(path))
     try:
         raw = list(store.rows())
         brk = chain.verify(raw, store.head())
@@ -93,7 +94,7 @@ def test_show_replays_a_round_from_the_last_snapshot_before_it(journal_copy):
     snaps = [(r["seq"], r["round_no"]) for r in rows if r["entry"] == "snapshot"]
     for n in (1, 2, 3):
         assert show_round(str(journal_copy), n) == reconstruct(rows, full, n)
-        store = Store(str(journal_copy))
+        store = open_journal(str(journal_copy))
         try:
             replay, problem = check(store, model_class(GAME), round_no=n)
         finally:

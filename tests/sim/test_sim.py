@@ -11,7 +11,7 @@ import pytest
 from controller import cli
 from controller.games import ALL_GAMES
 from controller.games.events import Event
-from controller.journal.store import Store
+from controller.journal.formats import open_journal
 from hal_sim.simulation import Simulation
 
 
@@ -79,7 +79,7 @@ def test_tablectl_sim_keys_the_shake_and_the_dealers_setting_on_the_panel(
                      "--journal", str(path)]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["rounds_completed"] == 3 and doc["controller"]["errors"] == 0
-    store = Store(str(path))
+    store = open_journal(str(path))
     try:
         rows = [r for r in store.rows() if r["kind"] == kind and r["entry"] == "event"]
     finally:
@@ -175,7 +175,7 @@ def test_junk_on_the_shoe_line_is_counted_journaled_and_play_goes_on(tmp_path):
     assert summary["rounds_completed"] == 5
     # nothing silent: every piece of junk is counted in a journal row naming the device and
     # the reason (the driver batches a burst: the first at once, the rest with their count)
-    store = Store(str(path))
+    store = open_journal(str(path))
     try:
         rows = [dict(r, data=json.loads(r["data"])) for r in store.rows()
                 if r["kind"] == "frame_rejected"]

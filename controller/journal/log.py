@@ -1,0 +1,685 @@
+"""The sector log: the journal as an append-only file of 512-byte sectors (issue 16, SD wear).
+
+Why: a commit to SQLite's -wal rewrites the journal's last leaf and meta's head, and the
+kernel counts each 4 KiB page it dirties: 15-21x the rows' bytes (docs/performance.md). Here
+a commit is its rows, deflated, and the disk is given the sectors it fills and one more.
+
+Layout (SECTOR bytes each; every integer little-endian):
+    sector 0        the header, written once: MAGIC, the header's JSON (format,
+                    chain, key_id, zdict, and the meta given at creation), a CRC-32
+    sectors 1, 2    the two tail slots: the stream's partly filled last sector, with the
+                    slot's own sequence number, the count of full sectors, and a CRC-32
+    sectors 3...    the log proper: the stream, STREAM bytes a sector, each sector with the
+                    CRC-32 of its index and its bytes; written once, when full
+The stream is the commits one after another, each a 4-byte length and its deflated body
+(zlib with the preset dictionary of log_vocabulary, version in the header). A body is
+items, each a tag, a 4-byte length and its bytes: R a row (chain.body_of, the bytes its hash
+covers, then the hash's 32 bytes; prev_hash is the row before's), M the meters that changed
+(JSON: set, gone, seq), K meta items (JSON), H a keyed journal's head under the key.
+
+A committed sector is never written again: the partial tail goes to the slot that is not the
+newest valid one (LMDB's two meta pages), so a torn slot write leaves the other's older tail
+whole, and a torn commit is one whose newest slot or newly filled sectors fail their CRC: the
+older slot is the journal then, as the commit never returned. The file is zeroed ahead in
+SEGMENT steps, so no commit changes its size or its extents: O_DIRECT writes and one
+fdatasync per commit (a buffered fallback where O_DIRECT is refused, as on tmpfs). Nothing
+is read that no CRC covers, and every length is checked against the stream's end: a
+damaged log is JournalDamaged at its opening, naming the sector or commit.
+
+Reading scans the stream once at opening and keeps a small index (each commit's offset and
+first seq, the snapshots, the records by kind): the 2M-row boot is that scan, not yet a side
+index (docs/journal.md, "The sector log").
+"""
+
+import bisect
+import contextlib
+import hmac
+import json
+import mmap
+import os
+import struct
+import threading
+import zlib
+from array import array
+
+from controller.errors import JournalDamaged, JournalError
+from controller.journal.chain import GENESIS_HASH, canonical
+from controller.journal.log_vocabulary import VERSIONS
+from controller.journal.store import (COLUMNS, KEYED, JournalFile, encode_rows, head_mac,
+                                      link_into_place)
+
+MAGIC = b"tablectl-log\0\0\0\n"         # a sector log's first 16 bytes (formats.py)
+FORMAT = "log-1"
+ZDICT_VERSION = 1
+SECTOR = 512
+STREAM = 488                     # stream bytes per sector of the log proper
+FIRST = 3                        # the log proper's first sector
+SLOT_HEAD = struct.Struct("<2sQQH")          # magic, slot seq, full sectors, tail length
+SLOT_MAGIC = b"TS"
+INDEX_MAGIC = b"tablectl-log-index-1\n"
+CRC = struct.Struct("<I")
+LEN = struct.Struct("<I")
+ITEM = struct.Struct("<cI")
+SEGMENT = 2 ** 20                # bytes zeroed ahead at a time
+LEVEL = 6
+assert SLOT_HEAD.size + STREAM - 1 + CRC.size <= SECTOR
+
+
+def _crc(*parts):
+    c = 0
+    for p in parts:
+        c = zlib.crc32(p, c)
+    return c
+
+
+def _sector_crc(index, data):
+    return _crc(struct.pack("<Q", index), data)
+
+
+def _slot_bytes(seq, full, tail):
+    body = SLOT_HEAD.pack(SLOT_MAGIC, seq, full, len(tail)) + tail
+    body += bytes(SECTOR - CRC.size - len(body))
+    return body + CRC.pack(_crc(body))
+
+
+def _parse_slot(raw):
+    """(seq, full, tail) of a slot sector, or None when its CRC or its lengths do not hold."""
+    if len(raw) != SECTOR or CRC.unpack_from(raw, SECTOR - CRC.size)[0] != \
+            _crc(raw[:SECTOR - CRC.size]):
+        return None
+    magic, seq, full, n = SLOT_HEAD.unpack_from(raw)
+    if magic != SLOT_MAGIC or n >= STREAM or seq == 0:
+        return None
+    return seq, full, bytes(raw[SLOT_HEAD.size:SLOT_HEAD.size + n])
+
+
+def _header_bytes(info):
+    text = canonical(info)
+    body = MAGIC + LEN.pack(len(text)) + text
+    if len(body) > SECTOR - CRC.size:
+        raise JournalError("journal header too long (%d bytes)" % len(body))
+    body += bytes(SECTOR - CRC.size - len(body))
+    return body + CRC.pack(_crc(body))
+
+
+def _items(payload, where):
+    """The (tag, bytes) items of a commit's inflated body; JournalDamaged if a length runs
+    past it."""
+    out, off = [], 0
+    while off < len(payload):
+        if off + ITEM.size > len(payload):
+            raise JournalDamaged("%s: an item's header runs past the commit" % where)
+        tag, n = ITEM.unpack_from(payload, off)
+        off += ITEM.size
+        if off + n > len(payload):
+            raise JournalDamaged("%s: an item of %d bytes runs past the commit" % (where, n))
+        out.append((tag, payload[off:off + n]))
+        off += n
+    return out
+
+
+def _row(body, digest, prev, where):
+    try:
+        f = json.loads(body)
+        row = {c: f[c] for c in COLUMNS[:7]}
+    except (ValueError, KeyError, TypeError):
+        raise JournalDamaged("%s: a row that is not a row's body" % where)
+    row["prev_hash"], row["hash"] = prev, digest.hex()
+    return row
+
+
+class LogStore(JournalFile):
+    """A sector-log journal: the methods of store.Store (which see) on the log's file."""
+
+    def __init__(self, path, _create=False, key=None, readonly=False):
+        self.path, self.key, self.lock = path, key, None
+        self._write = threading.Lock()
+        self.readonly = readonly
+        self.fd = None
+        try:
+            self.fd = os.open(path, os.O_RDONLY if readonly else os.O_RDWR)
+        except FileNotFoundError:
+            raise JournalError("journal %s: no such file" % path)
+        except OSError as e:
+            raise JournalError("journal %s: %s" % (path, e.strerror))
+        try:
+            self._open()
+        except BaseException:
+            os.close(self.fd)
+            raise
+
+    def _open(self):
+        raw = os.pread(self.fd, SECTOR, 0)
+        if len(raw) < SECTOR or not raw.startswith(MAGIC) or \
+                CRC.unpack_from(raw, SECTOR - CRC.size)[0] != _crc(raw[:SECTOR - CRC.size]):
+            raise JournalDamaged("journal %s: its header sector fails its CRC (damaged)"
+                                 % self.path)
+        n = LEN.unpack_from(raw, len(MAGIC))[0]
+        start = len(MAGIC) + LEN.size
+        if start + n > SECTOR - CRC.size:
+            raise JournalDamaged("journal %s: its header's length runs past its sector"
+                                 % self.path)
+        info = json.loads(raw[start:start + n])
+        if info.get("format") != FORMAT:
+            raise JournalError("journal %s: format %r, this version reads %r"
+                               % (self.path, info.get("format"), FORMAT))
+        if info.get("zdict") not in VERSIONS:
+            raise JournalError("journal %s: deflate dictionary version %r unknown"
+                               % (self.path, info.get("zdict")))
+        if info.get("chain") not in (None, KEYED):
+            raise JournalError("journal %s: chain %r, this version reads SHA-256 and %s"
+                               % (self.path, info.get("chain"), KEYED))
+        self.zdict = VERSIONS[info["zdict"]]
+        self._meta = {k: str(v) for k, v in info.items() if k != "zdict"}
+        self.key_id = self._meta.get("key_id") if info.get("chain") == KEYED else None
+        self._check_key()
+        self._zeroed = os.fstat(self.fd).st_size // SECTOR
+        # what the scan knows
+        self.last_seq, self.last_hash = 0, GENESIS_HASH
+        self._offsets, self._firsts = array("q"), array("q")
+        self._snap_seq, self._snap_round = array("q"), array("q")
+        self._records = {}
+        self._latest_ts = None
+        self._meters, self._meters_seq, self._mac = {}, None, None
+        self._slot_seq, self._full, self._tail, self._end = 0, 0, b"", 0
+        self._newest_slot = None
+        self._checked = 0                # full sectors whose CRC was checked
+        self.zeroed_bytes = 0            # zeros this Store wrote ahead (bench/journal.py)
+        self.sync = True                 # False only for a bench's journal built to be read
+        self._load()
+        if not self.readonly:
+            self._direct = self._open_direct()
+            self._buf = mmap.mmap(-1, 1 << 16)
+
+    def _open_direct(self):
+        """An O_DIRECT descriptor for writing (the device is given the sectors, no 4 KiB page
+        and no page cache), or None where it is refused (tmpfs): buffered then."""
+        try:
+            return os.open(self.path, os.O_RDWR | getattr(os, "O_DIRECT", 0))
+        except OSError:
+            return None
+
+    # ---- reading the file ------------------------------------------------------------
+
+    def _slots(self):
+        raw = os.pread(self.fd, 2 * SECTOR, SECTOR)
+        got = []
+        for i in (0, 1):
+            s = _parse_slot(raw[i * SECTOR:(i + 1) * SECTOR])
+            if s is not None:
+                got.append((s[0], i) + s[1:])
+        return sorted(got, reverse=True)          # newest first
+
+    def _bad_sector(self, lo, hi):
+        """The first sector of the log proper in [lo, hi) whose CRC fails, or None."""
+        step = 256
+        for a in range(lo, hi, step):
+            b = min(hi, a + step)
+            raw = os.pread(self.fd, (b - a) * SECTOR, (FIRST + a) * SECTOR)
+            for i in range(b - a):
+                s = raw[i * SECTOR:(i + 1) * SECTOR]
+                if len(s) < SECTOR or CRC.unpack_from(s, STREAM)[0] != \
+                        _sector_crc(a + i, s[:STREAM]):
+                    return a + i
+        return None
+
+    def _load(self):
+        """Take what was committed since the last look: the newest slot whose sectors hold,
+        then the commits after the last one scanned. True if there were any."""
+        slots = self._slots()
+        if not slots:
+            raise JournalDamaged("journal %s: neither tail slot holds (both fail their CRC)"
+                                 % self.path)
+        if self._end == 0:             # the first look: from the side index, if it holds
+            self._full, self._tail = slots[0][2], slots[0][3]
+            self._take_index(self._full * STREAM + len(self._tail))
+            self._full, self._tail = 0, b""
+        chosen, problem = None, None
+        for seq, index, full, tail in slots:
+            if seq < self._slot_seq or full < self._full:
+                continue                          # older than what was read: never taken
+            bad = self._bad_sector(max(self._checked, 0), full) if full > self._checked \
+                else None
+            if bad is None:
+                chosen = (seq, index, full, tail)
+                break
+            problem = problem or ("sector %d of the log fails its CRC" % (FIRST + bad))
+        if chosen is None:
+            raise JournalDamaged("journal %s: %s (damaged: no tail slot is consistent with "
+                                 "the sectors it names)" % (self.path, problem or
+                                                             "its tail slots went back"))
+        seq, index, full, tail = chosen
+        self._newest_slot = index
+        if seq == self._slot_seq:
+            return False
+        end = full * STREAM + len(tail)
+        if end < self._end:
+            raise JournalDamaged("journal %s: its tail slot ends the log before what was "
+                                 "read (%d < %d bytes)" % (self.path, end, self._end))
+        self._checked = full
+        self._slot_seq, self._full, self._tail = seq, full, tail
+        data = self._stream(self._end, end)
+        self._scan(data, self._end)
+        self._end = end
+        return True
+
+    def _stream(self, lo, hi):
+        """The stream's bytes [lo, hi): from the log proper's sectors, and past its full
+        ones from the tail slot's copy."""
+        out = []
+        proper = min(hi, self._full * STREAM)
+        if lo < proper:
+            a, b = lo // STREAM, (proper + STREAM - 1) // STREAM
+            raw = os.pread(self.fd, (b - a) * SECTOR, (FIRST + a) * SECTOR)
+            parts = []
+            for i in range(b - a):                # each sector's bytes only under its CRC
+                s = raw[i * SECTOR:(i + 1) * SECTOR]
+                if len(s) < SECTOR or CRC.unpack_from(s, STREAM)[0] != \
+                        _sector_crc(a + i, s[:STREAM]):
+                    raise JournalDamaged("journal %s: sector %d of the log fails its CRC"
+                                         % (self.path, FIRST + a + i))
+                parts.append(s[:STREAM])
+            chunk = b"".join(parts)
+            out.append(chunk[lo - a * STREAM:proper - a * STREAM])
+        if hi > proper:
+            t0 = self._full * STREAM
+            out.append(self._tail[max(lo, proper) - t0:hi - t0])
+        return b"".join(out)
+
+    def _commits(self, data, base):
+        """(offset, body items) of each commit in `data`, the stream from offset `base`."""
+        off = 0
+        while off < len(data):
+            where = "journal %s: the commit at stream byte %d" % (self.path, base + off)
+            if off + LEN.size > len(data):
+                raise JournalDamaged("%s: its length runs past the log's end" % where)
+            n = LEN.unpack_from(data, off)[0]
+            if n == 0 or off + LEN.size + n > len(data):
+                raise JournalDamaged("%s: its length (%d) runs past the log's end"
+                                     % (where, n))
+            try:
+                d = zlib.decompressobj(-15, zdict=self.zdict)
+                payload = d.decompress(data[off + LEN.size:off + LEN.size + n])
+                if not d.eof or d.unused_data:
+                    raise zlib.error("not one whole deflate stream")
+            except zlib.error as e:
+                raise JournalDamaged("%s: it does not inflate (%s)" % (where, e))
+            yield base + off, _items(payload, where), where
+            off += LEN.size + n
+
+    def _scan(self, data, base):
+        for off, items, where in self._commits(data, base):
+            first = None
+            for tag, b in items:
+                if tag == b"R":
+                    if len(b) < 33:
+                        raise JournalDamaged("%s: a row too short for its hash" % where)
+                    row = _row(b[:-32], b[-32:], self.last_hash, where)
+                    seq = row["seq"]
+                    if first is None:
+                        first = seq
+                    self.last_seq, self.last_hash = seq, row["hash"]
+                    if self._latest_ts is None or row["ts_ns"] > self._latest_ts:
+                        self._latest_ts = row["ts_ns"]
+                    if row["entry"] == "snapshot":
+                        self._snap_seq.append(seq)
+                        self._snap_round.append(row["round_no"])
+                    elif row["entry"] == "record":
+                        self._records.setdefault(row["kind"], array("q")).append(seq)
+                elif tag == b"M":
+                    m = json.loads(b)
+                    for k in m.get("gone", ()):
+                        self._meters.pop(k, None)
+                    self._meters.update(m.get("set", {}))
+                    self._meters_seq = m.get("seq")
+                elif tag == b"K":
+                    self._meta.update(json.loads(b))
+                elif tag == b"H":
+                    self._mac = b.hex()
+                else:
+                    raise JournalDamaged("%s: an item of unknown kind %r" % (where, tag))
+            if first is not None:
+                self._offsets.append(off)
+                self._firsts.append(first)
+
+    # ---- the side index: the scan's result, so an opening scans only what came after ----
+
+    def _index_state(self):
+        kinds = sorted(self._records)
+        head = {"end": self._end, "last_seq": self.last_seq, "last_hash": self.last_hash,
+                "latest_ts": self._latest_ts, "meters": self._meters,
+                "meters_seq": self._meters_seq, "mac": self._mac, "meta": self._meta,
+                "kinds": [[k, len(self._records[k])] for k in kinds],
+                "commits": len(self._offsets), "snapshots": len(self._snap_seq)}
+        arrays = [self._offsets, self._firsts, self._snap_seq, self._snap_round] + \
+            [self._records[k] for k in kinds]
+        return head, arrays
+
+    def write_index(self):
+        """PATH.index, the scan as of now: written whole under a temporary name and renamed,
+        not fsynced (it is derived: a missing, stale or damaged one costs a scan, no row)."""
+        head, arrays = self._index_state()
+        body = zlib.compress(canonical(head) + b"\n" + b"".join(a.tobytes() for a in arrays))
+        data = INDEX_MAGIC + body
+        tmp = "%s.index.new-%d" % (self.path, os.getpid())
+        try:
+            with open(tmp, "wb") as f:
+                f.write(data + CRC.pack(_crc(data)))
+            os.replace(tmp, self.path + ".index")
+        except OSError:
+            pass                                  # no index: the next opening scans
+
+    def _take_index(self, end):
+        """The scan as PATH.index holds it, if it holds and agrees with the log: its CRC,
+        its lengths, an end within the log's, and the last commit it names read from the
+        log itself ending at its last row and hash. Else nothing: the log is scanned."""
+        try:
+            with open(self.path + ".index", "rb") as f:
+                data = f.read()
+            if not data.startswith(INDEX_MAGIC) or len(data) < len(INDEX_MAGIC) + CRC.size or \
+                    CRC.unpack_from(data, len(data) - CRC.size)[0] != _crc(data[:-CRC.size]):
+                return
+            text, _, rest = zlib.decompress(data[len(INDEX_MAGIC):-CRC.size]).partition(b"\n")
+            head = json.loads(text)
+            sizes = [head["commits"]] * 2 + [head["snapshots"]] * 2 + \
+                [n for _, n in head["kinds"]]
+            if sum(sizes) * 8 != len(rest) or not 0 < head["end"] <= end or \
+                    not head["commits"]:
+                return
+            arrays, off = [], 0
+            for n in sizes:
+                a = array("q")
+                a.frombytes(rest[off:off + 8 * n])
+                arrays.append(a)
+                off += 8 * n
+            if arrays[0][-1] >= head["end"]:
+                return
+        except (OSError, ValueError, KeyError, TypeError, zlib.error):
+            return
+        saved = (self._offsets, self._firsts, self._end)
+        self._offsets, self._firsts, self._end = arrays[0], arrays[1], head["end"]
+        try:
+            last = self._commit_rows(len(arrays[0]) - 1)
+        except JournalDamaged:
+            last = None
+        if not last or last[-1]["seq"] != head["last_seq"] or \
+                last[-1]["hash"] != head["last_hash"]:
+            self._offsets, self._firsts, self._end = saved
+            return
+        self._snap_seq, self._snap_round = arrays[2], arrays[3]
+        self._records = {k: a for (k, _), a in zip(head["kinds"], arrays[4:])}
+        self.last_seq, self.last_hash = head["last_seq"], head["last_hash"]
+        self._latest_ts, self._meters = head["latest_ts"], dict(head["meters"])
+        self._meters_seq, self._mac = head["meters_seq"], head["mac"]
+        self._meta.update(head["meta"])
+        self._checked = head["end"] // STREAM     # those sectors' CRCs: checked as read
+
+    def refresh(self):
+        """Take what another Store committed since: True if anything was."""
+        with self._write:
+            return self._load()
+
+    # ---- writing ---------------------------------------------------------------------
+
+    @classmethod
+    def create(cls, path, key=None, entries=(), meters=None, meta=None):
+        """A new log at `path` holding `entries`, made under a temporary name, fsynced and
+        linked into place whole; JournalError if `path` exists."""
+        from controller.journal.keys import key_id
+        if os.path.lexists(path):
+            raise JournalError("journal %s: already exists" % path)
+        tmp = "%s.new-%d" % (path, os.getpid())
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        info = {"format": FORMAT, "zdict": ZDICT_VERSION}
+        if key is not None:
+            info.update(chain=KEYED, key_id=key_id(key))
+        info.update({k: v for k, v in (meta or {}).items() if k not in info})
+        try:
+            fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+            try:
+                os.pwrite(fd, _header_bytes(info), 0)
+                _zero(fd, SECTOR, SEGMENT)
+                os.pwrite(fd, _slot_bytes(1, 0, b""), SECTOR)       # an empty log
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            store = cls(tmp, key=key)
+            try:
+                if entries:
+                    store.append(list(entries), meters=meters)
+            finally:
+                store.close()
+            link_into_place(tmp, path)
+        except OSError as e:
+            raise JournalError("journal %s: cannot create it: %s" % (path, e.strerror))
+        finally:
+            for leftover in (tmp, tmp + ".index"):   # the temporary's own index too
+                if os.path.exists(leftover):
+                    os.unlink(leftover)
+        return cls(path, key=key)
+
+    def close(self):
+        if self.fd is not None and not self.readonly and self._end:
+            self.write_index()
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+        if getattr(self, "_direct", None) is not None:
+            os.close(self._direct)
+            self._direct = None
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
+
+    def append(self, entries, meters=None, meters_after=None):
+        """As Store.append: rows and the meters in one commit, durable when it returns."""
+        self._need_key()
+        if self.readonly:
+            raise JournalError("journal %s is open read-only" % self.path)
+        with self._write:
+            return self._append(entries, meters, meters_after)
+
+    def _put_meta(self, items):
+        with self._write:
+            self._commit([(b"K", canonical({k: str(v) for k, v in items.items()}))])
+            self._meta.update({k: str(v) for k, v in items.items()})
+
+    def _append(self, entries, meters, meters_after=None):
+        meters_seq = self.last_seq + (len(entries) if meters_after is None else meters_after)
+        bodies = []
+        rows, latest = encode_rows(entries, self.last_seq, self.last_hash, self.key,
+                                   self._latest_ts, bodies)
+        items = [(b"R", body + bytes.fromhex(r[-1])) for body, r in zip(bodies, rows)]
+        if meters is not None:
+            changed = {k: v for k, v in meters.items() if self._meters.get(k) != v}
+            gone = sorted(set(self._meters) - set(meters))
+            items.append((b"M", canonical({"set": changed, "gone": gone, "seq": meters_seq})))
+        seq, prev = (rows[-1][0], rows[-1][-1]) if rows else (self.last_seq, self.last_hash)
+        if rows and self.key is not None:
+            items.append((b"H", bytes.fromhex(head_mac(self.key, seq, prev))))
+        if not items:
+            return seq
+        off = self._commit(items)
+        if rows:
+            self._offsets.append(off)
+            self._firsts.append(rows[0][0])
+            for r in rows:
+                if r[3] == "snapshot":
+                    self._snap_seq.append(r[0])
+                    self._snap_round.append(r[5])
+                elif r[3] == "record":
+                    self._records.setdefault(r[4], array("q")).append(r[0])
+            self.last_seq, self.last_hash, self._latest_ts = seq, prev, latest
+            if self.key is not None:
+                self._mac = head_mac(self.key, seq, prev)
+        if meters is not None:
+            self._meters, self._meters_seq = dict(meters), meters_seq
+        return seq
+
+    def _commit(self, items):
+        """Write one commit; returns its stream offset once it is on the disk."""
+        c = zlib.compressobj(LEVEL, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, self.zdict)
+        body = c.compress(b"".join(ITEM.pack(t, len(b)) + b for t, b in items)) + c.flush()
+        record = LEN.pack(len(body)) + body
+        off = self._end
+        stream = self._tail + record
+        n_full = len(stream) // STREAM
+        sectors = []
+        for i in range(n_full):
+            chunk = stream[i * STREAM:(i + 1) * STREAM]
+            sectors.append(chunk + CRC.pack(_sector_crc(self._full + i, chunk)) +
+                           bytes(SECTOR - STREAM - CRC.size))
+        tail = stream[n_full * STREAM:]
+        full = self._full + n_full
+        need = (FIRST + full + 1) * SECTOR
+        if need > self._zeroed * SECTOR:
+            n = max(SEGMENT, need - self._zeroed * SECTOR)
+            _zero(self.fd, self._zeroed * SECTOR, n)
+            self.zeroed_bytes += n
+            os.fsync(self.fd)                    # the file's new size, once a segment
+            self._zeroed = os.fstat(self.fd).st_size // SECTOR
+        slot = 1 - self._newest_slot if self._newest_slot is not None else 0
+        slot_seq = self._slot_seq + 1
+        if sectors:
+            self._pwrite(b"".join(sectors), (FIRST + self._full) * SECTOR)
+        self._pwrite(_slot_bytes(slot_seq, full, tail), (1 + slot) * SECTOR)
+        if self.sync:
+            os.fdatasync(self.fd if self._direct is None else self._direct)
+        self._slot_seq, self._full, self._tail = slot_seq, full, tail
+        self._end, self._checked, self._newest_slot = off + len(record), full, slot
+        return off
+
+    def _pwrite(self, data, offset):
+        if self._direct is None:
+            os.pwrite(self.fd, data, offset)
+            return
+        if len(data) > len(self._buf):
+            self._buf.close()
+            self._buf = mmap.mmap(-1, (len(data) + 4095) // 4096 * 4096)
+        self._buf[:len(data)] = data
+        try:
+            os.pwrite(self._direct, memoryview(self._buf)[:len(data)], offset)
+        except OSError:                          # O_DIRECT refused this write: buffered
+            os.close(self._direct)
+            self._direct = None
+            os.pwrite(self.fd, data, offset)
+
+    # ---- the Store's reading methods -------------------------------------------------
+
+    def _commit_items(self, i):
+        """The body items of the commit of rows number i in the scan, and where it is."""
+        off = self._offsets[i]
+        nxt = self._offsets[i + 1] if i + 1 < len(self._offsets) else self._end
+        for _, items, where in self._commits(self._stream(off, nxt), off):
+            return items, where           # the first: a commit of meters or meta may follow
+
+    def _commit_rows(self, i, prev=None):
+        """The rows of commit i, each with its prev_hash (`prev`: the hash of the row before
+        the commit's first, else read from the commit before)."""
+        if prev is None:
+            prev = GENESIS_HASH if i == 0 else \
+                [b for t, b in self._commit_items(i - 1)[0] if t == b"R"][-1][-32:].hex()
+        items, where = self._commit_items(i)
+        out = []
+        for tag, b in items:
+            if tag == b"R":
+                row = _row(b[:-32], b[-32:], prev, where)
+                prev = row["hash"]
+                out.append(row)
+        return out
+
+    def rows(self, start=1, stop=None):
+        """Rows as dicts in seq order, `data` as stored text, from `start` to before `stop`."""
+        n = len(self._offsets)
+        i = max(0, bisect.bisect_right(self._firsts, start) - 1)
+        prev = None
+        while i < n:
+            rows = self._commit_rows(i, prev)
+            for row in rows:
+                if stop is not None and row["seq"] >= stop:
+                    return
+                if row["seq"] >= start:
+                    yield row
+            if rows:
+                prev = rows[-1]["hash"]
+            i += 1
+
+    def select(self, kinds=None, last=None):
+        """As Store.select (the rows are filtered as they stream: no index of kinds)."""
+        import collections
+        rows = (r for r in self.rows(1) if not kinds or r["kind"] in kinds)
+        yield from (rows if last is None else collections.deque(rows, maxlen=int(last)))
+
+    def hash_at(self, seq):
+        row = next(self.rows(seq, seq + 1), None) if 1 <= seq <= self.last_seq else None
+        return None if row is None else row["hash"]
+
+    def first_record(self, kind):
+        seqs = self._records.get(kind)
+        return seqs[0] if seqs else None
+
+    def last_record(self, kind, upto=None):
+        seqs = self._records.get(kind)
+        if not seqs:
+            return None
+        i = len(seqs) if upto is None else bisect.bisect_right(seqs, upto)
+        if i == 0:
+            return None
+        row = next(self.rows(seqs[i - 1], seqs[i - 1] + 1), None)
+        try:
+            return None if row is None else json.loads(row["data"])
+        except ValueError:
+            return None
+
+    def snapshots(self, below=None, before_round=None, limit=1):
+        i = len(self._snap_seq) if below is None else bisect.bisect_left(self._snap_seq, below)
+        out = []
+        while i > 0 and len(out) < limit:
+            i -= 1
+            if before_round is None or self._snap_round[i] < before_round:
+                out.append(self._snap_seq[i])
+        return out
+
+    def meta(self, key):
+        if key == "head_seq":
+            return str(self.last_seq) if self.last_seq else None
+        if key == "head_hash":
+            return self.last_hash if self.last_seq else None
+        if key == "head_mac":
+            return self._mac
+        if key == "latest_ts":
+            return None if self._latest_ts is None else str(self._latest_ts)
+        if key == "meters_seq":
+            return None if self._meters_seq is None else str(self._meters_seq)
+        return self._meta.get(key)
+
+    def meters(self):
+        return dict(self._meters)
+
+    def meters_seq(self):
+        return self._meters_seq
+
+    def latest_ts(self):
+        return self._latest_ts
+
+    def legacy_acks(self):
+        return {}
+
+    @contextlib.contextmanager
+    def reading(self):
+        """One read: this Store sees the log as of its last look until `refresh`, and no
+        append of its own runs meanwhile."""
+        with self._write:
+            yield self
+
+
+def _zero(fd, offset, length):
+    """Zeros written (not allocated: an unwritten extent would be converted, and journaled,
+    by the first write into it) from `offset`, rounded up to whole sectors."""
+    chunk = bytes(1 << 16)
+    end = offset + (length + SECTOR - 1) // SECTOR * SECTOR
+    while offset < end:
+        n = min(len(chunk), end - offset)
+        os.pwrite(fd, chunk[:n], offset)
+        offset += n

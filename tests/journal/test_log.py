@@ -1,0 +1,307 @@
+"""The sector log (controller/journal/log.py): a journal the real simulator writes and resumes,
+read only through CRCs and checked lengths, a torn write falling back to the commit before,
+and every damage or rewrite caught by `journal verify` and at boot as on SQLite."""
+import os
+import shutil
+
+import pytest
+
+from controller import cli
+from controller.errors import JournalDamaged
+from controller.games.engine import LOCKED_OUT
+from controller.journal import log as L
+from controller.journal.anchor import FileWitness, anchor_path
+from controller.journal.formats import create_journal, format_of, open_journal
+from controller.journal.store import load
+from tests.journal.conftest import simulate
+from tests.journal.test_integrity import GAME, locked_reason
+
+
+@pytest.fixture(scope="module")
+def log_master(tmp_path_factory):
+    mp = pytest.MonkeyPatch()
+    mp.setenv("TABLECTL_JOURNAL_FORMAT", "log")
+    try:
+        path = tmp_path_factory.mktemp("log") / "riu.journal"
+        simulate(path)
+    finally:
+        mp.undo()
+    return path
+
+
+@pytest.fixture
+def log_copy(log_master, tmp_path):
+    path = tmp_path / "table.journal"
+    shutil.copy(log_master, path)
+    shutil.copy(anchor_path(log_master), anchor_path(path))
+    return path
+
+
+def rows(path):
+    store = open_journal(str(path))
+    try:
+        return list(store.rows())
+    finally:
+        store.close()
+
+
+def stream_end(path):
+    """(full sectors, the newest slot, last seq, the older slot's full sectors)."""
+    store = open_journal(str(path))
+    try:
+        with open(path, "rb") as f:
+            f.seek((2 - store._newest_slot) * L.SECTOR)
+            older = L._parse_slot(f.read(L.SECTOR))
+        return store._full, store._newest_slot, store.last_seq, older[1]
+    finally:
+        store.close()
+
+
+def poke(path, offset, data):
+    with open(path, "r+b") as f:
+        f.seek(offset)
+        f.write(data)
+
+
+def test_the_simulator_writes_a_log_that_verifies_and_resumes(log_copy, capsys):
+    assert format_of(str(log_copy)) == "log"
+    assert cli.main(["journal", "verify", str(log_copy)]) == 0
+    assert "the chain holds" in capsys.readouterr().out
+    before = rows(log_copy)
+    simulate(log_copy, GAME, rounds=1, seed=2)           # boot checks, resume, one round more
+    after = rows(log_copy)
+    assert after[:len(before)] == before and len(after) > len(before) + 10
+    assert cli.main(["journal", "verify", str(log_copy)]) == 0
+    state, reason, _ = locked_reason(log_copy)
+    assert state != LOCKED_OUT, reason
+
+
+def test_a_log_reads_back_what_was_appended_with_the_meters_and_the_index(tmp_path):
+    path = str(tmp_path / "j")
+    store = create_journal(path, fmt="log", entries=[
+        (1, "controller", "genesis", "genesis", 0, {"game": "poker"}),
+        (2, "controller", "snapshot", "snapshot", 0, {"s": 0})], meters={"a": 1, "b": 2})
+    for i in range(200):                       # rows that fill sectors, and some that do not
+        store.append([(10 + i, "shoe", "event", "card", 1 + i // 50, {"card": "Kh", "n": i})]
+                     + ([(10 + i, "controller", "snapshot", "snapshot", 1 + i // 50, {"i": i})]
+                        if i % 50 == 49 else []),
+                     meters={"a": i, "c": 3}, meters_after=1)
+    store._put_meta({"anchored": "1"})
+    written = list(store.rows())
+    store.close()
+    again = open_journal(path)
+    try:
+        assert list(again.rows()) == written and again.verify() is None
+        assert again.meters() == {"a": 199, "c": 3} and again.meters_seq() == len(written) - 1
+        assert again.meta("anchored") == "1" and again.latest_ts() == 209
+        assert again.snapshots(limit=2) == [s["seq"] for s in written
+                                           if s["entry"] == "snapshot"][-1:-3:-1]
+        assert again.snapshots(before_round=2) == [53]
+        assert list(again.rows(100, 103)) == written[99:102]
+        assert again.hash_at(150) == written[149]["hash"] and again.hash_at(10 ** 6) is None
+    finally:
+        again.close()
+
+
+def test_a_flipped_byte_anywhere_is_damage_named_at_boot_and_by_verify(log_copy, capsys):
+    _, _, _, older = stream_end(log_copy)
+    for offset in (100, 300, (L.FIRST + 1) * L.SECTOR + 7, (L.FIRST + older // 2) * L.SECTOR,
+                   (L.FIRST + older - 1) * L.SECTOR + 480):
+        shutil.copy(str(log_copy), str(log_copy) + ".good")
+        flip(log_copy, offset)
+        if os.path.exists(str(log_copy) + ".index"):      # the last boot's (below)
+            os.unlink(str(log_copy) + ".index")
+        with pytest.raises(JournalDamaged, match="CRC"):
+            open_journal(str(log_copy))
+        assert cli.main(["journal", "verify", str(log_copy)]) == 1
+        assert "CRC" in capsys.readouterr().err
+        state, reason, report = locked_reason(log_copy)
+        assert state == LOCKED_OUT and "CRC" in reason and report.get("refused")
+        shutil.copy(str(log_copy) + ".good", str(log_copy))
+
+
+def test_with_the_side_index_a_flipped_old_sector_is_found_when_its_rows_are_read(log_copy,
+                                                                              capsys):
+    """The index spares a boot the scan of the rows before it, sector CRCs and all; those
+    rows' sectors are checked as they are read: by `journal verify`, by the boot."""
+    locked_reason(log_copy)                                  # a clean stop writes the index
+    assert os.path.exists(str(log_copy) + ".index")
+    store = open_journal(str(log_copy))
+    assert store._checked > 2
+    store.close()
+    flip(log_copy, (L.FIRST + 1) * L.SECTOR + 7)
+    assert cli.main(["journal", "verify", str(log_copy)]) == 1
+    assert "sector %d of the log fails its CRC" % (L.FIRST + 1) in capsys.readouterr().err
+    state, reason, report = locked_reason(log_copy)    # the boot reads rows 1-2 there
+    assert state == LOCKED_OUT and "fails its CRC" in reason and report.get("refused")
+
+
+def test_a_side_index_that_does_not_agree_with_the_log_is_not_taken(log_copy):
+    locked_reason(log_copy)
+    index = str(log_copy) + ".index"
+    good = rows(log_copy)
+    for damage in (lambda b: b[:-1] + bytes([b[-1] ^ 1]),            # its CRC
+                   lambda b: b[:40]):                                 # cut
+        data = open(index, "rb").read()
+        with open(index, "wb") as f:
+            f.write(damage(data))
+        store = open_journal(str(log_copy))
+        try:
+            assert store._checked == store._full and list(store.rows()) == good
+        finally:
+            store.close()                 # and writes it again, whole
+
+
+def flip(path, offset):
+    with open(path, "r+b") as f:
+        f.seek(offset)
+        b = f.read(1)
+        f.seek(offset)
+        f.write(bytes([b[0] ^ 0x20]))
+
+
+def test_a_flipped_byte_in_a_tail_slot_leaves_the_other_and_both_are_damage(log_copy):
+    good = rows(log_copy)
+    _, newest, _, _ = stream_end(log_copy)
+    flip(log_copy, (1 + newest) * L.SECTOR + 40)           # the newest: one commit back
+    back = rows(log_copy)
+    assert back == good[:len(back)] and len(back) < len(good)
+    both = str(log_copy) + ".both"
+    shutil.copy(str(log_copy), both)
+    flip(both, (1 + (1 - newest)) * L.SECTOR + 40)         # and the other
+    with pytest.raises(JournalDamaged, match="neither tail slot holds"):
+        open_journal(both)
+    state, reason, _ = locked_reason(log_copy)              # the anchor was ahead of it
+    assert state == LOCKED_OUT and "rolled back" in reason, reason
+
+
+def test_a_cut_tail_and_zeroed_last_sectors_are_damage_or_a_rollback(log_copy):
+    """Below the older slot's sectors, damage; within the last commit's own, that commit
+    is lost as at a power cut mid-write, and the anchor written after it tells."""
+    full, _, last, older = stream_end(log_copy)
+    good = str(log_copy) + ".good"
+    shutil.copy(str(log_copy), good)
+    os.truncate(log_copy, (L.FIRST + older - 2) * L.SECTOR)        # the tail cut
+    with pytest.raises(JournalDamaged, match="fails its CRC"):
+        open_journal(str(log_copy))
+    state, reason, _ = locked_reason(log_copy)
+    assert state == LOCKED_OUT and "fails its CRC" in reason
+    shutil.copy(good, str(log_copy))
+    poke(log_copy, (L.FIRST + older - 3) * L.SECTOR, bytes(4 * L.SECTOR))  # zeroed
+    with pytest.raises(JournalDamaged, match="sector %d of the log" % (L.FIRST + older - 3)):
+        open_journal(str(log_copy))
+    if full > older:                          # the last commit filled sectors of its own
+        shutil.copy(good, str(log_copy))
+        os.truncate(log_copy, (L.FIRST + full - 1) * L.SECTOR)
+        assert stream_end(log_copy)[2] < last
+        state, reason, _ = locked_reason(log_copy)
+        assert state == LOCKED_OUT and "rolled back" in reason, reason
+
+
+def test_an_older_copy_put_back_is_caught_by_the_anchor(log_copy, tmp_path):
+    older = tmp_path / "older.journal"
+    shutil.copy(log_copy, older)
+    simulate(log_copy, GAME, rounds=1, seed=2)
+    shutil.copy(older, log_copy)
+    state, reason, _ = locked_reason(log_copy)
+    assert state == LOCKED_OUT and "rolled back" in reason, reason
+
+
+def test_a_torn_tail_slot_write_leaves_the_commit_before_and_the_next_goes_over_it(tmp_path):
+    path = str(tmp_path / "j")
+    store = create_journal(path, fmt="log", entries=[
+        (1, "controller", "genesis", "genesis", 0, {"game": "poker"})])
+    for i in range(30):
+        store.append([(2 + i, "shoe", "event", "card", 1, {"card": "Kh", "n": i})])
+    older = store._newest_slot
+    before = list(store.rows())
+    store.append([(99, "shoe", "event", "card", 1, {"card": "Qs", "n": 99})])
+    store.close()
+    assert stream_end(path)[1] != older
+    newest = 1 + (1 - older)
+    # the last commit's slot written half: its first 256 bytes new, the rest as they were
+    with open(path, "r+b") as f:
+        f.seek(newest * L.SECTOR + 256)
+        f.write(os.urandom(L.SECTOR - 256))
+    again = open_journal(path)
+    try:
+        assert list(again.rows()) == before and again.verify() is None
+        assert again._newest_slot == older
+        again.append([(100, "shoe", "event", "card", 1, {"card": "2c", "n": 100})])
+        assert again._newest_slot != older              # over the torn one, not the good one
+    finally:
+        again.close()
+    final = rows(path)
+    assert final[:-1] == before and load(final[-1])["data"]["card"] == "2c"
+
+
+def test_a_commit_whose_filled_sectors_never_reached_the_disk_is_not_the_journal(tmp_path):
+    """The newest slot on the disk, the sectors it names not (written out of order, then the
+    power cut): the slot before it is the journal, as that commit never returned."""
+    path = str(tmp_path / "j")
+    store = create_journal(path, fmt="log", entries=[
+        (1, "controller", "genesis", "genesis", 0, {"game": "poker"})])
+    full = store._full
+    while store._full == full:
+        before = list(store.rows())
+        store.append([(5, "shoe", "event", "card", 1, {"card": "Kh", "pad": os.urandom(60).hex()})])
+    new_sectors = (L.FIRST + full) * L.SECTOR, (store._full - full) * L.SECTOR
+    store.close()
+    poke(path, new_sectors[0], bytes(new_sectors[1]))
+    assert rows(path) == before
+
+
+def test_a_row_edited_with_its_hashes_and_crcs_recomputed_is_caught(log_copy, capsys):
+    """Whoever can write the file rebuilds it whole, one row's data edited, every hash and
+    CRC after it recomputed: the anchor's row no longer has the anchor's hash."""
+    anchor = FileWitness(str(log_copy)).read()
+    store = open_journal(str(log_copy))
+    try:
+        old, meters, meters_seq = [load(r) for r in store.rows()], store.meters(), \
+            store.meters_seq()
+    finally:
+        store.close()
+    edit = next(r for r in old if r["kind"] == "wager" and r["seq"] < anchor["seq"])
+    edit["data"]["amount"] = edit["data"]["amount"] * 10
+    os.unlink(log_copy)
+    entries = [(r["ts_ns"], r["source"], r["entry"], r["kind"], r["round_no"], r["data"])
+               for r in old]
+    new = create_journal(str(log_copy), fmt="log", meta={"anchored": "1"},
+                         entries=entries[:meters_seq], meters=meters)
+    if entries[meters_seq:]:
+        new.append(entries[meters_seq:])
+    new.close()
+    assert [r["seq"] for r in rows(log_copy)] == [r["seq"] for r in old]
+    assert cli.main(["journal", "verify", str(log_copy)]) == 1
+    out = capsys.readouterr().out
+    assert "first bad row" in out, out          # the replay, or the anchor's row's hash
+    state, reason, _ = locked_reason(log_copy)
+    assert state == LOCKED_OUT and "row %d's hash is not the one in" % anchor["seq"] in reason, \
+        reason
+
+
+def test_a_length_past_the_end_is_refused_not_followed(tmp_path):
+    """A commit's length is checked against the stream's end, and its body inflated whole,
+    before anything in it is read."""
+    store = L.LogStore.__new__(L.LogStore)
+    store.path, store.zdict = "j", L.VERSIONS[1]
+    with pytest.raises(JournalDamaged, match="runs past the log's end"):
+        list(store._commits(L.LEN.pack(400) + b"x" * 10, 0))
+    with pytest.raises(JournalDamaged, match="does not inflate"):
+        list(store._commits(L.LEN.pack(10) + b"x" * 10, 0))
+
+
+def test_the_configuration_chooses_a_new_journal_s_format_and_never_an_old_one_s(tmp_path):
+    from controller.config import check_controller
+    from controller.errors import ConfigError
+    from tests.journal.test_boot import fresh
+    from controller.journal import boot
+    assert check_controller({"journal_format": "log"})["journal_format"] == "log"
+    with pytest.raises(ConfigError, match='journal_format must be "sqlite" or "log", not'):
+        check_controller({"journal_format": "lmdb"})
+    path = str(tmp_path / "t.journal")
+    for fmt in ("log", "sqlite"):                  # made as a log, resumed as a log
+        table, policies = fresh(GAME)
+        boot(path, table, policies, journal_format=fmt).close()
+        assert format_of(path) == "log"
+    assert not [f for f in os.listdir(tmp_path) if ".new-" in f]      # no temporary left
