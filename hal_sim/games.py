@@ -33,6 +33,10 @@ class SimGame:
     table_options: object = _no_options
     joker: bool = False              # the deck has the joker
     press_on_panel: bool = False     # "no more bets" keyed on the panel, not the button
+    # the device fault `tablectl floor demo` injects now and then at this game's tables
+    # (a device the game has: the dice game has no shuffler)
+    demo_fault: str = "shuffler:jam"
+    demo_linked: bool = False        # the floor demo's tables of this game share its link
 
 
 # ---- the players' decisions, from what the round asks (`pending`) ------------------------
@@ -113,9 +117,11 @@ SIM_GAMES = {
     "blackjack": SimGame(panel_wagers={"blackjack": 1000}, decide=_blackjack),
     "flop-poker": SimGame(panel_wagers={"ante": 500, "pot": 100},   # the Pot: the table minimum
                           decide=_flop, table_options=_single_deck),
-    "props-and-hops": SimGame(panel_wagers={"field": 500, "any_seven": 100}),
+    "props-and-hops": SimGame(panel_wagers={"field": 500, "any_seven": 100},
+                              demo_fault="dice_reader:no_roll"),
     "raise-it-up-stud": SimGame(panel_wagers={"ante": 500, "blind": 500}, decide=_raise_it_up,
-                                sensor_seats=(1, 2), table_options=_single_deck),
+                                sensor_seats=(1, 2), table_options=_single_deck,
+                                demo_linked=True),
     "six-card-fortune-pai-gow": SimGame(panel_wagers={"six_card_fortune": 1000},
                                         decide=_six_card, sensor_seats=(1, 3), joker=True),
     # the poker room reads a "button" key as the dealer button's seat: "no more bets" is keyed

@@ -32,15 +32,6 @@ KEPT = {
     # the rules core imports nothing of ours (it runs under MicroPython), so it cannot ask a
     # declaration: the texts' paytables are keyed by game, and each game reads its own
     "controller.rules.paytables": "the rules core's paytables, keyed by game",
-    # controller/floor/ is the floor link's engineer's this session: its demo picks a fault
-    # per game; it moves to hal_sim/games.py with that work
-    "controller.floor.demo": "the floor demo's fault per game (controller/floor/ not ours today)",
-    # the linked progressives' definitions (issue 14) list the games with a linkable
-    # Progressive Payout Wager and its minimums; the declarations carry no linkable wager yet
-    "controller.floor.links": "which games' progressive wagers a link may serve (issue 14)",
-    # docs/interpretations.md's readings across the games (issue 19), each priced with that
-    # game's par modules: one document's figures; split per game with "games as folders"
-    "controller.par.readings": "the interpretations' holds, priced with each game's par",
 }
 
 
@@ -149,7 +140,7 @@ def test_declarations_load_without_the_game_models():
     """The command line lists the games with a strategy and par reads which sheets a game
     has from the declarations: they must not import the models (pokerkit takes a second)."""
     import subprocess
-    code = ("import sys, controller.games; controller.games.declarations(); "
+    code = ("import sys, controller.games; controller.games.all_declarations(); "
             "import controller.par.strategy; controller.par.strategy.games(); "
             "print(sorted(m for m in sys.modules if m.startswith('controller.games.') and "
             "not m.startswith('controller.games.declarations')))")

@@ -20,10 +20,12 @@ import tempfile
 import threading
 
 from controller.floor.natsserver import NatsServer, users_block
+from controller.games import ALL_GAMES, declaration
+from hal_sim.games import sim_game
 
-FAULTS = {"props-and-hops": "dice_reader:no_roll", "poker": "shuffler:jam"}
 DEMO_LINK = "RIU-LINK"
-LINKED_GAME = "raise-it-up-stud"
+# the game whose tables share the demo's link: the simulator's registry says which
+LINKED_GAME = next(g for g in ALL_GAMES if sim_game(g).demo_linked)
 
 
 def demo_games():
@@ -31,13 +33,12 @@ def demo_games():
     table after (so 8 tables put two Raise It Up tables on the link), the rest mixed: every
     game, as `tablectl sim` plays every one (controller/sim.py PLAYABLE, which the demo knows
     only by its command line, table_command; tests/floor keep the two the same)."""
-    from controller.games import ALL_GAMES
     return [LINKED_GAME] + [g for g in ALL_GAMES if g != LINKED_GAME]
 
 
 async def define_demo_link(url, floor_pw, tables):
-    """The demo's link across its Raise It Up tables, at the texts' minimums (669a.12(e)(3):
-    $1,000 reset, 14%)."""
+    """The demo's link across its linked game's tables, on the game's first linkable wager at
+    the texts' minimums (Raise It Up: 669a.12(e)(3), $1,000 reset, 14%)."""
     from controller.floor import links as L
     from controller.floor.linkcfg import read_config, write_version
     from controller.floor.linkctl import connect, ensure_link_streams
@@ -46,9 +47,10 @@ async def define_demo_link(url, floor_pw, tables):
         js = nc.jetstream(timeout=5)
         kv = await ensure_link_streams(js)
         old, rev = await read_config(kv, DEMO_LINK)
+        wager, _section, reset, rate = declaration(LINKED_GAME).linkable[0]
         new = L.next_version(old, {"link": DEMO_LINK, "game": LINKED_GAME,
-                                   "wager": "progressive", "tables": tables,
-                                   "reset": 100000, "rate": "0.14"})
+                                   "wager": wager, "tables": tables,
+                                   "reset": reset, "rate": str(rate)})
         await write_version(nc, js, kv, old, rev, new, listen_s=0)
     finally:
         await nc.close()
@@ -66,7 +68,7 @@ def write_secret(path, text):
 
 
 def table_command(workdir, url, table, game, seed, pause, fault_rate):
-    fault = FAULTS.get(game, "shuffler:jam")
+    fault = sim_game(game).demo_fault
     return [sys.executable, "-m", "controller.cli", "sim", "--game", game, "--seed", str(seed),
             "--journal", os.path.join(workdir, "%s.journal" % table), "--floor", url,
             "--table-id", table, "--floor-password-file",

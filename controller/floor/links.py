@@ -22,18 +22,18 @@ from fractions import Fraction
 
 from controller.errors import ConfigError
 from controller.floor.subjects import TABLE_ID
-from controller.rules import paytables as pt
+from controller.games import all_declarations
 
-BLACKJACK = "blackjack"
-BLACKJACK_PROGRESSIVES = ("bad_beat_progressive", "hit_and_run_progressive",
-                          "straight_jack_progressive")
 
-# game -> {wager: (section, minimum reset cents or None, minimum rate or None)}
-LINKABLE = {
-    pt.RIU: {"progressive": ("669a.12(e)(3)", 100000, Fraction(14, 100))},
-    pt.SCF: {"progressive": ("670a.12(d)(2)", 500000, None)},
-    BLACKJACK: {w: ("633a.7(o)", None, None) for w in BLACKJACK_PROGRESSIVES},
-}
+def linkable():
+    """{game: {wager: (section, minimum reset cents or None, minimum rate or None)}}: the
+    progressive wagers each game's declaration says a link may serve (issue 12: the floor
+    asks the game, never its name)."""
+    return {d.game: {w: (section, reset, rate) for w, section, reset, rate in d.linkable}
+            for d in all_declarations() if d.linkable}
+
+
+LINKABLE = linkable()
 
 KEYS = ("link", "game", "wager", "tables", "reset", "rate", "cap", "version", "operable",
         "why", "restored")

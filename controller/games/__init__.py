@@ -58,6 +58,7 @@ def declaration(game):
     return importlib.import_module(module).DECLARES
 
 
-def declarations():
-    """Every game's declaration, in ALL_GAMES order."""
+def all_declarations():
+    """Every game's declaration, in ALL_GAMES order. (Not `declarations`: that name is the
+    subpackage's, which replaces a function of that name here once it is imported.)"""
     return [declaration(game) for game in ALL_GAMES]

@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from controller.par import readings
+from controller.par import reading, readings
+from controller.par import six_card_fortune_readings as scf_readings
 
 DOC = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "interpretations.md")
 
@@ -32,10 +33,10 @@ def test_the_document_prints_what_the_par_machinery_computes():
     """Exact readings: the line itself. Simulated ones (about a minute at full size) are
     checked at SMALL shuffles here and line for line by the slow test below."""
     for r, line in _doc_lines():
-        if isinstance(r, readings.SlowReading):
+        if isinstance(r, reading.SlowReading):
             # the hold as read by its quick route; the whole line under TABLECTL_SLOW=1
             assert ": %.4f%% as read (" % (100 * float(r.fast_taken())) in line, line
-        elif not isinstance(r, readings.SimulatedReading):
+        elif not isinstance(r, reading.SimulatedReading):
             assert line == r.line()
 
 
@@ -53,7 +54,7 @@ def test_simulated_readings_agree_with_a_smaller_run_of_the_same_seed():
     on the same seed (its first SMALL shuffles are the full run's first), and the small run
     flags what the document flags. The same seed makes this deterministic, not a gamble."""
     simulated = [(r, line) for r, line in _doc_lines()
-                 if isinstance(r, readings.SimulatedReading)]
+                 if isinstance(r, reading.SimulatedReading)]
     assert {r.key for r, _ in simulated} == {"scf-pushes", "scf-double-down-returned"}
     for r, line in simulated:
         doc = _figures(line)
@@ -89,7 +90,7 @@ def test_flop_below_jacks_is_priced_both_ways_and_flagged():
 def test_identical_low_goes_to_the_dealer_only_under_the_alternative():
     from controller.par import six_card_fortune_house_way as H
     from controller.rules import cards as C
-    alt = readings._scf_result_dealer_takes_identical
+    alt = scf_readings._scf_result_dealer_takes_identical
     high_wins_low_ties = ((9, C.make(5, 0), True), (5, C.make(5, 1), True))
     high_ties_low_wins = ((5, C.make(6, 0), True), (5, C.make(2, 1), True))
     both_win = ((9, C.make(6, 0), True), (5, C.make(2, 1), True))
@@ -105,22 +106,22 @@ def test_identical_low_goes_to_the_dealer_only_under_the_alternative():
 def test_a_fouled_double_down_returned_or_lost():
     weak = (100, None, True, False)
     fouled, fine = (200, None, False), (200, None, True)
-    assert readings._dd_returned(fouled + (True,), weak) == 0
-    assert readings._dd_lost_on_foul(fouled + (True,), weak) == -1
-    assert readings._dd_lost_on_foul(fine + (True,), weak) == 0
+    assert scf_readings._dd_returned(fouled + (True,), weak) == 0
+    assert scf_readings._dd_lost_on_foul(fouled + (True,), weak) == -1
+    assert scf_readings._dd_lost_on_foul(fine + (True,), weak) == 0
 
 
 def test_a_simulated_reading_is_flagged_unless_its_interval_rules_the_line_out():
     def fake(holds, move):
         return lambda shuffles=None: {"holds": holds, "moves": [(0, (0, 0)), move],
                                       "shuffles": 10, "rounds": 560, "seed": 1}
-    ok = readings.SimulatedReading("x", "t", "w", "a", "b", simulate=fake(
+    ok = reading.SimulatedReading("x", "t", "w", "a", "b", simulate=fake(
         [(0.05, (0.04, 0.06)), (0.0505, (0.0405, 0.0605))], (0.0005, (0.0002, 0.0008))))
     assert not ok.flagged() and "FLAGGED" not in ok.line() and "n = 560 rounds" in ok.line()
-    straddle = readings.SimulatedReading("x", "t", "w", "a", "b", simulate=fake(
+    straddle = reading.SimulatedReading("x", "t", "w", "a", "b", simulate=fake(
         [(0.05, (0.04, 0.06)), (0.0508, (0.0408, 0.0608))], (0.0008, (0.0004, 0.0012))))
     assert straddle.flagged() and "reaches past 0.1%" in straddle.line()
-    negative = readings.SimulatedReading("x", "t", "w", "a", "b", simulate=fake(
+    negative = reading.SimulatedReading("x", "t", "w", "a", "b", simulate=fake(
         [(0.002, (-0.001, 0.005)), (0.002, (-0.001, 0.005))], (0.0, (0.0, 0.0))))
     assert negative.flagged() and "reaches below zero" in negative.line()
 
@@ -144,18 +145,18 @@ def test_the_double_down_reading_is_flagged_negative():
 
 
 def test_a_small_move_is_not_flagged():
-    r = readings.Reading("x", "t", "w", "a", "b", holds=lambda: (0.01, 0.0105))
+    r = reading.Reading("x", "t", "w", "a", "b", holds=lambda: (0.01, 0.0105))
     assert not r.flagged() and "FLAGGED" not in r.line()
-    r = readings.Reading("x", "t", "w", "a", "b", holds=lambda: (0.01, 0.0112))
+    r = reading.Reading("x", "t", "w", "a", "b", holds=lambda: (0.01, 0.0112))
     assert r.flagged() and "moves the hold by 0.12%" in r.line()
 
 
 @pytest.mark.reg("669a.6(c)")
 def test_three_card_counts_add_to_every_hand_and_match_the_sheet():
-    counts = readings.three_card_counts()
+    counts = reading.three_card_counts()
     assert sum(counts.values()) + 16440 == 22100       # the rest: high cards, paid nothing
     assert counts["straight"] == 720 and counts["straight_flush"] == 48
-    alt = readings.three_card_counts(a23=False)
+    alt = reading.three_card_counts(a23=False)
     assert alt["straight"] == 660 and alt["flush"] == 1096 + 4 and counts["flush"] == 1096
 
 
@@ -217,7 +218,7 @@ def test_scf_counts_of_the_reading_taken_agree_with_the_games_evaluator_on_a_sam
     from math import comb, sqrt
     from controller.rules import cards as C
     from controller.rules import paigow as G
-    counts = readings.scf_counts(False)
+    counts = scf_readings.scf_counts(False)
     total = comb(53, 6)
     assert sum(counts.values()) == total
     rng = random.Random(19)
@@ -248,9 +249,9 @@ def test_the_joker_reading_prices_each_side_wager_both_ways():
     assert prog_wild < prog and r.flagged()
     line = r.line()
     assert "$5,000 reset" in line and line.count("FLAGGED") == 2
-    wild = readings.scf_counts(True)
-    assert sum(wild.values()) == sum(readings.scf_counts(False).values())
-    assert wild["three_of_a_kind"] > readings.scf_counts(False)["three_of_a_kind"]
+    wild = scf_readings.scf_counts(True)
+    assert sum(wild.values()) == sum(scf_readings.scf_counts(False).values())
+    assert wild["three_of_a_kind"] > scf_readings.scf_counts(False)["three_of_a_kind"]
 
 
 # ---- riu-progressive-three-cards: 669a.11(i)(3)(i) against 669a.12(e)(2) ----------------
@@ -323,7 +324,7 @@ def test_riu_progressive_as_read_loses_the_folds_of_the_optimal_strategy():
     total, n, folded = RP.three_card_return(solver, pays)
     assert n == deals and folded == sum(r[2] for r in rows if r[1] == RO.FOLD)
     # never folding would return every paid three-card hand: the folds only cost the player
-    counts = readings.three_card_counts(royal=True)
+    counts = reading.three_card_counts(royal=True)
     never = (Fraction(pays["ace_king_queen_of_spades"] + 3 * pays["ace_king_queen_suited"],
                       22100) + Fraction(counts["straight_flush"] * pays["straight_flush"]
                                         + counts["three_of_a_kind"] * pays["three_of_a_kind"]

@@ -54,6 +54,13 @@ class Declaration:
     # "module:function" (wager, meter, {seat: wager}) -> {seat: cents}: how one meter is
     # shared when several players of a round win it (the floor's late awards)
     jackpot_shares: str = None
+    # ((wager, section, minimum reset in cents or None, minimum rate as a Fraction or None),
+    # ...): the progressive wagers a linked progressive may serve, with the texts' minimums a
+    # link's definition is checked against (controller/floor/links.py)
+    linkable: tuple = ()
+    # "module:NAME": the list of the game's readings of docs/interpretations.md, each priced
+    # under it and its alternative (controller/par/readings.py collects them in game order)
+    readings: str = None
     # "module:Class": the game's answers to a scenario (`tablectl play`): its deck, the waits
     # only it can answer, its part of the output (controller/games/scenario_answers.py)
     scenario: str = None

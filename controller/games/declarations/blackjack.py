@@ -16,8 +16,12 @@ DECLARES = Declaration(
     no_more_bets_section="633a.7",
     secret=HOLE_CARD,
     par_sheets="controller.par.blackjack",
+    readings="controller.par.blackjack_readings:BLACKJACK",
     par_configured=True,
     strategy=("controller.par.blackjack_strategy", "strategy_text", (GAME,)),
     scenario="controller.games.blackjack.scenario:BlackjackScenario",
     jackpot_shares="controller.rules.blackjack_side_payouts:share_jackpot",   # 633a.7(o)
+    # 633a.7(o): the three progressives; the texts set no minimum reset or rate for them
+    linkable=tuple((w, "633a.7(o)", None, None) for w in (
+        "bad_beat_progressive", "hit_and_run_progressive", "straight_jack_progressive")),
 )

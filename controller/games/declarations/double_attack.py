@@ -18,6 +18,7 @@ DECLARES = Declaration(
     secret=HOLE_CARD,
     reader_inspection=True,
     par_sheets="controller.par.double_attack",
+    readings="controller.par.blackjack_readings:DOUBLE_ATTACK",
     par_configured=True,
     strategy=("controller.par.blackjack_strategy", "strategy_text", (GAME,)),
     scenario="controller.games.blackjack.family_scenario:FamilyScenario",

@@ -19,6 +19,7 @@ DECLARES = Declaration(
     intervals=(Interval("deck", _deck, by_game=True),),
     no_more_bets_section="583.7(c)",
     par_sheets="controller.par.flop_poker",
+    readings="controller.par.flop_poker_readings:READINGS",
     strategy=("controller.par.flop_poker_strategy", "text", ()),
     scenario="controller.games.single_deck.flop_poker_scenario:FlopPokerScenario",
 )

@@ -1,5 +1,7 @@
 """What the table must know about Raise It Up Stud Poker (ch. 669a)."""
 
+from fractions import Fraction
+
 from controller.games.declarations import Declaration, Interval
 
 GAME = "raise-it-up-stud"
@@ -20,8 +22,11 @@ DECLARES = Declaration(
     no_more_bets_section="669a.2(c)(2)",
     count_handed_as="progressive_chips",      # it reconciles the count itself (669a.8(b))
     par_sheets="controller.par.raise_it_up",
+    readings="controller.par.raise_it_up_readings:READINGS",
     strategy=("controller.par.raise_it_up_strategy", "text", ()),
     # its Progressive Payout Wager's hold depends on the strategy: a link prices it so
     linked_par=("progressive", "controller.par.raise_it_up_progressive:LinkedSheet"),
     scenario="controller.games.single_deck.raise_it_up_scenario:RaiseItUpScenario",
+    # 669a.12(e)(3): a $1,000 reset and 14% at least
+    linkable=(("progressive", "669a.12(e)(3)", 100000, Fraction(14, 100)),),
 )
