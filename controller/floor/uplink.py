@@ -224,7 +224,7 @@ class Uplink:
 
     async def _forward(self, nc, js):
         next_status = 0.0
-        n_last = BATCH                  # the first look reads, whatever the file says
+        more = True                     # the first look reads, whatever the file says
         while not self._stop.is_set():
             if not nc.is_connected:
                 raise ConnectionError("connection lost")
@@ -234,16 +234,27 @@ class Uplink:
                 next_status = now + STATUS_EVERY_S
             # read on this thread (the loop serves this uplink alone, and reading a few rows
             # is shorter than a hand-over to a thread pool), and only when the file changed
-            if self.outbox.changed() or n_last == BATCH:
+            # or the last read was a full batch (rows may follow it that no change announces)
+            if self.outbox.changed() or more:
                 rows = self.outbox.rows_after(self.acked_seq, BATCH)
+                more = len(rows) == BATCH
+                n = releasable(rows)
+                # Held to the batch's end: the snapshot that releases those rows lies beyond
+                # it, so read on until it is found or the file ends. Waiting for the next
+                # change instead left an idle table's last rounds unsent, and a round longer
+                # than a batch could never be sent at all.
+                while more and n < len(rows):
+                    after = self.outbox.rows_after(rows[-1]["seq"], BATCH)
+                    more = len(after) == BATCH
+                    rows += after
+                    n = releasable(rows)
                 self.head_seq = max(self.head_seq, rows[-1]["seq"] if rows else self.acked_seq)
-                if len(rows) == BATCH:
+                if more:
                     self.head_seq = self.outbox.head()
-                n_last = n = releasable(rows)
                 self.held = len(rows) - n
                 if n:
                     await self._publish(js, rows[:n])
-                    if n == BATCH:
+                    if more:
                         continue
             self._wake.clear()
             try:

@@ -6,9 +6,12 @@ import os
 import signal
 import sqlite3
 
+import pytest
+
 from controller.floor import subjects as S
-from controller.floor.outbox import Outbox
-from controller.floor.uplink import Uplink, attach
+from controller.floor import uplink as uplink_module
+from controller.floor.outbox import Outbox, releasable
+from controller.floor.uplink import BATCH, Uplink, attach
 from controller.sim import Simulation
 from tests.floor.conftest import (assert_exactly_once, journal_rows, sim_args,
                                   stream_rows, tablectl, wait_for)
@@ -40,6 +43,44 @@ def test_every_row_goes_once_in_order_with_its_message_id(floor, tmp_path):
     assert "floor_uplink" not in {r[0] for r in db.execute(
         "SELECT name FROM sqlite_master WHERE type = 'table'")}
     db.close()
+
+
+def _stops_short(rows, batch):
+    """True if reading `rows` a batch at a time, sending what each batch releases and
+    reading again only after a full batch was sent, stops before the end."""
+    at = 0
+    while True:
+        n = releasable(rows[at:at + batch])
+        at += n
+        if n < batch:
+            return at < len(rows)
+
+
+@pytest.mark.parametrize("batch", [BATCH, 8])
+def test_an_idle_tables_last_rounds_go_whatever_the_batch_boundary(floor, tmp_path,
+                                                                    monkeypatch, batch):
+    """A batch read that ends inside a round whose cards are held (the snapshot that
+    releases them lies beyond the batch) reads on: the table's journal reaches the floor
+    whole with nothing more committed (an idle table), and a round longer than a batch
+    (batch 8) is sent too. Before, the uplink waited for the next commit, which at an
+    idle table never came, and a round longer than a batch was never sent."""
+    journal = str(tmp_path / "t1.journal")
+    sim = Simulation("flop-poker", seed=1, journal=journal)
+    try:
+        sim.run(24)
+    finally:
+        sim.close()
+    rows = journal_rows(journal)
+    assert len(rows) > BATCH and rows[-1]["entry"] == "snapshot"
+    assert _stops_short(rows, batch)       # read a batch at a time, it stops in a held round
+    monkeypatch.setattr(uplink_module, "BATCH", batch)
+    up = Uplink(journal, "T1", floor.url, password=floor.passwords["T1"]).start()
+    try:
+        wait_for(lambda: up.acked_seq == rows[-1]["seq"], timeout=30,
+                 what="every row of the idle table's journal acknowledged")
+    finally:
+        up.stop()
+    assert_exactly_once(floor.url, "T1", journal)
 
 
 def test_a_resumed_table_goes_on_after_its_last_row(floor, tmp_path):
