@@ -55,9 +55,9 @@ METHOD = ("over the shoe in Fractions, the seat playing the basic strategy chart
           "taken to pairs of hands; counted by multisets of card values (sequences per "
           "multiset times falling factorials of the shoe)")
 PRECISION = ("exact but for the inclusion-exclusion terms in which three or four hands of one "
-             "split round all end on 20 (left out: every term, exactly, takes minutes, 174.5 s "
-             "of CPU by blackjack_split_exact.py against 469.9 s term by term, over the 30 s "
-             "of tablectl par --all); on the default table they move twenty_vs_21 by 1.3e-7 "
+             "split round all end on 20 (left out: every term, exactly, takes 100.9 s of CPU "
+             "by blackjack_split_exact.py, 164.6 s by its former pairing, over the 30 s of "
+             "tablectl par --all); on the default table they move twenty_vs_21 by 1.3e-7 "
              "(0.0114670870 here, 0.0114672166 in full) and the house edge by 2.6e-6 "
              "(bench/par.py --bad-beat-exact computes the full sum both ways)")
 
