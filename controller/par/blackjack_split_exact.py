@@ -223,8 +223,9 @@ def add_split_round_by_support(sums, shoe, v, y, ds, most=4):
     its marginal grouped by (cards of v, lumped cards, other cards), so a pair costs one
     product per value the dealer holds. Why: on the default table the shared covers made
     37 million (hands, dealer) pairs for 2-2 against a 7, the exact supports 5.5 million;
-    the marginals are taken from a cover's (at most `most` values), itself taken once from
-    the full polynomial, so the full polynomial is walked once per cover only."""
+    each support's marginal is taken from the smallest marginal already made that holds its
+    values (a cover of at most `most` values, taken once from the full polynomial, or a
+    larger support's), so the full polynomial is walked once per cover only."""
     c = [shoe[x] for x in VALUES]
     n, iv = sum(c), v - 1
     others = n - c[iv]
