@@ -21,11 +21,16 @@ not enter. The last line is
 Blackjack's Bad Beat is then printed with its CPU time: the sheet's figure (over the shoe, the
 split rounds' inclusion-exclusion taken to pairs of hands) and the former approximation
 (bad_beat_first_two_cards: split hands independent, no resplits); with --bad-beat-exact also
-every term two ways, the exact polynomial (controller/par/blackjack_split_exact.py) and the
-term-by-term sum it replaces, measured in the same run, and the line
-    bad_beat exact: term-by-term X s CPU, polynomial Y s CPU, ratio X/Y
-(minutes each at four hands, so not by default); --split-hands N prices a table that splits
-to N hands.
+every term two ways, the exact polynomial (controller/par/blackjack_split_exact.py) paired
+with the dealer by each dealer multiset's own values (add_split_round_by_support, the new
+way) and by covers of up to five values (add_split_round, the old way), measured in the same
+run, and the line
+    bad_beat exact: covers X s CPU, by support Y s CPU, ratio X/Y
+(a minute or more each at four hands, so not by default); --bad-beat-term-by-term adds the
+term-by-term sum the polynomial replaced (ten minutes) and the line
+    bad_beat exact: term-by-term X s CPU, by support Y s CPU, ratio X/Y
+Every exact way must give the same Fractions (the bench stops if not); --split-hands N
+prices a table that splits to N hands.
 """
 import argparse
 import os
@@ -53,6 +58,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--bad-beat-exact", action="store_true",
                     help="also the full inclusion-exclusion of Bad Beat (minutes)")
+    ap.add_argument("--bad-beat-term-by-term", action="store_true",
+                    help="with --bad-beat-exact, also the term-by-term sum (ten minutes)")
     ap.add_argument("--split-hands", type=int, default=None)
     args = ap.parse_args(argv)
     if args.sample < 1:
@@ -106,10 +113,15 @@ def _bad_beat(args):
     runs = [("sheet (pairs of hands)", lambda: bj_par.bad_beat_probabilities(options)),
             ("former approximation", lambda: bj_par.bad_beat_first_two_cards(options))]
     if args.bad_beat_exact:
-        runs += [("exact, one polynomial",
+        from controller.par import blackjack_split_exact as exact
+        runs += [("exact, by support (new)",
                   lambda: bj_par.bad_beat_probabilities(options, most_tracked=None)),
-                 ("exact, term by term",
-                  lambda: bj_par.bad_beat_probabilities(options, most_tracked=4))]
+                 ("exact, by covers (old)",
+                  lambda: bj_par.bad_beat_probabilities(options, most_tracked=None,
+                                                        pairing=exact.add_split_round))]
+        if args.bad_beat_term_by_term:
+            runs += [("exact, term by term",
+                      lambda: bj_par.bad_beat_probabilities(options, most_tracked=4))]
     got = {}
     for name, fn in runs:
         t0 = time.process_time()
@@ -119,11 +131,16 @@ def _bad_beat(args):
         print("bad_beat %-27s twenty_vs_21 %.12f twenty_vs_blackjack %.12f  %.2f s CPU"
               % (name, float(pr[("twenty_vs_21",)]), float(pr[("twenty_vs_blackjack",)]), dt))
     if args.bad_beat_exact:
-        (new, t_new), (old, t_old) = got["exact, one polynomial"], got["exact, term by term"]
-        if new != old:
-            raise SystemExit("bad_beat: the exact polynomial and the term-by-term sum differ")
-        print("bad_beat exact: term-by-term %.1f s CPU, polynomial %.1f s CPU, ratio %.1f"
-              % (t_old, t_new, t_old / t_new))
+        new, t_new = got["exact, by support (new)"]
+        for name, label in (("exact, by covers (old)", "covers"),
+                            ("exact, term by term", "term-by-term")):
+            if name not in got:
+                continue
+            old, t_old = got[name]
+            if old != new:
+                raise SystemExit("bad_beat: %s and the pairing by support differ" % label)
+            print("bad_beat exact: %s %.1f s CPU, by support %.1f s CPU, ratio %.2f"
+                  % (label, t_old, t_new, t_old / t_new))
 
 
 if __name__ == "__main__":

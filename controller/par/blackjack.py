@@ -400,7 +400,7 @@ BAD_BEAT_PAIRS_OF_HANDS = 2   # the split rounds' inclusion-exclusion, taken to 
 
 
 def bad_beat_probabilities(options=None, any_twenty=False,
-                           most_tracked=BAD_BEAT_PAIRS_OF_HANDS):
+                           most_tracked=BAD_BEAT_PAIRS_OF_HANDS, pairing=None):
     """{hands paid: exact probability} of Bad Beat (633a.7(o)(1)(i)) with the player playing
     the basic strategy chart, over the configured shoe (controller/par/blackjack_bad_beat.py
     states the method). `most_tracked`: the split rounds' inclusion-exclusion over hands is taken to
@@ -409,7 +409,7 @@ def bad_beat_probabilities(options=None, any_twenty=False,
     rules = strategy.blackjack_rules(options)
     chart, _ = strategy.solve(rules)
     return bad_beat.probabilities(rules, chart, any_twenty=any_twenty,
-                                  most_tracked=most_tracked)
+                                  most_tracked=most_tracked, pairing=pairing)
 
 
 def bad_beat_first_two_cards(options=None, any_twenty=False):

@@ -55,9 +55,9 @@ METHOD = ("over the shoe in Fractions, the seat playing the basic strategy chart
           "taken to pairs of hands; counted by multisets of card values (sequences per "
           "multiset times falling factorials of the shoe)")
 PRECISION = ("exact but for the inclusion-exclusion terms in which three or four hands of one "
-             "split round all end on 20 (left out: every term, exactly, takes minutes, 174.5 s "
-             "of CPU by blackjack_split_exact.py against 469.9 s term by term, over the 30 s "
-             "of tablectl par --all); on the default table they move twenty_vs_21 by 1.3e-7 "
+             "split round all end on 20 (left out: every term, exactly, takes 100.9 s of CPU "
+             "by blackjack_split_exact.py, 164.6 s by its former pairing, over the 30 s of "
+             "tablectl par --all); on the default table they move twenty_vs_21 by 1.3e-7 "
              "(0.0114670870 here, 0.0114672166 in full) and the house edge by 2.6e-6 "
              "(bench/par.py --bad-beat-exact computes the full sum both ways)")
 
@@ -194,9 +194,12 @@ def _convolve(a, b, cap):
     return out
 
 
-def up_card_probabilities(rules, chart_up, up, shoe, most_tracked=None):
+def up_card_probabilities(rules, chart_up, up, shoe, most_tracked=None, pairing=None):
     """{row: exact probability} given the up card `up`, the rest of the deal drawn from
-    `shoe` (a list of 11 counts by value, the up card already out)."""
+    `shoe` (a list of 11 counts by value, the up card already out). `pairing`: how every
+    term's polynomial meets the dealer (most_tracked None): blackjack_split_exact's
+    add_split_round_by_support by default, its former add_split_round to compare with."""
+    pair_round = pairing or exact.add_split_round_by_support
     play = bp.ChartPlay(rules, chart_up)
     excluded = hole_excluded(rules, up)
     cap = tuple(shoe[v] for v in VALUES)
@@ -231,8 +234,8 @@ def up_card_probabilities(rules, chart_up, up, shoe, most_tracked=None):
             continue
         if most_tracked is None:                # every term: one polynomial
             y = exact.split_polynomial(play, v, rules.split_hands, cap)
-            exact.add_split_round(vs_21.sums, shoe, v, y, d21)
-            exact.add_split_round(ok20.sums, shoe, v, y, holes)
+            pair_round(vs_21.sums, shoe, v, y, d21)
+            pair_round(ok20.sums, shoe, v, y, holes)
             continue
         resplit = v != ACE                      # split aces are not split again
         hand_c, hand_a = {}, {}
@@ -271,7 +274,7 @@ def up_card_probabilities(rules, chart_up, up, shoe, most_tracked=None):
             "twenty": ok20.total() - p21}
 
 
-def probabilities(rules, chart, shoe=None, any_twenty=False, most_tracked=None):
+def probabilities(rules, chart, shoe=None, any_twenty=False, most_tracked=None, pairing=None):
     """{(row,): probability, (): the wager lost} for the table's rules, its chart (one per
     up card) and `shoe` (11 counts by value; default the configured shoe)."""
     shoe = list(shoe or rules.shoe())
@@ -282,7 +285,7 @@ def probabilities(rules, chart, shoe=None, any_twenty=False, most_tracked=None):
             continue
         rest = list(shoe)
         rest[up] -= 1
-        got = up_card_probabilities(rules, chart[up], up, rest, most_tracked)
+        got = up_card_probabilities(rules, chart[up], up, rest, most_tracked, pairing)
         for row in ROWS:
             out[row] += Fraction(shoe[up], n) * got[row]
     if not any_twenty:

@@ -14,9 +14,14 @@ with the dealer: 470-731 s of CPU on the default table. Here
   * the dealer is paired through marginals: each dealer multiset reads the hands' counts only
     at the values it holds, so the hands' polynomial (priced at every value) is summed down to
     a few covering sets of values, and each dealer multiset is priced against its set's sums.
+  * add_split_round_by_support (what blackjack_bad_beat uses) pairs each dealer multiset with
+    the marginal on its own values only, taken from the smallest marginal already made, and
+    groups that marginal by (cards of v, lumped cards, other cards) so a pair is one short
+    product; add_split_round (covers of up to five values) is kept to compare with.
 Exactly the same figure, fraction for fraction (tests/par/test_par_blackjack_exact.py against
-the brute-force deal-out and the term-by-term sum; bench/par.py --bad-beat-exact times both).
-Still minutes at four hands on the default table: see docs/par-sheets.md.
+the brute-force deal-out, the term-by-term sum, and one pairing against the other;
+bench/par.py --bad-beat-exact times the two pairings). Still about a minute of CPU at four
+hands on the default table, over the 30 s of `tablectl par --all`: see docs/par-sheets.md.
 """
 
 from math import comb
@@ -180,3 +185,147 @@ def add_split_round(sums, shoe, v, y, ds):
                 w *= bp.falling(c[iv], mv) * bp.falling(others - mo, q)
                 if w:
                     sums[mv + mo + q] = sums.get(mv + mo + q, 0) + w
+
+
+def _fields_and_values(m, iv, idx):
+    """A marginal {packed key: priced weight} regrouped by what the dealer's pricing needs
+    besides the values of his support `idx`: (cards of v, lumped cards, hands' other cards)
+    -> [(counts at idx, weight)]. Regrouping once per support, not once per dealer multiset,
+    is what makes the pairing below a short inner product."""
+    groups = {}
+    keep = (BYTE << 8 * iv) | (BYTE << Q_BIT) | (BYTE << LEN_BIT)
+    shifts = [8 * i for i in idx]
+    for k, x in m.items():
+        f = k & keep
+        if len(shifts) == 1:
+            ts = ((k >> shifts[0]) & BYTE,)
+        elif len(shifts) == 2:
+            ts = ((k >> shifts[0]) & BYTE, (k >> shifts[1]) & BYTE)
+        else:
+            ts = tuple((k >> sh) & BYTE for sh in shifts)
+        got = groups.get(f)
+        if got is None:
+            groups[f] = [(ts, x)]
+        else:
+            got.append((ts, x))
+    out = {}
+    for f, lst in groups.items():
+        t = (f >> 8 * iv) & BYTE
+        out[(t, (f >> Q_BIT) & BYTE, ((f >> LEN_BIT) & BYTE) - t)] = lst
+    return out
+
+
+def add_split_round_by_support(sums, shoe, v, y, ds, most=4):
+    """add_split_round, the same sum in another order (the figure is equal, term for term;
+    tests/par/test_par_blackjack_exact.py): the hands' polynomial is summed down to each
+    dealer multiset's own support (the values it holds besides v), not to a cover of up to
+    five values shared by several, and the dealer multisets of one support are paired with
+    its marginal grouped by (cards of v, lumped cards, other cards), so a pair costs one
+    product per value the dealer holds. Why: on the default table the shared covers made
+    37 million (hands, dealer) pairs for 2-2 against a 7, the exact supports 5.5 million;
+    each support's marginal is taken from the smallest marginal already made that holds its
+    values (a cover of at most `most` values, taken once from the full polynomial, or a
+    larger support's), so the full polynomial is walked once per cover only."""
+    c = [shoe[x] for x in VALUES]
+    n, iv = sum(c), v - 1
+    others = n - c[iv]
+    lo_mask = (1 << 40) - 1
+    memo = {}
+
+    def base(part, first):
+        b = memo.get((part, first))
+        if b is None:
+            b = 1
+            for i in range(first, first + 5):
+                k = (part >> 8 * i) & BYTE
+                if k and i != iv:
+                    b *= bp.falling(c[i], k)
+            memo[(part, first)] = b
+        return b
+    priced = {}
+    for k, x in y.items():
+        b = base(k & lo_mask, 0) * base(k & (lo_mask << 40), 5)
+        if b:
+            priced[k] = x * b
+    if not priced:
+        return
+    dmax = max(max(d) for d in ds)
+    ratio = [[[bp.falling(c[i] - u, d) if u <= c[i] else 0 for u in range(256)]
+              for d in range(dmax + 1)] for i in range(10)]
+    ff_v = [bp.falling(c[iv], k) for k in range(c[iv] + dmax + 64)]
+    ff_o = {}
+
+    def falling_o(a, q):
+        key = (a, q)
+        if key not in ff_o:
+            ff_o[key] = bp.falling(a, q) if a >= 0 else 0
+        return ff_o[key]
+    keep = (BYTE << 8 * iv) | (BYTE << Q_BIT) | (BYTE << LEN_BIT)
+
+    def mask_of(values):
+        mask = keep
+        for i in values:
+            mask |= BYTE << 8 * i
+        return mask
+
+    def marginal(src, mask):
+        out = {}
+        get = out.get
+        for k, x in src.items():
+            kk = k & mask
+            out[kk] = get(kk, 0) + x
+        return out
+    by_sup = {}
+    for d in ds:
+        sup = tuple(sorted(i for i, k in enumerate(d) if k and i != iv))
+        by_sup.setdefault(sup, []).append(d)
+    made = []                                   # (values, marginal)
+    for values, _ in _covers(ds, iv, most):
+        made.append((frozenset(values), marginal(priced, mask_of(values))))
+    del priced
+    for sup in sorted(by_sup, key=len, reverse=True):
+        exact = [m for vs, m in made if vs == set(sup)]
+        if exact:
+            src = exact[0]
+        else:                           # from the smallest marginal that holds its values
+            src = marginal(min((m for vs, m in made if vs >= set(sup)), key=len),
+                           mask_of(sup))
+            made.append((frozenset(sup), src))
+        _pair_support(sums, src, iv, sup, by_sup[sup], ds, ratio, ff_v, falling_o, c[iv], others)
+
+
+def _pair_support(sums, m, iv, sup, dl, ds, ratio, ff_v, falling_o, cv, others):
+    """The dealer multisets `dl` of one support `sup` paired with the hands' marginal `m` on
+    it: sums[length] += sequences * the price of the pair's cards."""
+    groups = _fields_and_values(m, iv, sup)
+    for d in dl:
+        nd, dv = ds[d], d[iv]
+        dn = sum(d) - dv
+        rows = [ratio[i][d[i]] for i in sup]
+        for (t, q, mo), lst in groups.items():
+            mv = t + dv + 2
+            fac = ff_v[mv] if mv <= cv else 0
+            if fac:
+                fac *= falling_o(others - mo - dn, q)
+            if not fac:
+                continue
+            if len(rows) == 1:
+                r0, = rows
+                acc = sum(x * r0[a] for (a,), x in lst)
+            elif len(rows) == 2:
+                r0, r1 = rows
+                acc = sum(x * r0[a] * r1[b] for (a, b), x in lst)
+            elif len(rows) == 3:
+                r0, r1, r2 = rows
+                acc = sum(x * r0[a] * r1[b] * r2[e] for (a, b, e), x in lst)
+            elif not rows:
+                acc = sum(x for _, x in lst)
+            else:
+                acc = 0
+                for ts, x in lst:
+                    for r, u in zip(rows, ts):
+                        x *= r[u]
+                    acc += x
+            if acc:
+                length = mv + mo + dn + q
+                sums[length] = sums.get(length, 0) + nd * fac * acc

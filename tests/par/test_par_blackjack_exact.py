@@ -224,6 +224,47 @@ def test_bad_beat_exact_polynomial_equals_the_term_by_term_sum(split_hands):
 
 
 @pytest.mark.reg("633a.7(o)(1)(i)")
+@pytest.mark.parametrize("split_hands", [2, 3, 4])
+def test_bad_beat_pairing_by_support_equals_the_pairing_by_covers(split_hands):
+    """add_split_round_by_support (each dealer multiset against the hands' marginal on its own
+    values) against add_split_round (against a cover of up to five values), numerator for
+    numerator, for every up card and split pair of the reduced shoe, with the dealer's 21s
+    and with the hole cards (the any-20 row), then the whole figure both ways."""
+    from controller.par import blackjack_play as bp
+    from controller.par import blackjack_split_exact as exact
+    rules = s.blackjack_rules({"split_hands": split_hands})
+    paired = 0
+    for up in s.VALUES:
+        if not SHOE[up]:
+            continue
+        rest = list(SHOE)
+        rest[up] -= 1
+        play = bp.ChartPlay(rules, CHART[up])
+        cap = tuple(rest[v] for v in s.VALUES)
+        excluded = bad_beat.hole_excluded(rules, up)
+        d21 = {}
+        for (m, t), n in bp.dealer_sequences(up, excluded, rules.hit_soft_17, cap).items():
+            if t == 21:
+                d21[m] = d21.get(m, 0) + n
+        holes = {bp.multiset_of([h]): 1 for h in s.VALUES if h not in excluded}
+        for v in s.VALUES:
+            if not play.splits(v) or rest[v] < 2:
+                continue
+            y = exact.split_polynomial(play, v, rules.split_hands, cap)
+            for ds in (d21, holes):
+                old, new = {}, {}
+                exact.add_split_round(old, rest, v, y, ds)
+                exact.add_split_round_by_support(new, rest, v, y, ds)
+                assert new == old
+                paired += bool(old)
+    assert paired >= 4                       # the reduced shoe's split rounds were priced
+    for option in (False, True):
+        assert bad_beat.probabilities(rules, CHART, SHOE, any_twenty=option) == \
+            bad_beat.probabilities(rules, CHART, SHOE, any_twenty=option,
+                                   pairing=exact.add_split_round)
+
+
+@pytest.mark.reg("633a.7(o)(1)(i)")
 def test_the_bad_beat_sheet_states_its_method_and_precision():
     (sheet,) = par.side_sheets({"offered": {"bad_beat_progressive": True}})
     j = sheet.to_json()
