@@ -318,6 +318,56 @@ def test_an_anchor_write_cut_short_leaves_the_one_before(tmp_path):
     assert FileWitness(path).read()["seq"] == 12
 
 
+
+def _direct_taken(where):
+    try:
+        os.close(os.open(str(where), os.O_RDONLY | getattr(os, "O_DIRECT", 0)))
+        return True
+    except OSError:
+        return False
+
+
+def test_the_anchor_file_is_one_block_rewritten_in_place_a_slot_at_a_time(tmp_path):
+    """Issue 16 (SD wear): a round's anchor is one sector given to the device, so the file is
+    a whole block made once, each write an O_DIRECT overwrite of one slot in it: its size
+    and its inode never change, and the slot not written is left as it was."""
+    from controller.journal.anchor import FILE_SIZE, SLOT
+    path = str(tmp_path / "j.db")
+    w = FileWitness(path)
+    w.write({"format": 1, "seq": 5, "hash": "a" * 64, "key_id": None, "mac": None})
+    st = os.stat(anchor_path(path))
+    assert st.st_size == FILE_SIZE
+    w.write({"format": 1, "seq": 9, "hash": "b" * 64, "key_id": None, "mac": None})
+    before = open(anchor_path(path), "rb").read()
+    w.write({"format": 1, "seq": 12, "hash": "c" * 64, "key_id": None, "mac": None})
+    after = open(anchor_path(path), "rb").read()
+    if _direct_taken(anchor_path(path)):
+        assert w.direct is not None                 # the slot went to the device itself
+    w.close()
+    again = os.stat(anchor_path(path))
+    assert (again.st_size, again.st_ino) == (FILE_SIZE, st.st_ino)
+    assert after[SLOT:] == before[SLOT:] and after[:SLOT] != before[:SLOT]
+    assert FileWitness(path).read()["seq"] == 12
+
+
+def test_an_older_shorter_anchor_file_is_read_then_extended_to_a_block_once(tmp_path):
+    """An anchor file of an older version (two slots, 1 KiB) keeps its anchor, and its first
+    write makes it the whole block the O_DIRECT writes need."""
+    from controller.journal.anchor import FILE_SIZE, SLOT
+    path = str(tmp_path / "j.db")
+    w = FileWitness(path)
+    old = {"format": 1, "seq": 7, "hash": "d" * 64, "key_id": None, "mac": None}
+    with open(anchor_path(path), "wb") as f:          # as the version before wrote it
+        f.write(w._line(old) + bytes(SLOT))
+    assert FileWitness(path).read() == old
+    w.read()
+    w.write({"format": 1, "seq": 8, "hash": "e" * 64, "key_id": None, "mac": None})
+    w.close()
+    assert os.path.getsize(anchor_path(path)) == FILE_SIZE
+    assert FileWitness(path).read()["seq"] == 8
+    assert FileWitness(path)._slots(open(anchor_path(path), "rb").read())[0][2] == old
+
+
 def test_the_clear_s_journal_check_fails_on_a_refused_journal_and_a_rollback(journal_copy,
                                                                             tmp_path):
     """A journal lock-out is cleared only once the journal verifies as `journal verify` does:
