@@ -78,6 +78,24 @@ def keyed(keyed_master, tmp_path):
     return _copy(keyed_master, tmp_path)
 
 
+@pytest.fixture(scope="session")
+def keyed_log_master(tmp_path_factory):
+    mp = pytest.MonkeyPatch()
+    mp.setenv("TABLECTL_JOURNAL_FORMAT", "log")
+    try:
+        return _master(tmp_path_factory, "keyed-log", key=KEY)
+    finally:
+        mp.undo()
+
+
+@pytest.fixture(params=["sqlite", "log"])
+def either_keyed(request, tmp_path):
+    """A copy of the keyed journal in each format (tamper.py)."""
+    master = request.getfixturevalue("keyed_master" if request.param == "sqlite"
+                                     else "keyed_log_master")
+    return _copy(master, tmp_path)
+
+
 def rows_of(path):
     store = open_journal(str(path))            # no key: a keyed journal may still be read
     try:

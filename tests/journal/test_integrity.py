@@ -15,6 +15,7 @@ from controller.games.engine import LOCKED_OUT
 from controller.journal import boot
 from controller.journal.anchor import FileWitness, anchor_path
 from controller.journal.store import Store
+from tests.journal import tamper
 from tests.journal.conftest import KEY, rewrite, rows_of, simulate
 from tests.journal.test_boot import fresh
 
@@ -263,12 +264,11 @@ def test_the_lock_is_another_process_s_and_dies_with_it(journal_copy, capsys):
 
 # ---- boot from the anchor: tampering before and after it -----------------------------------
 
-def test_tampering_before_the_anchor_is_caught_by_verify_and_the_idle_check(journal_copy,
+def test_tampering_before_the_anchor_is_caught_by_verify_and_the_idle_check(either_copy,
                                                                            capsys):
-    db = sqlite3.connect(str(journal_copy))
-    db.execute("DELETE FROM journal WHERE seq = 20")           # well before the anchor
-    db.commit()
-    db.close()
+    """Either format (tests/journal/tamper.py)."""
+    journal_copy = either_copy
+    tamper.edit_rows(journal_copy, lambda rows: [r for r in rows if r["seq"] != 20])
     ctl = boot_riu(journal_copy)
     try:
         assert ctl.model.state != LOCKED_OUT                   # the fast boot skipped it...
@@ -284,17 +284,19 @@ def test_tampering_before_the_anchor_is_caught_by_verify_and_the_idle_check(jour
     assert "first bad row 20" in capsys.readouterr().out
 
 
-def test_tampering_after_the_anchor_is_caught_at_boot(journal_copy, tmp_path):
+def test_tampering_after_the_anchor_is_caught_at_boot(either_copy, tmp_path):
+    """Either format (tests/journal/tamper.py)."""
+    journal_copy = either_copy
     older_anchor = open(anchor_path(journal_copy), "rb").read()
     simulate(journal_copy, GAME, rounds=1, seed=2)
     with open(anchor_path(journal_copy), "wb") as f:     # the anchor as it was a round ago
         f.write(older_anchor)
     after = FileWitness(str(journal_copy)).read()["seq"] + 3
-    db = sqlite3.connect(str(journal_copy))
-    db.execute("UPDATE journal SET data = replace(data, '\"', '\"') || ' ' WHERE seq = ?",
-               (after,))
-    db.commit()
-    db.close()
+
+    def edit(rows):
+        rows[after - 1]["data"] += " "
+        return rows
+    tamper.edit_rows(journal_copy, edit)
     state, reason, _ = locked_reason(journal_copy)
     assert state == LOCKED_OUT and "row %d" % after in reason, reason
 
