@@ -33,11 +33,15 @@ def _read(path):
         store.close()
 
 
-def _write_log(path, rows, meters, meters_seq, meta, mac):
-    """The log at `path` written again whole with these rows, hashes as given."""
+def _write_log(path, rows, meters, meters_seq, meta, mac, header=None):
+    """The log at `path` written again whole with these rows, hashes as given (its header
+    sector kept, or `header`, the header's fields, written anew)."""
     path = str(path)
-    with open(path, "rb") as f:
-        header = f.read(L.SECTOR)
+    if header is not None:
+        header = L._header_bytes(header)
+    else:
+        with open(path, "rb") as f:
+            header = f.read(L.SECTOR)
     tmp = path + ".tamper"
     fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
@@ -115,6 +119,29 @@ def rewrite(path, seq, edit, key=None):
         return
     from tests.journal.conftest import rewrite as sqlite_rewrite
     sqlite_rewrite(path, seq, edit, key)
+
+
+def strip_key(path):
+    """A keyed journal made an unkeyed one, as whoever lacks the key would: its chain and
+    key id taken out, its head mac gone, every row rehashed with SHA-256 from row 1."""
+    if format_of(str(path)) != "log":
+        _sql(path, ("DELETE FROM meta WHERE key IN ('chain', 'key_id', 'head_mac')", ()))
+        rewrite(path, 1, lambda data: data)
+        return
+    import json
+    rows, meters, meters_seq, meta, _ = _read(path)
+    with open(str(path), "rb") as f:
+        raw = f.read(L.SECTOR)
+    n = L.LEN.unpack_from(raw, len(L.MAGIC))[0]
+    info = json.loads(raw[len(L.MAGIC) + L.LEN.size:len(L.MAGIC) + L.LEN.size + n])
+    for k in ("chain", "key_id"):
+        info.pop(k, None)
+        meta.pop(k, None)
+    prev = GENESIS_HASH
+    for row in rows:
+        row["prev_hash"] = prev
+        row["hash"] = prev = row_hash(prev, row)
+    _write_log(path, rows, meters, meters_seq, meta, None, header=info)
 
 
 def set_head(path, seq):
