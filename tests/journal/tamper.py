@@ -12,6 +12,8 @@ is the chain, the head, the replay and the anchor, never a CRC.
     edit_meters(path, fn)    fn(meters) -> meters
     rewrite(path, seq, edit, key=None)   row seq's data edited, every hash from it on (and
                                          the head) recomputed, under `key` if given
+    strip_key(path)          a keyed journal made unkeyed, every row rehashed SHA-256
+    drop_meta(path, *keys)   meta items taken out (the log's header written anew)
     set_head(path, seq)      SQLite's head in meta set to `seq` (the log keeps no head apart
                              from its rows: None there, the caller skips)
 """
@@ -128,12 +130,8 @@ def strip_key(path):
         _sql(path, ("DELETE FROM meta WHERE key IN ('chain', 'key_id', 'head_mac')", ()))
         rewrite(path, 1, lambda data: data)
         return
-    import json
     rows, meters, meters_seq, meta, _ = _read(path)
-    with open(str(path), "rb") as f:
-        raw = f.read(L.SECTOR)
-    n = L.LEN.unpack_from(raw, len(L.MAGIC))[0]
-    info = json.loads(raw[len(L.MAGIC) + L.LEN.size:len(L.MAGIC) + L.LEN.size + n])
+    info = _header_info(path)
     for k in ("chain", "key_id"):
         info.pop(k, None)
         meta.pop(k, None)
@@ -142,6 +140,28 @@ def strip_key(path):
         row["prev_hash"] = prev
         row["hash"] = prev = row_hash(prev, row)
     _write_log(path, rows, meters, meters_seq, meta, None, header=info)
+
+
+def _header_info(path):
+    import json
+    with open(str(path), "rb") as f:
+        raw = f.read(L.SECTOR)
+    n = L.LEN.unpack_from(raw, len(L.MAGIC))[0]
+    return json.loads(raw[len(L.MAGIC) + L.LEN.size:len(L.MAGIC) + L.LEN.size + n])
+
+
+def drop_meta(path, *keys):
+    """Meta items taken out (`anchored`: the journal no longer says an anchor was written):
+    from SQLite's meta table, or from the log's header and meta, the log written again."""
+    if format_of(str(path)) != "log":
+        _sql(path, *[("DELETE FROM meta WHERE key = ?", (k,)) for k in keys])
+        return
+    rows, meters, meters_seq, meta, mac = _read(path)
+    info = _header_info(path)
+    for k in keys:
+        info.pop(k, None)
+        meta.pop(k, None)
+    _write_log(path, rows, meters, meters_seq, meta, mac, header=info)
 
 
 def set_head(path, seq):

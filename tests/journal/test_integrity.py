@@ -3,7 +3,6 @@ verifies from its anchor still catches tampering before and after it (issue 16).
 import os
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 
