@@ -53,6 +53,7 @@ from controller.floor.natsserver import NatsServer, users_block  # noqa: E402
 from controller.floor.outbox import releasable  # noqa: E402
 from controller.floor.service import FloorService, ensure_streams  # noqa: E402
 from controller.floor.uplink import Uplink  # noqa: E402
+from controller.journal.formats import open_journal  # noqa: E402
 from controller.journal.store import Store, load  # noqa: E402
 
 FLOOR_PW = "bench-floor"
@@ -67,7 +68,7 @@ def source_rows(workdir, rounds):
         sim.run(rounds)
     finally:
         sim.close()
-    st = Store(path)
+    st = open_journal(path)                 # whichever format the simulator made it
     try:
         return [load(r) for r in st.rows()]
     finally:

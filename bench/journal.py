@@ -308,13 +308,16 @@ def wal_frames(s, path, rounds):
             "pages4k": pages4k, "by": dict(by)}
 
 
-def wear(game, rounds, where, log_dir=None):
-    """One game's figures, from a child process (under strace, when there is one)."""
+def wear(game, rounds, where, log_dir=None, trace_syncs=True):
+    """One game's figures, from a child process (under strace, when there is one and
+    `trace_syncs`: the tracer slows the child several times, and the file system's journal
+    commits every few seconds of wall time while it writes, so the device's count per round
+    is higher under it; --no-strace measures the bytes without it, the fsyncs n/a)."""
     cmd = [sys.executable, os.path.abspath(__file__), "--wear-child", game, str(rounds), where]
     if log_dir:
         cmd.append(log_dir)
     trace = os.path.join(where, "%s.strace" % game)
-    strace = shutil.which("strace")
+    strace = shutil.which("strace") if trace_syncs else None
     if strace:
         cmd = [strace, "-f", "-qq", "-y", "--seccomp-bpf", "-o", trace, "-e",
                "trace=fsync,fdatasync,access"] + cmd
@@ -359,9 +362,9 @@ def sync_split(m):
                         (m["fsyncs"] - m["wal_syncs"] - m["anchor_syncs"]) / n))
 
 
-def print_wear(games, rounds, where, log_dir=None):
+def print_wear(games, rounds, where, log_dir=None, trace_syncs=True):
     for game in games:
-        m = wear(game, rounds, where, log_dir)
+        m = wear(game, rounds, where, log_dir, trace_syncs)
         n = m["rounds"]
         floor = 4096 * (m["fsyncs"] or 0)
         fs = "n/a" if m["fsyncs"] is None else "%.1f" % (m["fsyncs"] / n)
@@ -437,6 +440,8 @@ def main(argv=None):
                     "to SQLite and to the sector log spike (bench/sector_log.py) in DIR, on a "
                     "file system whose device stat counts it (a scratch loop device is "
                     "counted alone)")
+    ap.add_argument("--no-strace", action="store_true", help="the wear children not under "
+                    "strace (no fsync count): the bytes at the pace the table runs alone")
     ap.add_argument("--wear-child", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.wear_child:
@@ -455,7 +460,8 @@ def main(argv=None):
     try:
         if args.wear_rounds:
             from controller.games import ALL_GAMES
-            print_wear(args.wear_game or ALL_GAMES, args.wear_rounds, where, args.sector_log)
+            print_wear(args.wear_game or ALL_GAMES, args.wear_rounds, where, args.sector_log,
+                       not args.no_strace)
         journals = []
         for size in sizes:
             path = os.path.join(where, "%s-%d%s.db" % (GAME, size, "-keyed" if args.keyed

@@ -81,6 +81,18 @@ def test_the_boot_bench_runs_to_its_ratios(tmp_path):
     assert lines and lines[-1].startswith("ratios to new: 300 rows "), r.stdout
 
 
+def test_the_boot_bench_boots_the_log_after_unclean_stops(tmp_path):
+    """bench/boot.py --kill on the sector log: every run stopped by SIGKILL, every boot after
+    one still READY=1 and unlocked (the log's index as it was kept while running)."""
+    env = dict(os.environ, TABLECTL_JOURNAL_FORMAT="log")
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "boot.py"), "--sizes",
+                        "300", "--repeat", "1", "--kill", "--cache", str(tmp_path)], cwd=ROOT,
+                       capture_output=True, text=True, timeout=300, env=env)
+    assert r.returncode == 0, r.stdout[-800:] + r.stderr[-1500:]
+    assert r.stdout.strip().splitlines()[-1].startswith("ratios to new: 300 rows "), r.stdout
+    from controller.journal.formats import format_of
+    assert format_of(str(tmp_path / "props-and-hops-300.db")) == "log"
+
 def test_the_sector_log_spike_writes_the_journals_rows_and_hashes(tmp_path):
     """bench/journal.py --sector-log: the spike's files hold the same rows and hashes as the
     SQLite journal the same commits made (read back, in every layout), and its reference

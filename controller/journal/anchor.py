@@ -8,8 +8,8 @@ can reach is a copy of the head kept elsewhere: `PATH.anchor`, one JSON line
     {"seq": N, "hash": H, "key_id": K or null, "mac": M or null, "format": 1}
 
 written with the head (at the end of each round, at each boot and at a clean stop, see
-live.py) atomically: a temporary file, fsync, rename over the old one, fsync of the
-directory. Its seq only grows (`write` refuses to go back). On a keyed journal `mac` is
+live.py) into one of two slots of a file made once (FileWitness: a torn write leaves the
+other slot's, one anchor older; O_DIRECT, one sector a round). Its seq only grows (`write` refuses to go back). On a keyed journal `mac` is
 HMAC-SHA256 under the journal key over seq, hash and key id: nobody without the key writes a
 lower one that boot believes. At boot (`check`) the journal must hold row N with hash H, and
 its keyed-ness must be the anchor's (a keyed journal rewritten unkeyed is refused).
@@ -26,6 +26,7 @@ journal against every witness given.
 import hashlib
 import hmac
 import json
+import mmap
 import os
 import zlib
 
@@ -61,6 +62,7 @@ class Witness:
 
 
 SLOT = 512                # two slots; a write is one slot, one sector
+FILE_SIZE = 4096          # the file: a whole file-system block, the slots and zeros
 
 
 class FileWitness(Witness):
@@ -71,12 +73,24 @@ class FileWitness(Witness):
     the power cuts short damages only the slot being written, so the file always holds the
     newest complete anchor or the one before it (the same promise as a temporary file renamed
     over it, at one fsync instead of two; the file and its directory entry are created once,
-    that way: temporary file, fsync, rename, fsync of the directory)."""
+    that way: temporary file, fsync, rename, fsync of the directory).
+
+    Why O_DIRECT into a file of FILE_SIZE bytes (issue 16, SD wear): a slot written through
+    the page cache costs the device its whole 4 KiB page and the file system's journal more,
+    4.1 KiB an anchor on a scratch ext4 (docs/performance.md, "log2"); written with O_DIRECT
+    it is the slot's one sector, provided the write is an overwrite of blocks already
+    allocated inside the file's size: the 1 KiB file of before (a block partly past the end
+    of the file) still cost 2 KiB more an anchor, a file of a whole block 0.5 KiB. So the
+    file is made (or, if older and shorter, extended once, fsynced) to FILE_SIZE, and no
+    anchor write changes its size or its extents. Where O_DIRECT is refused (tmpfs, a
+    device whose sectors are larger than a slot) the slot is written buffered, as before."""
 
     def __init__(self, journal_path):
         self.path = anchor_path(journal_path)
         self.name = "anchor file %s" % self.path
         self.fd = None
+        self.direct = None        # the O_DIRECT descriptor, when the file system takes it
+        self._buf = None          # its page-aligned buffer
         self.slot = None          # the slot the newest anchor is in
 
     def _slots(self, data):
@@ -132,18 +146,44 @@ class FileWitness(Witness):
                 self._create(anchor)
                 return
             self.read()
-            self.fd = os.open(self.path, os.O_WRONLY)
+            self._open()
         slot = 0 if self.slot == 1 else 1
-        os.pwrite(self.fd, self._line(anchor), slot * SLOT)
-        os.fdatasync(self.fd)
+        self._pwrite(self._line(anchor), slot * SLOT)
+        os.fdatasync(self.fd if self.direct is None else self.direct)
         self.slot = slot
+
+    def _open(self):
+        """The descriptors for writing; a shorter file of an older version is extended to
+        FILE_SIZE first (zeros after its slots, fsynced: its one change of size)."""
+        self.fd = os.open(self.path, os.O_RDWR)
+        size = os.fstat(self.fd).st_size
+        if size < FILE_SIZE:
+            os.pwrite(self.fd, bytes(FILE_SIZE - max(size, 2 * SLOT)), max(size, 2 * SLOT))
+            os.fsync(self.fd)
+        try:
+            self.direct = os.open(self.path, os.O_RDWR | getattr(os, "O_DIRECT", 0))
+        except OSError:
+            self.direct = None
+        if self.direct is not None:
+            self._buf = mmap.mmap(-1, mmap.PAGESIZE)
+
+    def _pwrite(self, data, offset):
+        if self.direct is not None:
+            self._buf[:len(data)] = data
+            try:
+                os.pwrite(self.direct, memoryview(self._buf)[:len(data)], offset)
+                return
+            except OSError:                       # O_DIRECT refused this write: buffered
+                os.close(self.direct)
+                self.direct = None
+        os.pwrite(self.fd, data, offset)
 
     def _create(self, anchor):
         directory = os.path.dirname(os.path.abspath(self.path))
         tmp = "%s.tmp-%d" % (self.path, os.getpid())
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         try:
-            os.write(fd, self._line(anchor) + b"\0" * SLOT)
+            os.write(fd, self._line(anchor) + bytes(FILE_SIZE - SLOT))
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -154,12 +194,17 @@ class FileWitness(Witness):
         finally:
             os.close(dfd)
         self.slot = 0
-        self.fd = os.open(self.path, os.O_WRONLY)
+        self._open()
 
     def close(self):
-        if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
+        for name in ("fd", "direct"):
+            fd = getattr(self, name)
+            if fd is not None:
+                os.close(fd)
+                setattr(self, name, None)
+        if self._buf is not None:
+            self._buf.close()
+            self._buf = None
 
 
 def check(store, anchor, name, key=None):

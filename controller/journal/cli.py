@@ -208,7 +208,10 @@ def cmd_init(args, out):
             store.close()
             witness = A.FileWitness(args.path)
             old = witness.read() if os.path.exists(witness.path) else None
-            witness.write(A.make(0, GENESIS_HASH, key, kid))
+            try:
+                witness.write(A.make(0, GENESIS_HASH, key, kid))
+            finally:
+                witness.close()                    # its descriptors (two, with O_DIRECT)
         finally:
             lock.release()
     except JournalInUse as e:

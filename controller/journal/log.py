@@ -27,8 +27,10 @@ is read that no CRC covers, and every length is checked against the stream's end
 damaged log is JournalDamaged at its opening, naming the sector or commit.
 
 Reading scans the stream once at opening and keeps a small index (each commit's offset and
-first seq, the snapshots, the records by kind): the 2M-row boot is that scan, not yet a side
-index (docs/journal.md, "The sector log").
+first seq, the snapshots, the records by kind). The writer keeps that index on the disk as
+it runs, PATH.index, appended in sectors of its own (see "the running index" below), so an
+opening after a clean or an unclean stop reads it, checks it against the log, and scans
+only the commits after its last record (docs/journal.md, "The sector log").
 """
 
 import bisect
@@ -56,7 +58,11 @@ STREAM = 488                     # stream bytes per sector of the log proper
 FIRST = 3                        # the log proper's first sector
 SLOT_HEAD = struct.Struct("<2sQQH")          # magic, slot seq, full sectors, tail length
 SLOT_MAGIC = b"TS"
-INDEX_MAGIC = b"tablectl-log-index-1\n"
+INDEX_MAGIC = b"tablectl-log-index-2\n"   # PATH.index's header sector begins so
+IX_HEAD = struct.Struct("<4sQQII")          # magic, record number, stream end, length, CRC
+IX_MAGIC = b"TLXR"
+INDEX_EVERY = 2 ** 16            # stream bytes between two records of the index
+INDEX_SEGMENT = 2 ** 18          # bytes of the index zeroed ahead at a time
 CRC = struct.Struct("<I")
 LEN = struct.Struct("<I")
 ITEM = struct.Struct("<cI")
@@ -100,6 +106,13 @@ def _header_bytes(info):
         raise JournalError("journal header too long (%d bytes)" % len(body))
     body += bytes(SECTOR - CRC.size - len(body))
     return body + CRC.pack(_crc(body))
+
+
+def _index_header(log_crc):
+    """PATH.index's first sector: its magic and the CRC of the log's own header sector, so
+    an index is never read against another log's header."""
+    body = INDEX_MAGIC + CRC.pack(log_crc)
+    return body + bytes(SECTOR - len(body))
 
 
 def _items(payload, where):
@@ -169,6 +182,7 @@ class LogStore(JournalFile):
         if info.get("chain") not in (None, KEYED):
             raise JournalError("journal %s: chain %r, this version reads SHA-256 and %s"
                                % (self.path, info.get("chain"), KEYED))
+        self._header_crc = CRC.unpack_from(raw, SECTOR - CRC.size)[0]
         self.zdict = VERSIONS[info["zdict"]]
         self._meta = {k: str(v) for k, v in info.items() if k != "zdict"}
         self.key_id = self._meta.get("key_id") if info.get("chain") == KEYED else None
@@ -186,10 +200,14 @@ class LogStore(JournalFile):
         self._checked = 0                # full sectors whose CRC was checked
         self.zeroed_bytes = 0            # zeros this Store wrote ahead (bench/journal.py)
         self.sync = True                 # False only for a bench's journal built to be read
+        self.index_taken = 0             # the stream bytes PATH.index spared the scan
+        self._ix_fd = self._ix_direct = None
+        self._looked = False
         self._load()
         if not self.readonly:
             self._direct = self._open_direct()
             self._buf = mmap.mmap(-1, 1 << 16)
+            self._index_open()
 
     def _open_direct(self):
         """An O_DIRECT descriptor for writing (the device is given the sectors, no 4 KiB page
@@ -230,7 +248,8 @@ class LogStore(JournalFile):
         if not slots:
             raise JournalDamaged("journal %s: neither tail slot holds (both fail their CRC)"
                                  % self.path)
-        if self._end == 0:             # the first look: from the side index, if it holds
+        if not self._looked:           # the first look: from the index, if it holds
+            self._looked = True
             self._full, self._tail = slots[0][2], slots[0][3]
             self._take_index(self._full * STREAM + len(self._tail))
             self._full, self._tail = 0, b""
@@ -342,77 +361,198 @@ class LogStore(JournalFile):
                 self._offsets.append(off)
                 self._firsts.append(first)
 
-    # ---- the side index: the scan's result, so an opening scans only what came after ----
+    # ---- the running index: the scan's result, so an opening scans only what came after --
+    #
+    # PATH.index is the log's own way again: a header sector, then records appended in
+    # whole sectors of their own, O_DIRECT into a file zeroed ahead, so keeping it costs no
+    # metadata. A record is taken every INDEX_EVERY stream bytes and at a clean stop: what
+    # the scan found since the record before (each commit's offset and first seq, the
+    # snapshots, the records by kind) and the state as of its end (the head, the meters,
+    # the meta). Not fsynced: it is derived, a record lost costs the scan of what it
+    # covered, no row. So after an unclean stop (kill -9, a power cut) a boot reads the index
+    # and scans at most INDEX_EVERY bytes and the last commits, not the whole log.
+    #
+    # It is never trusted blindly: each record's CRC, its number, its end inside the log and
+    # past the record before, its offsets and seqs in order and inside its span, and the
+    # last commit it names read from the log itself, that commit's last row's seq and hash
+    # the record's. A record that fails its CRC ends the index there (a torn write: the
+    # records before it stand); one that disagrees with the log discards the whole index
+    # (another log's, or edited), and the log is scanned, and the index written again.
 
-    def _index_state(self):
+    def _index_arrays(self):
         kinds = sorted(self._records)
+        return kinds, [self._offsets, self._firsts, self._snap_seq, self._snap_round] + \
+            [self._records[k] for k in kinds]
+
+    def _index_record(self):
+        """The bytes of the next record: what was found since the last one, padded to whole
+        sectors."""
+        kinds, arrays = self._index_arrays()
+        base = self._ix_base
+        starts = [base.get("commits", 0)] * 2 + [base.get("snapshots", 0)] * 2 + \
+            [base.get("kinds", {}).get(k, 0) for k in kinds]
         head = {"end": self._end, "last_seq": self.last_seq, "last_hash": self.last_hash,
                 "latest_ts": self._latest_ts, "meters": self._meters,
                 "meters_seq": self._meters_seq, "mac": self._mac, "meta": self._meta,
-                "kinds": [[k, len(self._records[k])] for k in kinds],
-                "commits": len(self._offsets), "snapshots": len(self._snap_seq)}
-        arrays = [self._offsets, self._firsts, self._snap_seq, self._snap_round] + \
-            [self._records[k] for k in kinds]
-        return head, arrays
+                "kinds": [[k, len(a) - n] for k, a, n in zip(kinds, arrays[4:], starts[4:])],
+                "commits": len(self._offsets) - starts[0],
+                "snapshots": len(self._snap_seq) - starts[2]}
+        body = zlib.compress(canonical(head) + b"\n" + b"".join(
+            a[n:].tobytes() for a, n in zip(arrays, starts)))
+        rec = IX_HEAD.pack(IX_MAGIC, self._ix_no, self._end, len(body), _crc(body)) + body
+        return rec + bytes(-len(rec) % SECTOR)
 
-    def write_index(self):
-        """PATH.index, the scan as of now: written whole under a temporary name and renamed,
-        not fsynced (it is derived: a missing, stale or damaged one costs a scan, no row)."""
-        head, arrays = self._index_state()
-        body = zlib.compress(canonical(head) + b"\n" + b"".join(a.tobytes() for a in arrays))
-        data = INDEX_MAGIC + body
-        tmp = "%s.index.new-%d" % (self.path, os.getpid())
+    def _index_mark(self):
+        """What the records written so far hold (the next record starts after it)."""
+        self._ix_end = self._end
+        self._ix_base = {"commits": len(self._offsets), "snapshots": len(self._snap_seq),
+                         "kinds": {k: len(a) for k, a in self._records.items()}}
+
+    def _index_open(self):
+        """The writer's index: PATH.index as read at the opening if it held, else a new one
+        (header, a zeroed segment) put in place of whatever was there; then a record of what
+        the opening scanned past it. None on any OSError: no index, the next opening scans."""
+        self._ix_fd = self._ix_direct = None
+        path = self.path + ".index"
         try:
-            with open(tmp, "wb") as f:
-                f.write(data + CRC.pack(_crc(data)))
-            os.replace(tmp, self.path + ".index")
+            if self._ix_no == 0:                  # none, or not taken: a new one, whole
+                tmp = "%s.index.new-%d" % (self.path, os.getpid())
+                fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+                try:
+                    os.pwrite(fd, _index_header(self._header_crc), 0)
+                    _zero(fd, SECTOR, INDEX_SEGMENT - SECTOR)
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+                os.replace(tmp, path)
+                self._ix_no, self._ix_pos = 1, 1
+                self._ix_base, self._ix_end = {}, 0
+            self._ix_fd = os.open(path, os.O_RDWR)
+            try:
+                self._ix_direct = os.open(path, os.O_RDWR | getattr(os, "O_DIRECT", 0))
+            except OSError:
+                self._ix_direct = None
+            self._ix_zeroed = os.fstat(self._ix_fd).st_size // SECTOR
+            if self._end > self._ix_end:
+                self._index_write()
         except OSError:
-            pass                                  # no index: the next opening scans
+            self._index_close()
+
+    def _index_write(self):
+        """Append the next record (no fsync: see above); on an OSError the index stops."""
+        if self._ix_fd is None or self._end <= self._ix_end:
+            return
+        try:
+            rec = self._index_record()
+            need = self._ix_pos + len(rec) // SECTOR
+            if need > self._ix_zeroed:
+                n = max(INDEX_SEGMENT, (need - self._ix_zeroed) * SECTOR)
+                _zero(self._ix_fd, self._ix_zeroed * SECTOR, n)
+                os.fsync(self._ix_fd)                # its new size, once a segment
+                self._ix_zeroed = os.fstat(self._ix_fd).st_size // SECTOR
+            if self._ix_direct is not None:
+                try:
+                    self._pwrite_direct(self._ix_direct, rec, self._ix_pos * SECTOR)
+                except OSError:
+                    os.close(self._ix_direct)
+                    self._ix_direct = None
+            if self._ix_direct is None:
+                os.pwrite(self._ix_fd, rec, self._ix_pos * SECTOR)
+        except OSError:
+            self._index_close()
+            return
+        self._ix_pos += len(rec) // SECTOR
+        self._ix_no += 1
+        self._index_mark()
+
+    def _index_close(self):
+        for name in ("_ix_fd", "_ix_direct"):
+            fd = getattr(self, name, None)
+            if fd is not None:
+                os.close(fd)
+            setattr(self, name, None)
 
     def _take_index(self, end):
-        """The scan as PATH.index holds it, if it holds and agrees with the log: its CRC,
-        its lengths, an end within the log's, and the last commit it names read from the
-        log itself ending at its last row and hash. Else nothing: the log is scanned."""
+        """The scan as PATH.index holds it, as far as it holds and agrees with the log (see
+        above); sets where the next record goes. Else nothing: the log is scanned."""
+        self._ix_no, self._ix_pos, self._ix_base, self._ix_end = 0, 1, {}, 0
         try:
             with open(self.path + ".index", "rb") as f:
                 data = f.read()
-            if not data.startswith(INDEX_MAGIC) or len(data) < len(INDEX_MAGIC) + CRC.size or \
-                    CRC.unpack_from(data, len(data) - CRC.size)[0] != _crc(data[:-CRC.size]):
+        except OSError:
+            return
+        if _index_header(self._header_crc) != data[:SECTOR]:
+            return                                # none, another log's or another version's
+        arrays, head, pos, no, prev_end, checks = None, None, 1, 1, 0, []
+        while (pos + 1) * SECTOR <= len(data):
+            try:
+                magic, n_rec, rec_end, n, crc = IX_HEAD.unpack_from(data, pos * SECTOR)
+            except struct.error:
+                break
+            body = data[pos * SECTOR + IX_HEAD.size:pos * SECTOR + IX_HEAD.size + n]
+            if magic != IX_MAGIC or n_rec != no or len(body) != n or _crc(body) != crc:
+                break                             # the end, or a torn record: the index ends
+            try:
+                text, _, rest = zlib.decompress(body).partition(b"\n")
+                h = json.loads(text)
+                kinds = [k for k, _ in h["kinds"]]
+                sizes = [h["commits"]] * 2 + [h["snapshots"]] * 2 + [c for _, c in h["kinds"]]
+                if h["end"] != rec_end or not prev_end < rec_end <= end or \
+                        sum(sizes) * 8 != len(rest) or min(sizes) < 0:
+                    return
+                part, off = [], 0
+                for c in sizes:
+                    a = array("q")
+                    a.frombytes(rest[off:off + 8 * c])
+                    part.append(a)
+                    off += 8 * c
+            except (ValueError, KeyError, TypeError, zlib.error):
                 return
-            text, _, rest = zlib.decompress(data[len(INDEX_MAGIC):-CRC.size]).partition(b"\n")
-            head = json.loads(text)
-            sizes = [head["commits"]] * 2 + [head["snapshots"]] * 2 + \
-                [n for _, n in head["kinds"]]
-            if sum(sizes) * 8 != len(rest) or not 0 < head["end"] <= end or \
-                    not head["commits"]:
+            offs, firsts = part[0], part[1]
+            if any(not prev_end <= o < rec_end for o in offs[:1] + offs[-1:]) or \
+                    any(x >= y for x, y in zip(offs, offs[1:])) or \
+                    any(x >= y for x, y in zip(firsts, firsts[1:])):
                 return
-            arrays, off = [], 0
-            for n in sizes:
-                a = array("q")
-                a.frombytes(rest[off:off + 8 * n])
-                arrays.append(a)
-                off += 8 * n
-            if arrays[0][-1] >= head["end"]:
-                return
-        except (OSError, ValueError, KeyError, TypeError, zlib.error):
+            if arrays is None:
+                arrays = [array("q") for _ in range(4)]
+                recs = {}
+            for a, b in zip(arrays, part[:4]):
+                a.extend(b)
+            for k, b in zip(kinds, part[4:]):
+                recs.setdefault(k, array("q")).extend(b)
+            if h["commits"]:
+                checks.append((len(arrays[0]) - 1, h["last_seq"], h["last_hash"]))
+            elif h["last_seq"] != (head or {}).get("last_seq", 0):
+                return                            # rows, but no commit named for them
+            head, prev_end = h, rec_end
+            pos += 1 + (IX_HEAD.size + n - 1) // SECTOR
+            no += 1
+        if head is None or not arrays[0]:
             return
         saved = (self._offsets, self._firsts, self._end)
         self._offsets, self._firsts, self._end = arrays[0], arrays[1], head["end"]
-        try:
-            last = self._commit_rows(len(arrays[0]) - 1)
-        except JournalDamaged:
-            last = None
-        if not last or last[-1]["seq"] != head["last_seq"] or \
-                last[-1]["hash"] != head["last_hash"]:
-            self._offsets, self._firsts, self._end = saved
-            return
+        for i, seq, digest in checks:             # each record's last commit, from the log
+            try:
+                items, where = self._commit_items(i)
+                last = [b for t, b in items if t == b"R"][-1]
+                ok = json.loads(last[:-32])["seq"] == seq and last[-32:].hex() == digest and \
+                    self._firsts[i] == json.loads(
+                        [b for t, b in items if t == b"R"][0][:-32])["seq"]
+            except (JournalDamaged, IndexError, ValueError, KeyError, TypeError):
+                ok = False
+            if not ok:
+                self._offsets, self._firsts, self._end = saved
+                return
         self._snap_seq, self._snap_round = arrays[2], arrays[3]
-        self._records = {k: a for (k, _), a in zip(head["kinds"], arrays[4:])}
+        self._records = recs
         self.last_seq, self.last_hash = head["last_seq"], head["last_hash"]
         self._latest_ts, self._meters = head["latest_ts"], dict(head["meters"])
         self._meters_seq, self._mac = head["meters_seq"], head["mac"]
         self._meta.update(head["meta"])
         self._checked = head["end"] // STREAM     # those sectors' CRCs: checked as read
+        self._ix_no, self._ix_pos = no, pos
+        self._index_mark()
+        self.index_taken = head["end"]
 
     def refresh(self):
         """Take what another Store committed since: True if anything was."""
@@ -460,8 +600,9 @@ class LogStore(JournalFile):
         return cls(path, key=key)
 
     def close(self):
-        if self.fd is not None and not self.readonly and self._end:
-            self.write_index()
+        if self.fd is not None and not self.readonly:
+            self._index_write()                   # a clean stop: the index to the end
+        self._index_close()
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None
@@ -478,7 +619,10 @@ class LogStore(JournalFile):
         if self.readonly:
             raise JournalError("journal %s is open read-only" % self.path)
         with self._write:
-            return self._append(entries, meters, meters_after)
+            seq = self._append(entries, meters, meters_after)
+            if self._end - self._ix_end >= INDEX_EVERY:
+                self._index_write()
+            return seq
 
     def _put_meta(self, items):
         with self._write:
@@ -550,16 +694,21 @@ class LogStore(JournalFile):
         self._end, self._checked, self._newest_slot = off + len(record), full, slot
         return off
 
-    def _pwrite(self, data, offset):
-        if self._direct is None:
-            os.pwrite(self.fd, data, offset)
-            return
+    def _pwrite_direct(self, fd, data, offset):
+        """`data` written at `offset` through the O_DIRECT descriptor `fd`, from the page
+        aligned buffer O_DIRECT needs."""
         if len(data) > len(self._buf):
             self._buf.close()
             self._buf = mmap.mmap(-1, (len(data) + 4095) // 4096 * 4096)
         self._buf[:len(data)] = data
+        os.pwrite(fd, memoryview(self._buf)[:len(data)], offset)
+
+    def _pwrite(self, data, offset):
+        if self._direct is None:
+            os.pwrite(self.fd, data, offset)
+            return
         try:
-            os.pwrite(self._direct, memoryview(self._buf)[:len(data)], offset)
+            self._pwrite_direct(self._direct, data, offset)
         except OSError:                          # O_DIRECT refused this write: buffered
             os.close(self._direct)
             self._direct = None
@@ -596,6 +745,11 @@ class LogStore(JournalFile):
         prev = None
         while i < n:
             rows = self._commit_rows(i, prev)
+            if rows and rows[0]["seq"] != self._firsts[i]:       # an index that lied
+                raise JournalDamaged("journal %s: the commit at stream byte %d begins at row "
+                                     "%d, its index says %d (PATH.index disagrees with the "
+                                     "log: remove it)" % (self.path, self._offsets[i],
+                                                           rows[0]["seq"], self._firsts[i]))
             for row in rows:
                 if stop is not None and row["seq"] >= stop:
                     return
@@ -627,6 +781,10 @@ class LogStore(JournalFile):
         if i == 0:
             return None
         row = next(self.rows(seqs[i - 1], seqs[i - 1] + 1), None)
+        if row is not None and (row["entry"], row["kind"]) != ("record", kind):
+            raise JournalDamaged("journal %s: row %d is not the %s record its index names "
+                                 "(PATH.index disagrees with the log: remove it)"
+                                 % (self.path, row["seq"], kind))
         try:
             return None if row is None else json.loads(row["data"])
         except ValueError:

@@ -1,7 +1,6 @@
 """The one clear service (controller/clearing.py): each lock-out's rule (who, where, after
 what), the self-test off the loop thread, and the journal-integrity lock-out that only a
 technician at the console clears, after the journal verifies again."""
-import sqlite3
 import threading
 import time
 
@@ -50,11 +49,17 @@ def booted(path):
     return ctl
 
 
-def tamper(path, sql):
-    db = sqlite3.connect(str(path))
-    db.execute(sql)
-    db.commit()
-    db.close()
+def tamper(path, what):
+    """The journal edited as whoever can write its file would, in its own format (either:
+    tests/journal/tamper.py): row 7's data, or the rounds meter."""
+    from tests.journal import tamper as T
+    if what == "row 7":
+        def edit(rows):
+            rows[6]["data"] += " "
+            return rows
+        T.edit_rows(path, edit)
+    else:
+        T.edit_meters(path, lambda m: dict(m, rounds=m["rounds"] + 1))
 
 
 @pytest.fixture
@@ -63,7 +68,7 @@ def integrity(journal_master, tmp_path):
     import shutil
     path = tmp_path / "table.db"
     shutil.copy(journal_master, path)
-    tamper(path, "UPDATE journal SET data = replace(data, '\"', '\"') || ' ' WHERE seq = 7")
+    tamper(path, "row 7")
     ctl = booted(path)
     yield ctl
     ctl.stop()
@@ -113,7 +118,7 @@ def test_a_journal_that_verifies_again_lets_a_technician_clear_at_the_console(
     path = tmp_path / "table.db"
     shutil.copy(journal_master, path)
     shutil.copy(str(journal_master) + ".anchor", str(path) + ".anchor")   # as the disk holds it
-    tamper(path, "UPDATE meters SET value = value + 1 WHERE name = 'rounds'")
+    tamper(path, "the rounds meter")
     ctl = booted(path)                       # locked: the meter differs; rewritten from replay
     ctl.stop()
     ctl.close()

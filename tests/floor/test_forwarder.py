@@ -39,10 +39,12 @@ def test_every_row_goes_once_in_order_with_its_message_id(floor, tmp_path):
     assert dict(db.execute("SELECT key, value FROM floor_uplink"))["acked_seq"] == \
         str(rows[-1]["seq"])
     db.close()
-    db = sqlite3.connect(journal)
-    assert "floor_uplink" not in {r[0] for r in db.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table'")}
-    db.close()
+    from controller.journal.formats import format_of
+    if format_of(journal) == "sqlite":         # (a sector log has no tables to hold one)
+        db = sqlite3.connect(journal)
+        assert "floor_uplink" not in {r[0] for r in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        db.close()
 
 
 def _stops_short(rows, batch):

@@ -49,6 +49,26 @@ def journal_copy(journal_master, tmp_path):
 
 
 @pytest.fixture(scope="session")
+def log_journal_master(tmp_path_factory):
+    """The same simulated journal written as a sector log (journal/log.py)."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("TABLECTL_JOURNAL_FORMAT", "log")
+    try:
+        return _master(tmp_path_factory, "log-journal")
+    finally:
+        mp.undo()
+
+
+@pytest.fixture(params=["sqlite", "log"])
+def either_copy(request, tmp_path):
+    """A copy of the simulated journal in each format: a tamper test said once (tamper.py)
+    runs on both."""
+    master = request.getfixturevalue("journal_master" if request.param == "sqlite"
+                                     else "log_journal_master")
+    return _copy(master, tmp_path)
+
+
+@pytest.fixture(scope="session")
 def keyed_master(tmp_path_factory):
     return _master(tmp_path_factory, "keyed", key=KEY)
 
@@ -56,6 +76,24 @@ def keyed_master(tmp_path_factory):
 @pytest.fixture
 def keyed(keyed_master, tmp_path):
     return _copy(keyed_master, tmp_path)
+
+
+@pytest.fixture(scope="session")
+def keyed_log_master(tmp_path_factory):
+    mp = pytest.MonkeyPatch()
+    mp.setenv("TABLECTL_JOURNAL_FORMAT", "log")
+    try:
+        return _master(tmp_path_factory, "keyed-log", key=KEY)
+    finally:
+        mp.undo()
+
+
+@pytest.fixture(params=["sqlite", "log"])
+def either_keyed(request, tmp_path):
+    """A copy of the keyed journal in each format (tamper.py)."""
+    master = request.getfixturevalue("keyed_master" if request.param == "sqlite"
+                                     else "keyed_log_master")
+    return _copy(master, tmp_path)
 
 
 def rows_of(path):

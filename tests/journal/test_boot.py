@@ -1,6 +1,5 @@
 """Boot checks: meters equal their replay; a broken journal or a meter that differs locks the
 table naming the first bad row; a lock-out in force at the power loss is in force after."""
-import sqlite3
 
 from controller import cli
 from controller.games import model_class
@@ -10,6 +9,7 @@ from controller.journal import boot
 from controller.journal import meters as M
 from controller.journal.live import check
 from controller.journal.formats import open_journal
+from tests.journal import tamper
 from controller.policies import default_policies
 from tests import builders
 
@@ -41,38 +41,37 @@ def test_journal_verify_exits_0_when_everything_holds(journal_copy, capsys):
     assert "the chain holds" in capsys.readouterr().out
 
 
-def test_journal_verify_exits_1_naming_the_first_bad_row(journal_copy, capsys):
-    db = sqlite3.connect(str(journal_copy))
-    first, second = [r[0] for r in db.execute(
-        "SELECT seq FROM journal WHERE kind = 'wager' AND seq > 20 ORDER BY seq LIMIT 2")]
-    for seq in (second, first):
-        db.execute("UPDATE journal SET data = replace(data, '500', '5000') WHERE seq = ?", (seq,))
-    db.commit()
-    db.close()
+def test_journal_verify_exits_1_naming_the_first_bad_row(either_copy, capsys):
+    journal_copy = either_copy                         # either format (tamper.py)
+
+    def edit(rows):
+        first, second = [r for r in rows if r["kind"] == "wager" and r["seq"] > 20][:2]
+        for r in (second, first):
+            r["data"] = r["data"].replace("500", "5000")
+        edit.first = first["seq"]
+        return rows
+    tamper.edit_rows(journal_copy, edit)
+    first = edit.first
     assert cli.main(["journal", "verify", str(journal_copy)]) == 1
     assert "first bad row %d:" % first in capsys.readouterr().out
 
 
-def test_a_meter_edited_beside_the_journal_is_found(journal_copy, capsys):
+def test_a_meter_edited_beside_the_journal_is_found(either_copy, capsys):
+    journal_copy = either_copy                         # either format (tamper.py)
     store = open_journal(str(journal_copy))
     meters_seq = store.meters_seq()
     store.close()
-    db = sqlite3.connect(str(journal_copy))
-    db.execute("UPDATE meters SET value = value + 100 WHERE name = "
-               "'progressive.progressive.value'")
-    db.commit()
-    db.close()
+    tamper.edit_meters(journal_copy, lambda m: dict(m, **{
+        "progressive.progressive.value": m["progressive.progressive.value"] + 100}))
     assert cli.main(["journal", "verify", str(journal_copy)]) == 1
     out = capsys.readouterr().out
     assert "first bad row %d: meter progressive.progressive.value" % meters_seq in out
 
 
-def test_a_broken_chain_starts_the_controller_locked_and_starts_no_device(journal_copy,
+def test_a_broken_chain_starts_the_controller_locked_and_starts_no_device(either_copy,
                                                                           capsys):
-    db = sqlite3.connect(str(journal_copy))
-    db.execute("DELETE FROM journal WHERE seq = 33")
-    db.commit()
-    db.close()
+    journal_copy = either_copy                         # either format (tamper.py)
+    tamper.edit_rows(journal_copy, lambda rows: [r for r in rows if r["seq"] != 33])
     table, policies = fresh("raise-it-up-stud")
     ctl = boot(str(journal_copy), table, policies, full=True)
     try:
@@ -88,11 +87,9 @@ def test_a_broken_chain_starts_the_controller_locked_and_starts_no_device(journa
     assert "locked out: row 33: missing" in capsys.readouterr().err
 
 
-def test_an_integrity_lock_out_stays_until_an_authorized_clear(journal_copy):
-    db = sqlite3.connect(str(journal_copy))
-    db.execute("UPDATE meters SET value = value + 1 WHERE name = 'rounds'")
-    db.commit()
-    db.close()
+def test_an_integrity_lock_out_stays_until_an_authorized_clear(either_copy):
+    journal_copy = either_copy                         # either format (tamper.py)
+    tamper.edit_meters(journal_copy, lambda m: dict(m, rounds=m["rounds"] + 1))
     table, policies = fresh("raise-it-up-stud")
     ctl = boot(str(journal_copy), table, policies)
     assert ctl.model.state == LOCKED_OUT and "meter rounds" in ctl.model.lockout["reason"]

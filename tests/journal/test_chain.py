@@ -5,7 +5,8 @@ import hashlib
 import hmac
 
 from controller.journal.chain import FIELDS, GENESIS_HASH, canonical, row_body, row_hash
-from controller.journal.formats import open_journal
+from controller.journal.formats import format_of, open_journal
+from tests.journal import tamper
 
 
 def _rows(path):
@@ -80,46 +81,62 @@ def test_canonical_is_json_dumps_with_its_arguments():
             canonical(bad)
 
 
-def test_an_edited_row_is_named(journal_copy):
-    rows, _ = _rows(journal_copy)
+def test_an_edited_row_is_named(either_copy):
+    rows, _ = _rows(either_copy)
     wager = next(r for r in rows if r["kind"] == "wager" and r["seq"] > 20)
-    _sql(journal_copy, ("UPDATE journal SET data = ? WHERE seq = ?",
-                        (wager["data"].replace("500", "50000"), wager["seq"])))
-    _, brk = _rows(journal_copy)
+
+    def edit(rows):
+        rows[wager["seq"] - 1]["data"] = wager["data"].replace("500", "50000")
+        return rows
+    tamper.edit_rows(either_copy, edit)
+    _, brk = _rows(either_copy)
     assert brk.seq == wager["seq"] and "edited" in brk.reason
 
 
-def test_a_deleted_row_is_named(journal_copy):
-    _sql(journal_copy, ("DELETE FROM journal WHERE seq = 40", ()))
-    _, brk = _rows(journal_copy)
+def test_a_deleted_row_is_named(either_copy):
+    tamper.edit_rows(either_copy, lambda rows: [r for r in rows if r["seq"] != 40])
+    _, brk = _rows(either_copy)
     assert brk.seq == 40 and "missing" in brk.reason
 
 
-def test_reordered_rows_are_named(journal_copy):
-    rows, _ = _rows(journal_copy)
-    a, b = rows[29], rows[30]                 # rows 30 and 31 change places
+def test_reordered_rows_are_named(either_copy):
     cols = ("ts_ns", "source", "entry", "kind", "round_no", "data", "prev_hash", "hash")
-    sets = ", ".join("%s = ?" % c for c in cols)
-    _sql(journal_copy, ("UPDATE journal SET %s WHERE seq = ?" % sets,
-                        tuple(b[c] for c in cols) + (30,)),
-         ("UPDATE journal SET %s WHERE seq = ?" % sets, tuple(a[c] for c in cols) + (31,)))
-    _, brk = _rows(journal_copy)
+
+    def swap(rows):                           # rows 30 and 31 change places
+        a, b = dict(rows[29]), dict(rows[30])
+        rows[29].update({c: b[c] for c in cols})
+        rows[30].update({c: a[c] for c in cols})
+        return rows
+    tamper.edit_rows(either_copy, swap)
+    _, brk = _rows(either_copy)
     assert brk.seq == 30
 
 
-def test_a_row_rehashed_after_an_edit_breaks_the_next_link(journal_copy):
-    rows, _ = _rows(journal_copy)
-    row = dict(rows[44])
-    row["data"] = row["data"].replace("}", ',"x":1}', 1)
-    _sql(journal_copy, ("UPDATE journal SET data = ?, hash = ? WHERE seq = 45",
-                        (row["data"], row_hash(row["prev_hash"], row))))
-    _, brk = _rows(journal_copy)
-    assert brk.seq == 46 and "link" in brk.reason
+def test_a_row_rehashed_after_an_edit_breaks_the_next_link(either_copy):
+    def edit(rows):
+        row = rows[44]
+        row["data"] = row["data"].replace("}", ',"x":1}', 1)
+        row["hash"] = row_hash(row["prev_hash"], row)
+        return rows
+    tamper.edit_rows(either_copy, edit)
+    _, brk = _rows(either_copy)
+    # SQLite stores each row's prev_hash, so row 46's link names 45's old hash; the log
+    # stores none (a row's prev_hash is the hash of the row before it), so 46's own hash,
+    # made over 45's old one, fails
+    assert brk.seq == 46 and ("link" in brk.reason or "edited" in brk.reason), brk.reason
 
 
-def test_a_truncated_tail_is_found_by_the_head(journal_copy):
-    rows, _ = _rows(journal_copy)
+def test_a_truncated_tail_is_found_by_the_head(either_copy):
+    rows, _ = _rows(either_copy)
     last = rows[-1]["seq"]
-    _sql(journal_copy, ("DELETE FROM journal WHERE seq >= ?", (last - 2,)))
-    _, brk = _rows(journal_copy)
+    tamper.edit_rows(either_copy, lambda rows: [r for r in rows if r["seq"] < last - 2])
+    _, brk = _rows(either_copy)
+    if format_of(str(either_copy)) == "log":
+        # the log keeps no head apart from its rows: a cut tail is a shorter chain that holds,
+        # and what finds it is the anchor (tests/journal/test_log.py, the anchor ahead of it)
+        assert brk is None
+        from tests.journal.test_integrity import locked_reason
+        state, reason, _ = locked_reason(either_copy)
+        assert "rolled back" in reason, reason
+        return
     assert brk.seq == last - 2 and "truncated" in brk.reason

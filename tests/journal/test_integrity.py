@@ -3,7 +3,6 @@ verifies from its anchor still catches tampering before and after it (issue 16).
 import os
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 
@@ -14,7 +13,9 @@ from controller.errors import JournalError, JournalInUse
 from controller.games.engine import LOCKED_OUT
 from controller.journal import boot
 from controller.journal.anchor import FileWitness, anchor_path
+from controller.journal.formats import format_of
 from controller.journal.store import Store
+from tests.journal import tamper
 from tests.journal.conftest import KEY, rewrite, rows_of, simulate
 from tests.journal.test_boot import fresh
 
@@ -55,24 +56,26 @@ def test_a_zero_byte_journal_boots_locked_out_and_is_kept_as_found(journal_copy)
     assert state == LOCKED_OUT and "is empty (0 bytes)" in reason
 
 
-def test_a_rowless_journal_boots_locked_out_naming_its_head(journal_copy):
+def test_a_rowless_journal_boots_locked_out_naming_its_head(either_copy):
+    """Either format (tamper.py): the log keeps no head apart from its rows, so there it is
+    a journal with no rows, emptied (never adopted as new)."""
+    journal_copy = either_copy
     head = rows_of(journal_copy)[-1]["seq"]
-    db = sqlite3.connect(str(journal_copy))
-    db.execute("DELETE FROM journal")
-    db.commit()
-    db.close()
+    tamper.edit_rows(journal_copy, lambda rows: [])
     state, reason, _ = locked_reason(journal_copy)
     assert state == LOCKED_OUT
-    assert "has no rows, but its head names row %d: emptied" % head in reason
+    if format_of(str(journal_copy)) == "log":
+        assert "has no rows: emptied" in reason, reason
+    else:
+        assert "has no rows, but its head names row %d: emptied" % head in reason
     assert rows_of(journal_copy) == []                       # not begun again in place
 
 
-def test_a_journal_whose_head_does_not_match_its_rows_boots_locked_out(journal_copy):
+def test_a_journal_whose_head_does_not_match_its_rows_boots_locked_out(either_copy):
+    """Either format (tamper.py): on the log, with no head apart from its rows, the anchor."""
+    journal_copy = either_copy
     last = rows_of(journal_copy)[-1]["seq"]
-    db = sqlite3.connect(str(journal_copy))
-    db.execute("DELETE FROM journal WHERE seq > ?", (last - 4,))    # the tail cut, meta kept
-    db.commit()
-    db.close()
+    tamper.edit_rows(journal_copy, lambda rows: [r for r in rows if r["seq"] <= last - 4])
     state, reason, _ = locked_reason(journal_copy)
     assert state == LOCKED_OUT and "ends at row %d" % (last - 4) in reason, reason
 
@@ -130,15 +133,16 @@ def test_an_older_copy_put_back_is_caught_at_boot_by_the_anchor_file(journal_cop
     assert state == LOCKED_OUT and "rolled back" in reason, reason
 
 
-def test_a_keyed_journal_with_its_tail_cut_and_head_edited_is_caught(keyed):
+def test_a_keyed_journal_with_its_tail_cut_and_head_edited_is_caught(either_keyed):
+    """Either format (tamper.py): the head's mac, as stored, is the longer chain's."""
+    keyed = either_keyed
     rows = rows_of(keyed)
     keep = rows[-6]
-    db = sqlite3.connect(str(keyed))
-    db.execute("DELETE FROM journal WHERE seq > ?", (keep["seq"],))
-    db.execute("UPDATE meta SET value = ? WHERE key = 'head_seq'", (str(keep["seq"]),))
-    db.execute("UPDATE meta SET value = ? WHERE key = 'head_hash'", (keep["hash"],))
-    db.commit()
-    db.close()
+    tamper.edit_rows(keyed, lambda rows: [r for r in rows if r["seq"] <= keep["seq"]])
+    if format_of(str(keyed)) != "log":                        # the log's head is its rows
+        tamper._sql(keyed, ("UPDATE meta SET value = ? WHERE key = 'head_seq'",
+                            (str(keep["seq"]),)),
+                    ("UPDATE meta SET value = ? WHERE key = 'head_hash'", (keep["hash"],)))
     os.unlink(anchor_path(keyed))                             # the anchor file too
     state, reason, _ = locked_reason(keyed, key=KEY)
     assert state == LOCKED_OUT and "not authenticated by the key" in reason, reason
@@ -162,12 +166,11 @@ def test_a_deleted_anchor_file_is_caught(journal_copy):
     assert state == LOCKED_OUT and "is missing" in reason
 
 
-def test_a_keyed_journal_rewritten_unkeyed_is_refused_when_a_key_is_configured(keyed):
-    db = sqlite3.connect(str(keyed))
-    db.execute("DELETE FROM meta WHERE key IN ('chain', 'key_id', 'head_mac')")
-    db.commit()
-    db.close()
-    rewrite(keyed, 1, lambda data: data)                      # SHA-256 from row 1
+def test_a_keyed_journal_rewritten_unkeyed_is_refused_when_a_key_is_configured(
+        either_keyed):
+    """Either format (tamper.strip_key: the log's header written anew without its key)."""
+    keyed = either_keyed
+    tamper.strip_key(keyed)                                   # SHA-256 from row 1
     with pytest.raises(JournalError, match="is not keyed, but a key was given"):
         boot_riu(keyed, key=KEY)
     state, reason, _ = locked_reason(keyed)                    # no key: its anchor says keyed
@@ -180,8 +183,11 @@ def _play_and_die(path, rounds):
             "from controller.sim import Simulation\n"
             "s = Simulation(%r, 3, (), journal=%r); s.run(%d)\n"
             "os.kill(os.getpid(), signal.SIGKILL)\n" % (GAME, str(path), rounds))
+    # SQLite's -wal, whatever new journals are made as (the log's torn writes and power
+    # cuts: tests/journal/test_log.py, test_power_loss.py)
     r = subprocess.run([sys.executable, "-c", code], cwd=os.path.dirname(os.path.dirname(
-        os.path.dirname(os.path.abspath(__file__)))), capture_output=True, timeout=120)
+        os.path.dirname(os.path.abspath(__file__)))), capture_output=True, timeout=120,
+        env=dict(os.environ, TABLECTL_JOURNAL_FORMAT="sqlite"))
     assert r.returncode == -signal.SIGKILL, r.stderr[-2000:]
 
 
@@ -263,12 +269,11 @@ def test_the_lock_is_another_process_s_and_dies_with_it(journal_copy, capsys):
 
 # ---- boot from the anchor: tampering before and after it -----------------------------------
 
-def test_tampering_before_the_anchor_is_caught_by_verify_and_the_idle_check(journal_copy,
+def test_tampering_before_the_anchor_is_caught_by_verify_and_the_idle_check(either_copy,
                                                                            capsys):
-    db = sqlite3.connect(str(journal_copy))
-    db.execute("DELETE FROM journal WHERE seq = 20")           # well before the anchor
-    db.commit()
-    db.close()
+    """Either format (tests/journal/tamper.py)."""
+    journal_copy = either_copy
+    tamper.edit_rows(journal_copy, lambda rows: [r for r in rows if r["seq"] != 20])
     ctl = boot_riu(journal_copy)
     try:
         assert ctl.model.state != LOCKED_OUT                   # the fast boot skipped it...
@@ -284,17 +289,19 @@ def test_tampering_before_the_anchor_is_caught_by_verify_and_the_idle_check(jour
     assert "first bad row 20" in capsys.readouterr().out
 
 
-def test_tampering_after_the_anchor_is_caught_at_boot(journal_copy, tmp_path):
+def test_tampering_after_the_anchor_is_caught_at_boot(either_copy, tmp_path):
+    """Either format (tests/journal/tamper.py)."""
+    journal_copy = either_copy
     older_anchor = open(anchor_path(journal_copy), "rb").read()
     simulate(journal_copy, GAME, rounds=1, seed=2)
     with open(anchor_path(journal_copy), "wb") as f:     # the anchor as it was a round ago
         f.write(older_anchor)
     after = FileWitness(str(journal_copy)).read()["seq"] + 3
-    db = sqlite3.connect(str(journal_copy))
-    db.execute("UPDATE journal SET data = replace(data, '\"', '\"') || ' ' WHERE seq = ?",
-               (after,))
-    db.commit()
-    db.close()
+
+    def edit(rows):
+        rows[after - 1]["data"] += " "
+        return rows
+    tamper.edit_rows(journal_copy, edit)
     state, reason, _ = locked_reason(journal_copy)
     assert state == LOCKED_OUT and "row %d" % after in reason, reason
 
@@ -316,6 +323,56 @@ def test_an_anchor_write_cut_short_leaves_the_one_before(tmp_path):
     w.write({"format": 1, "seq": 12, "hash": "c" * 64, "key_id": None, "mac": None})
     w.close()
     assert FileWitness(path).read()["seq"] == 12
+
+
+
+def _direct_taken(where):
+    try:
+        os.close(os.open(str(where), os.O_RDONLY | getattr(os, "O_DIRECT", 0)))
+        return True
+    except OSError:
+        return False
+
+
+def test_the_anchor_file_is_one_block_rewritten_in_place_a_slot_at_a_time(tmp_path):
+    """Issue 16 (SD wear): a round's anchor is one sector given to the device, so the file is
+    a whole block made once, each write an O_DIRECT overwrite of one slot in it: its size
+    and its inode never change, and the slot not written is left as it was."""
+    from controller.journal.anchor import FILE_SIZE, SLOT
+    path = str(tmp_path / "j.db")
+    w = FileWitness(path)
+    w.write({"format": 1, "seq": 5, "hash": "a" * 64, "key_id": None, "mac": None})
+    st = os.stat(anchor_path(path))
+    assert st.st_size == FILE_SIZE
+    w.write({"format": 1, "seq": 9, "hash": "b" * 64, "key_id": None, "mac": None})
+    before = open(anchor_path(path), "rb").read()
+    w.write({"format": 1, "seq": 12, "hash": "c" * 64, "key_id": None, "mac": None})
+    after = open(anchor_path(path), "rb").read()
+    if _direct_taken(anchor_path(path)):
+        assert w.direct is not None                 # the slot went to the device itself
+    w.close()
+    again = os.stat(anchor_path(path))
+    assert (again.st_size, again.st_ino) == (FILE_SIZE, st.st_ino)
+    assert after[SLOT:] == before[SLOT:] and after[:SLOT] != before[:SLOT]
+    assert FileWitness(path).read()["seq"] == 12
+
+
+def test_an_older_shorter_anchor_file_is_read_then_extended_to_a_block_once(tmp_path):
+    """An anchor file of an older version (two slots, 1 KiB) keeps its anchor, and its first
+    write makes it the whole block the O_DIRECT writes need."""
+    from controller.journal.anchor import FILE_SIZE, SLOT
+    path = str(tmp_path / "j.db")
+    w = FileWitness(path)
+    old = {"format": 1, "seq": 7, "hash": "d" * 64, "key_id": None, "mac": None}
+    with open(anchor_path(path), "wb") as f:          # as the version before wrote it
+        f.write(w._line(old) + bytes(SLOT))
+    assert FileWitness(path).read() == old
+    w.read()
+    w.write({"format": 1, "seq": 8, "hash": "e" * 64, "key_id": None, "mac": None})
+    w.close()
+    assert os.path.getsize(anchor_path(path)) == FILE_SIZE
+    assert FileWitness(path).read()["seq"] == 8
+    assert FileWitness(path)._slots(open(anchor_path(path), "rb").read())[0][2] == old
 
 
 def test_the_clear_s_journal_check_fails_on_a_refused_journal_and_a_rollback(journal_copy,

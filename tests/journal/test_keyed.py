@@ -2,7 +2,6 @@
 the SHA-256 chain alone cannot, a rewrite of the whole file with every hash recomputed."""
 import os
 import shutil
-import sqlite3
 
 import pytest
 
@@ -14,7 +13,8 @@ from controller.journal import boot
 from controller.journal.chain import row_hash
 from controller.journal.keys import key_id, read_key
 from controller.journal.formats import open_journal
-from tests.journal.conftest import KEY, rewrite, rows_of, simulate
+from tests.journal import tamper
+from tests.journal.conftest import KEY, rows_of, simulate
 from tests.journal.test_boot import fresh
 
 OTHER = b"e99a18c428cb38d5f260853678922e03"
@@ -62,27 +62,29 @@ def test_a_keyed_journal_is_hmac_chained_and_names_its_key_without_holding_it(ke
 
 
 def test_a_keyed_journal_rewritten_without_the_key_fails_at_the_first_rewritten_row(
-        keyed, capsys, tmp_path):
+        either_keyed, capsys, tmp_path):
+    """Either format (tests/journal/tamper.py)."""
+    keyed = either_keyed
     seq = quiet_record(keyed)
-    rewrite(keyed, seq, add_field)                       # rehashed, but without the key
+    tamper.rewrite(keyed, seq, add_field)                # rehashed, but without the key
     rc, out = verify(capsys, keyed, "--key", key_file(tmp_path / "k"))
     assert rc == 1
     assert "first bad row %d: its hash does not match its contents (edited)" % seq in out
 
 
-def test_the_same_rewrite_of_an_unkeyed_journal_is_caught_only_by_an_anchor(journal_copy,
+def test_the_same_rewrite_of_an_unkeyed_journal_is_caught_only_by_an_anchor(either_copy,
                                                                           capsys):
+    """Either format (tamper.py)."""
+    journal_copy = either_copy
     assert cli.main(["journal", "head", str(journal_copy)]) == 0
     anchor = capsys.readouterr().out.strip()
     last = rows_of(journal_copy)[-1]
     assert anchor == "%d:%s" % (last["seq"], last["hash"])
     rc, out = verify(capsys, journal_copy, "--head", anchor)
     assert rc == 0 and "row %d is the anchor's" % last["seq"] in out
-    rewrite(journal_copy, quiet_record(journal_copy), add_field)
+    tamper.rewrite(journal_copy, quiet_record(journal_copy), add_field)
     os.unlink(str(journal_copy) + ".anchor")      # and the anchor file beside it removed
-    store = open_journal(str(journal_copy))
-    store.db.execute("DELETE FROM meta WHERE key = 'anchored'")
-    store.close()
+    tamper.drop_meta(journal_copy, "anchored")
     rc, out = verify(capsys, journal_copy)
     assert rc == 0                      # the SHA-256 chain recomputed holds: the gap
     rc, out = verify(capsys, journal_copy, "--head", anchor)
@@ -136,20 +138,15 @@ def test_a_keyed_journal_without_its_key_is_refused_not_reported_edited(keyed, c
     assert "is keyed" in capsys.readouterr().err
 
 
-def test_a_keyed_journal_rewritten_as_an_unkeyed_one_fails_with_the_key(keyed, capsys,
+def test_a_keyed_journal_rewritten_as_an_unkeyed_one_fails_with_the_key(either_keyed, capsys,
                                                                        tmp_path):
-    db = sqlite3.connect(str(keyed))
-    db.execute("DELETE FROM meta WHERE key IN ('chain', 'key_id')")
-    db.commit()
-    db.close()
-    rewrite(keyed, 1, lambda data: data)                 # every hash SHA-256 from row 1
+    """Either format (tamper.strip_key)."""
+    keyed = either_keyed
+    tamper.strip_key(keyed)                              # every hash SHA-256 from row 1
     rc, out = verify(capsys, keyed)                      # a consistent unkeyed journal, but
     assert rc == 1 and "written for a keyed journal" in out, out   # its anchor file says no
     os.unlink(str(keyed) + ".anchor")
-    db = sqlite3.connect(str(keyed))
-    db.execute("DELETE FROM meta WHERE key = 'anchored'")
-    db.commit()
-    db.close()
+    tamper.drop_meta(keyed, "anchored")
     assert verify(capsys, keyed)[0] == 0                 # a consistent unkeyed journal...
     rc, out = verify(capsys, keyed, "--key", key_file(tmp_path / "k"))
     assert rc == 1 and "is not keyed, but a key was given" in out    # ...not the table's

@@ -152,6 +152,156 @@ def test_a_side_index_that_does_not_agree_with_the_log_is_not_taken(log_copy):
             store.close()                 # and writes it again, whole
 
 
+
+def index_records(path):
+    """PATH.index's records: [(sector, number, end, head, the arrays' bytes)]."""
+    import json
+    import zlib
+    data = open(str(path) + ".index", "rb").read()
+    out, pos = [], 1
+    while (pos + 1) * L.SECTOR <= len(data):
+        magic, no, end, n, crc = L.IX_HEAD.unpack_from(data, pos * L.SECTOR)
+        body = data[pos * L.SECTOR + L.IX_HEAD.size:pos * L.SECTOR + L.IX_HEAD.size + n]
+        if magic != L.IX_MAGIC or zlib.crc32(body) != crc:
+            break
+        text, _, rest = zlib.decompress(body).partition(b"\n")
+        out.append((pos, no, end, json.loads(text), rest))
+        pos += 1 + (L.IX_HEAD.size + n - 1) // L.SECTOR
+    return out
+
+
+def put_record(path, pos, no, end, head, rest):
+    """A record written over the one at sector `pos`, its CRC made to hold (an edit made by
+    someone who knows the format)."""
+    import zlib
+    body = zlib.compress(L.canonical(head) + b"\n" + rest)
+    poke(str(path) + ".index", pos * L.SECTOR,
+         L.IX_HEAD.pack(L.IX_MAGIC, no, end, len(body), zlib.crc32(body)) + body)
+
+
+def scanned(path):
+    """What the log holds read by the whole scan (no index): rows, meters, snapshots, meta."""
+    os.rename(str(path) + ".index", str(path) + ".index.aside")
+    try:
+        store = open_journal(str(path), readonly=True)
+        try:
+            assert store.index_taken == 0
+            return (list(store.rows()), store.meters(), store.meters_seq(),
+                    store.snapshots(limit=10 ** 6), store._records, store.meta("anchored"))
+        finally:
+            store.close()
+    finally:
+        os.rename(str(path) + ".index.aside", str(path) + ".index")
+
+
+def read_through_index(path):
+    store = open_journal(str(path), readonly=True)
+    try:
+        return store.index_taken, store._end, (
+            list(store.rows()), store.meters(), store.meters_seq(),
+            store.snapshots(limit=10 ** 6), store._records, store.meta("anchored"))
+    finally:
+        store.close()
+
+
+def run_killed(path, rounds, seed, records=None):
+    """`simulate` in a forked child that is SIGKILLed where its clean stop would begin (the
+    Store's close, which writes the index's last record), or with `records`, once that many
+    records were written while it ran, at the first commit after which none was: an unclean
+    stop with commits the index does not hold."""
+    import signal
+    pid = os.fork()
+    if pid == 0:
+        try:
+            append = L.LogStore.append
+
+            def killed(self, *a, **kw):
+                seq = append(self, *a, **kw)
+                if records is not None and self._ix_no > records and \
+                        self._end > self._ix_end:
+                    os.kill(os.getpid(), signal.SIGKILL)
+                return seq
+            L.LogStore.append = killed
+            L.LogStore.close = lambda self: os.kill(os.getpid(), signal.SIGKILL)
+            simulate(path, GAME, rounds=rounds, seed=seed)
+        finally:
+            os._exit(3)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL, status
+
+
+def test_after_an_unclean_stop_the_boot_reads_the_running_index_and_the_log_after_it(
+        log_copy, monkeypatch):
+    """Issue 16, boot: the index is kept while running (a record every INDEX_EVERY stream
+    bytes), so after a kill -9 the opening takes the index's records, checked against the
+    log, and scans only the commits after its last; what it reads is what the whole scan
+    reads, and the table boots."""
+    monkeypatch.setattr(L, "INDEX_EVERY", 2048)          # several records in a few rounds
+    locked_reason(log_copy)                              # a clean stop: an index to the end
+    before = len(index_records(log_copy))
+    run_killed(log_copy, rounds=4, seed=5, records=before + 3)
+    taken, end, seen = read_through_index(log_copy)
+    recs = index_records(log_copy)
+    assert len(recs) >= before + 3 and recs[-1][2] == taken   # written while it ran
+    assert 0 < end - taken < 2048 + 8 * L.SECTOR         # and only what came after scanned
+    assert seen == scanned(log_copy)
+    state, reason, report = locked_reason(log_copy)
+    assert state != LOCKED_OUT, reason
+    assert cli.main(["journal", "verify", str(log_copy)]) == 0
+
+
+def test_a_running_index_edited_stale_or_torn_is_never_taken_blindly(log_copy, tmp_path,
+                                                                      monkeypatch):
+    """An index is checked against the log, never believed: an edit with its CRC made to
+    hold, an index of a longer log (an older copy of the log put back beside a newer index)
+    and another log's index are refused whole, the log scanned; a torn last record leaves
+    the records before it."""
+    monkeypatch.setattr(L, "INDEX_EVERY", 2048)
+    locked_reason(log_copy)
+    run_killed(log_copy, rounds=2, seed=6)
+    locked_reason(log_copy)                              # clean: the index to the end
+    good = scanned(log_copy)
+    index = str(log_copy) + ".index"
+    clean = open(index, "rb").read()
+    recs = index_records(log_copy)
+    assert len(recs) >= 3 and read_through_index(log_copy)[0] == recs[-1][2]
+
+    pos, no, end, head, rest = recs[-1]                  # the head's hash edited
+    put_record(log_copy, pos, no, end, dict(head, last_hash="0" * 64), rest)
+    assert read_through_index(log_copy)[0] == 0 and scanned(log_copy) == good
+    assert read_through_index(log_copy)[2] == good
+
+    open(index, "wb").write(clean)                       # an offset moved
+    pos, no, end, head, rest = recs[1]
+    a = L.array("q")
+    a.frombytes(rest)
+    a[head["commits"] - 1] += 1
+    put_record(log_copy, pos, no, end, head, a.tobytes())
+    assert read_through_index(log_copy)[0] == 0
+    assert read_through_index(log_copy)[2] == good
+
+    open(index, "wb").write(clean)                       # the last record torn
+    poke(index, (recs[-1][0]) * L.SECTOR + 30, b"\0" * 20)
+    taken, _, seen = read_through_index(log_copy)
+    assert taken == recs[-2][2] and seen == good
+
+    older = tmp_path / "older.journal"                   # a log shorter than its index
+    shutil.copy(log_copy, older)
+    open(index, "wb").write(clean)
+    simulate(log_copy, GAME, rounds=1, seed=7)
+    shutil.copy(older, log_copy)
+    assert read_through_index(log_copy)[0] == 0
+
+    other = tmp_path / "other.journal"                   # another log's index beside it
+    monkeypatch.setenv("TABLECTL_JOURNAL_FORMAT", "log")
+    simulate(other, GAME, rounds=2, seed=8)
+    shutil.copy(str(other) + ".index", index)
+    assert read_through_index(log_copy)[0] == 0
+    store = open_journal(str(log_copy))                  # the writer puts its own in place
+    store.close()
+    assert read_through_index(log_copy)[0] == index_records(log_copy)[-1][2] > 0
+
+
 def flip(path, offset):
     with open(path, "r+b") as f:
         f.seek(offset)

@@ -120,15 +120,25 @@ def is_input(row):
         kind.startswith("console")
 
 
-def test_a_table_playing_commits_once_per_input_and_its_anchor_once_per_round(tmp_path):
+@pytest.mark.parametrize("fmt", ["sqlite", "log"])
+def test_a_table_playing_commits_once_per_input_and_its_anchor_once_per_round(tmp_path, fmt,
+                                                                              monkeypatch):
     """Props & Hops, the game with the fewest inputs a round (12), so each fsync that is no
     input's weighs most (issue 16: <= 1.1 per input): every commit is an input's, the
     round's derived rows (its snapshot, the meters) ride with the next round's first input,
-    and the anchor's fdatasync is the one other sync, once a round."""
+    and the anchor's fdatasync is the one other sync, once a round. On either format; on
+    the sector log also what each commit gives the disk: whole sectors, a sector of the log
+    proper written once, and one tail slot a commit."""
+    monkeypatch.setenv("TABLECTL_JOURNAL_FORMAT", fmt)
     s = Simulation("props-and-hops", 1, journal=str(tmp_path / "j.db"))
+    writes = []
     try:
         store, commits, anchors = s.ctl.store, [], []
         append = store._append
+        if fmt == "log":
+            pwrite = store._pwrite
+            store._pwrite = lambda data, offset: (writes.append((offset, len(data))),
+                                                  pwrite(data, offset))[1]
 
         def counted(entries, meters, meters_after=None):
             commits.append(list(entries))
@@ -151,3 +161,11 @@ def test_a_table_playing_commits_once_per_input_and_its_anchor_once_per_round(tm
     # the close writes the anchor once more (a clean stop), after the last round's end
     assert rounds <= len(anchors) <= rounds + 1
     assert (len(playing) + rounds) / len(playing) <= 1.1    # the fsyncs per input
+    if fmt == "log":
+        from controller.journal import log as L
+        assert all(o % L.SECTOR == 0 and n % L.SECTOR == 0 for o, n in writes), writes
+        slots = [o for o, n in writes if o < L.FIRST * L.SECTOR]
+        assert set(slots) <= {L.SECTOR, 2 * L.SECTOR} and len(slots) == len(commits)
+        proper = [o // L.SECTOR + i for o, n in writes if o >= L.FIRST * L.SECTOR
+                  for i in range(n // L.SECTOR)]
+        assert proper and len(proper) == len(set(proper))     # no sector written twice
