@@ -9,9 +9,9 @@ can reach is a copy of the head kept elsewhere: `PATH.anchor`, one JSON line
 
 written with the head (at the end of each round, at each boot and at a clean stop, see
 live.py) into one of two slots of a file made once (FileWitness: a torn write leaves the
-other slot's, one anchor older; O_DIRECT, one sector a round). Its seq only grows (`write` refuses to go back). On a keyed journal `mac` is
-HMAC-SHA256 under the journal key over seq, hash and key id: nobody without the key writes a
-lower one that boot believes. At boot (`check`) the journal must hold row N with hash H, and
+other slot's, one anchor older; O_DIRECT, one sector a round). Its seq only grows (`write`
+refuses to go back). On a keyed journal `mac` is HMAC-SHA256 under the journal key over
+seq, hash and key id: nobody without the key writes a lower one that boot believes. At boot (`check`) the journal must hold row N with hash H, and
 its keyed-ness must be the anchor's (a keyed journal rewritten unkeyed is refused).
 
 The anchor is also the journal's last verified point: rows up to it were written by this

@@ -89,7 +89,8 @@ READINGS = [
                 "the best three-card hand of the six cards with the community cards",
                 holds=_riu_progressive, fast_taken=_riu_progressive_taken),
     Reading("riu-fold-loses-pair-plus", "A fold loses the Pair Plus with the Ante and Blind "
-            "(669a.11(f))", "Raise It Up Ante, Blind, Play and a Pair Plus (paytable A) equal to the "
+            "(669a.11(f))", "Raise It Up Ante, Blind, Play and a Pair Plus (paytable A) equal "
+            "to the "
             "Ante, per unit of the Ante, optimal play under each reading",
             "lost on a fold", "kept on a fold",
             holds=_riu_pair_plus),

@@ -27,8 +27,9 @@ def paired_simulation(results, shuffles=None, seed=None, setter=None):
     """Each of `results` (player setting, dealer setting) -> +1/0/-1 priced on the SAME
     deals: six_card_fortune_house_way.simulate's shuffles, seed and pairing (so the first,
     its own result, reproduces the sheet's figure), the house's win per shuffle one
-    observation. `setter` (six cards -> setting) is the house way's set_hand unless given. Why paired: the move between two readings is measured on common deals,
-    so its interval is far narrower than the two holds' intervals would suggest.
+    observation. `setter` (six cards -> setting) is the house way's set_hand unless given.
+    Why paired: the move between two readings is measured on common deals, so its interval
+    is far narrower than the two holds' intervals would suggest.
     Returns {'holds': [(mean, (lo, hi))], 'moves': [(mean, (lo, hi))] of each result
     less the first, 'shuffles', 'rounds', 'seed'}."""
     import math
@@ -134,7 +135,8 @@ READINGS = [
                      "Six-Card Fortune Wager under the house way",
                      "a push", "the dealer's (identical hands go to the dealer, 670a.6(c))",
                      simulate=_scf_pushes),
-    SimulatedReading("scf-double-down-returned", "A Double Down is returned when the dealer holds less "
+    SimulatedReading("scf-double-down-returned", "A Double Down is returned when the dealer "
+                     "holds less "
             "than a pair of eights, even on a foul (670a.11(g)(2))",
             "Six-Card Fortune Double Down, placed on every hand, under the house way "
             "(a setting by the house way never fouls, so the two readings part only for a "
