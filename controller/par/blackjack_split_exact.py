@@ -130,13 +130,13 @@ def _covers(ds, iv, most=5):
     return sets
 
 
-def add_split_round(sums, shoe, v, y, ds):
-    """Add to `sums` ({length: numerator over falling(n, length)}) the split polynomial `y`
-    of v paired with the dealer multisets `ds` ({multiset: sequences}): the 2 + r cards of v
-    and the lumped cards ("not v") priced as in blackjack_bad_beat._Pricer.add_split_terms."""
+def _priced(shoe, v, y):
+    """(counts by value, index of v, cards not v, {key: y's weight times the falling
+    factorials of the shoe at the key's values other than v}): the part of a split round's
+    pricing that does not depend on the dealer, shared by both pairings."""
     c = [shoe[x] for x in VALUES]
-    n, iv = sum(c), v - 1
-    others = n - c[iv]
+    iv = v - 1
+    others = sum(c) - c[iv]
     lo_mask = (1 << 40) - 1
     memo = {}
 
@@ -155,6 +155,14 @@ def add_split_round(sums, shoe, v, y, ds):
         b = base(k & lo_mask, 0) * base(k & (lo_mask << 40), 5)
         if b:
             priced[k] = x * b
+    return c, iv, others, priced
+
+
+def add_split_round(sums, shoe, v, y, ds):
+    """Add to `sums` ({length: numerator over falling(n, length)}) the split polynomial `y`
+    of v paired with the dealer multisets `ds` ({multiset: sequences}): the 2 + r cards of v
+    and the lumped cards ("not v") priced as in blackjack_bad_beat._Pricer.add_split_terms."""
+    c, iv, others, priced = _priced(shoe, v, y)
     dmax = max(max(d) for d in ds)
     ratio = [[[bp.falling(c[i] - u, d) if u <= c[i] else 0 for d in range(dmax + 1)]
               for u in range(256)] for i in range(10)]
@@ -226,27 +234,7 @@ def add_split_round_by_support(sums, shoe, v, y, ds, most=4):
     each support's marginal is taken from the smallest marginal already made that holds its
     values (a cover of at most `most` values, taken once from the full polynomial, or a
     larger support's), so the full polynomial is walked once per cover only."""
-    c = [shoe[x] for x in VALUES]
-    n, iv = sum(c), v - 1
-    others = n - c[iv]
-    lo_mask = (1 << 40) - 1
-    memo = {}
-
-    def base(part, first):
-        b = memo.get((part, first))
-        if b is None:
-            b = 1
-            for i in range(first, first + 5):
-                k = (part >> 8 * i) & BYTE
-                if k and i != iv:
-                    b *= bp.falling(c[i], k)
-            memo[(part, first)] = b
-        return b
-    priced = {}
-    for k, x in y.items():
-        b = base(k & lo_mask, 0) * base(k & (lo_mask << 40), 5)
-        if b:
-            priced[k] = x * b
+    c, iv, others, priced = _priced(shoe, v, y)
     if not priced:
         return
     dmax = max(max(d) for d in ds)

@@ -72,10 +72,11 @@ def _write_log(path, rows, meters, meters_seq, meta, mac, header=None):
             os.unlink(leftover)
 
 
-def _sql(path, *statements):
+def sql(path, *statements):
+    """Each (statement, args) on the SQLite file at `path`, committed once."""
     db = sqlite3.connect(str(path))
-    for sql, args in statements:
-        db.execute(sql, args)
+    for statement, args in statements:
+        db.execute(statement, args)
     db.commit()
     db.close()
 
@@ -86,7 +87,7 @@ def edit_rows(path, fn):
     if format_of(str(path)) == "log":
         _write_log(path, new, meters, meters_seq, meta, mac)
         return
-    _sql(path, ("DELETE FROM journal", ()),
+    sql(path, ("DELETE FROM journal", ()),
          *[("INSERT INTO journal VALUES (%s)" % ", ".join("?" * len(COLUMNS)),
             tuple(r[c] for c in COLUMNS)) for r in new])
 
@@ -97,7 +98,7 @@ def edit_meters(path, fn):
     if format_of(str(path)) == "log":
         _write_log(path, rows, new, meters_seq, meta, mac)
         return
-    _sql(path, ("DELETE FROM meters", ()),
+    sql(path, ("DELETE FROM meters", ()),
          *[("INSERT INTO meters VALUES (?, ?)", (k, v)) for k, v in new.items()])
 
 
@@ -127,7 +128,7 @@ def strip_key(path):
     """A keyed journal made an unkeyed one, as whoever lacks the key would: its chain and
     key id taken out, its head mac gone, every row rehashed with SHA-256 from row 1."""
     if format_of(str(path)) != "log":
-        _sql(path, ("DELETE FROM meta WHERE key IN ('chain', 'key_id', 'head_mac')", ()))
+        sql(path, ("DELETE FROM meta WHERE key IN ('chain', 'key_id', 'head_mac')", ()))
         rewrite(path, 1, lambda data: data)
         return
     rows, meters, meters_seq, meta, _ = _read(path)
@@ -154,7 +155,7 @@ def drop_meta(path, *keys):
     """Meta items taken out (`anchored`: the journal no longer says an anchor was written):
     from SQLite's meta table, or from the log's header and meta, the log written again."""
     if format_of(str(path)) != "log":
-        _sql(path, *[("DELETE FROM meta WHERE key = ?", (k,)) for k in keys])
+        sql(path, *[("DELETE FROM meta WHERE key = ?", (k,)) for k in keys])
         return
     rows, meters, meters_seq, meta, mac = _read(path)
     info = _header_info(path)
@@ -167,5 +168,5 @@ def drop_meta(path, *keys):
 def set_head(path, seq):
     if format_of(str(path)) == "log":
         return None
-    _sql(path, ("UPDATE meta SET value = ? WHERE key = 'head_seq'", (str(seq),)))
+    sql(path, ("UPDATE meta SET value = ? WHERE key = 'head_seq'", (str(seq),)))
     return True

@@ -1,5 +1,4 @@
 """The hash chain: an edited, deleted or reordered row is found, and named."""
-import sqlite3
 
 import hashlib
 import hmac
@@ -15,14 +14,6 @@ def _rows(path):
         return list(s.rows()), s.verify()
     finally:
         s.close()
-
-
-def _sql(path, *statements):
-    db = sqlite3.connect(str(path))
-    for sql, args in statements:
-        db.execute(sql, args)
-    db.commit()
-    db.close()
 
 
 def test_the_chain_of_a_simulated_journal_holds(journal_copy):

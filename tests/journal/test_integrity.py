@@ -140,7 +140,7 @@ def test_a_keyed_journal_with_its_tail_cut_and_head_edited_is_caught(either_keye
     keep = rows[-6]
     tamper.edit_rows(keyed, lambda rows: [r for r in rows if r["seq"] <= keep["seq"]])
     if format_of(str(keyed)) != "log":                        # the log's head is its rows
-        tamper._sql(keyed, ("UPDATE meta SET value = ? WHERE key = 'head_seq'",
+        tamper.sql(keyed, ("UPDATE meta SET value = ? WHERE key = 'head_seq'",
                             (str(keep["seq"]),)),
                     ("UPDATE meta SET value = ? WHERE key = 'head_hash'", (keep["hash"],)))
     os.unlink(anchor_path(keyed))                             # the anchor file too
