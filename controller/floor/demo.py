@@ -47,7 +47,8 @@ async def define_demo_link(url, floor_pw, tables):
         js = nc.jetstream(timeout=5)
         kv = await ensure_link_streams(js)
         old, rev = await read_config(kv, DEMO_LINK)
-        wager, _section, reset, rate = declaration(LINKED_GAME).linkable[0]
+        wager = declaration(LINKED_GAME).linkable[0][0]
+        _section, reset, rate = L.LINKABLE[LINKED_GAME][wager]
         new = L.next_version(old, {"link": DEMO_LINK, "game": LINKED_GAME,
                                    "wager": wager, "tables": tables,
                                    "reset": reset, "rate": str(rate)})

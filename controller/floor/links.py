@@ -23,14 +23,21 @@ from fractions import Fraction
 from controller.errors import ConfigError
 from controller.floor.subjects import TABLE_ID
 from controller.games import all_declarations
+from controller.rules import paytables as pt
 
 
 def linkable():
     """{game: {wager: (section, minimum reset cents or None, minimum rate or None)}}: the
     progressive wagers each game's declaration says a link may serve (issue 12: the floor
-    asks the game, never its name)."""
-    return {d.game: {w: (section, reset, rate) for w, section, reset, rate in d.linkable}
-            for d in all_declarations() if d.linkable}
+    asks the game, never its name), at the texts' minimums, which the rules core's
+    paytables hold (PROGRESSIVE_MINIMUMS; none for Blackjack's, 633a.7(o))."""
+    out = {}
+    for d in all_declarations():
+        mins = pt.PROGRESSIVE_MINIMUMS.get(d.game, {})
+        rate = Fraction(*mins["rate"]) if mins.get("rate") else None
+        for wager, section in d.linkable:
+            out.setdefault(d.game, {})[wager] = (section, mins.get("reset"), rate)
+    return out
 
 
 LINKABLE = linkable()

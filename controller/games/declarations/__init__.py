@@ -54,9 +54,9 @@ class Declaration:
     # "module:function" (wager, meter, {seat: wager}) -> {seat: cents}: how one meter is
     # shared when several players of a round win it (the floor's late awards)
     jackpot_shares: str = None
-    # ((wager, section, minimum reset in cents or None, minimum rate as a Fraction or None),
-    # ...): the progressive wagers a linked progressive may serve, with the texts' minimums a
-    # link's definition is checked against (controller/floor/links.py)
+    # ((wager, section), ...): the progressive wagers a linked progressive may serve
+    # (controller/floor/links.py; the texts' minimum reset and rate are the rules core's
+    # paytables.PROGRESSIVE_MINIMUMS)
     linkable: tuple = ()
     # "module:NAME": the list of the game's readings of docs/interpretations.md, each priced
     # under it and its alternative (controller/par/readings.py collects them in game order)

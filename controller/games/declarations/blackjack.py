@@ -22,6 +22,6 @@ DECLARES = Declaration(
     scenario="controller.games.blackjack.scenario:BlackjackScenario",
     jackpot_shares="controller.rules.blackjack_side_payouts:share_jackpot",   # 633a.7(o)
     # 633a.7(o): the three progressives; the texts set no minimum reset or rate for them
-    linkable=tuple((w, "633a.7(o)", None, None) for w in (
+    linkable=tuple((w, "633a.7(o)") for w in (
         "bad_beat_progressive", "hit_and_run_progressive", "straight_jack_progressive")),
 )

@@ -1,7 +1,5 @@
 """What the table must know about Raise It Up Stud Poker (ch. 669a)."""
 
-from fractions import Fraction
-
 from controller.games.declarations import Declaration, Interval
 
 GAME = "raise-it-up-stud"
@@ -27,6 +25,5 @@ DECLARES = Declaration(
     # its Progressive Payout Wager's hold depends on the strategy: a link prices it so
     linked_par=("progressive", "controller.par.raise_it_up_progressive:LinkedSheet"),
     scenario="controller.games.single_deck.raise_it_up_scenario:RaiseItUpScenario",
-    # 669a.12(e)(3): a $1,000 reset and 14% at least
-    linkable=(("progressive", "669a.12(e)(3)", 100000, Fraction(14, 100)),),
+    linkable=(("progressive", "669a.12(e)(3)"),),
 )

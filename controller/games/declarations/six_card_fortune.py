@@ -36,5 +36,5 @@ DECLARES = Declaration(
     par_sheets="controller.par.six_card_fortune",
     readings="controller.par.six_card_fortune_readings:READINGS",
     scenario="controller.games.six_card_fortune.scenario:SixCardFortuneScenario",
-    linkable=(("progressive", "670a.12(d)(2)", 500000, None),),   # a $5,000 reset at least
+    linkable=(("progressive", "670a.12(d)(2)"),),
 )
