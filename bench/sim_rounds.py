@@ -19,6 +19,10 @@ machines while the rates do not:
              a bench-only split, never a mode of the controller) and with no journal, so the
              figure is split into the journal's own CPU and the fsyncs' share of it; `sys`
              is the system share of the loop's CPU (getrusage, sampled by the kernel)
+    drivers  the CPU per round of the drivers' reader threads (one per serial line: the
+             controller's too, on the Pi as here), beside the loop's, from the kernel's
+             per-thread counts (/proc/self/task/TID/stat, at its tick's resolution); and
+             the simulated devices' threads, which a table does not run
     wire     the bytes both ways on every serial line per round, as the rounds per second
              115200 baud 8N1 allows: sent one after the other (the autoplay acts one device
              at a time; the heartbeats ride along), and on the busiest line direction alone
@@ -46,13 +50,36 @@ BAUD_BYTES_S = 115200 / 10          # 8 data bits, a start and a stop bit
 RUSAGE_THREAD = getattr(resource, "RUSAGE_THREAD", resource.RUSAGE_SELF)
 
 
+CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def threads_cpu():
+    """{thread name prefix: CPU s} of this process's threads now, by what they run: the
+    controller's drivers (tablectl-link-table...) and the simulated devices (-SIM-)."""
+    import threading
+    names = {t.native_id: t.name for t in threading.enumerate()}
+    out = {"drivers": 0.0, "devices": 0.0}
+    for tid in os.listdir("/proc/self/task"):
+        name = names.get(int(tid), "")
+        if not name.startswith("tablectl-link-"):
+            continue
+        try:
+            with open("/proc/self/task/%s/stat" % tid) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:                  # the thread ended meanwhile
+            continue
+        side = "devices" if name.startswith("tablectl-link-SIM-") else "drivers"
+        out[side] += (int(fields[11]) + int(fields[12])) / CLK_TCK
+    return out
+
+
 class Events(list):
     """A second journal sink: every Event the controller journals (the reference's input)."""
 
 
 def full_stack(game, rounds, seed, journal_dir=None, synchronous=None):
     """(rounds/s, loop CPU s per round, wire bytes per round, the events applied, loop
-    system CPU s per round). `synchronous`: the journal's PRAGMA synchronous, for the
+    system CPU s per round, {"drivers", "devices": their threads' CPU s per round}). `synchronous`: the journal's PRAGMA synchronous, for the
     split only (the controller's is FULL)."""
     path = os.path.join(journal_dir, "%s-%d.db" % (game, time.monotonic_ns())) \
         if journal_dir else None
@@ -85,9 +112,9 @@ def full_stack(game, rounds, seed, journal_dir=None, synchronous=None):
         ctl.run_once = timed
         ports = [sim.port for sim in s.sim.serial.values()]
         wire0 = [(p.written.total, p.read_total) for p in ports]
-        t0 = time.perf_counter()
+        t0, threads0 = time.perf_counter(), threads_cpu()
         s.run(rounds)
-        dt = time.perf_counter() - t0
+        dt, threads1 = time.perf_counter() - t0, threads_cpu()
         wire = [(p.written.total - w, p.read_total - r) for p, (w, r) in zip(ports, wire0)]
         if s.stuck:
             raise SystemExit("bench: %s stuck at round %d: %s"
@@ -95,7 +122,7 @@ def full_stack(game, rounds, seed, journal_dir=None, synchronous=None):
     finally:
         s.close()
     return (rounds / dt, cpu[0] / rounds, [(w / rounds, r / rounds) for w, r in wire], events,
-            cpu[1] / rounds)
+            cpu[1] / rounds, {k: (threads1[k] - threads0[k]) / rounds for k in threads1})
 
 
 def machine_alone(game, events, rounds, seed, repeat):
@@ -154,6 +181,11 @@ def main(argv=None):
                   "rounds/s   cpu %6.2f ms (sys %.2f) vs %5.3f ms = %5.2fx   ratio %.4f"
                   % (game, full, total, BAUD_BYTES_S / total, BAUD_BYTES_S / busiest, alone,
                      cpu * 1e3, sys_cpu * 1e3, alone_cpu * 1e3, x(cpu), full / alone))
+            threads = best[sides[0]][5]
+            print("%-26s drivers' reader threads %.2f ms/round = %.2fx (loop and drivers "
+                  "%.2fx); the simulated devices' threads %.2f ms/round"
+                  % ("", threads["drivers"] * 1e3, x(threads["drivers"]),
+                     x(cpu + threads["drivers"]), threads["devices"] * 1e3))
             if args.journal:
                 none, nosync = best["none"][1], best["nosync"][1]
                 print("%-26s cpu split: no journal %.2f ms = %.2fx; the journal without its "

@@ -9,7 +9,7 @@ simulator import.
 
 from drivers.link_protocol import (BABBLING, FAULTS, HANDSHAKE, MS, NO_ACK, PORT, RESTARTED,
                                    SILENT, LinkProtocol, Message)
-from drivers.link_transport import LINK_OPTIONS, Link, check_url
+from drivers.link_transport import LINK_OPTIONS, MAX_SLEEP_S, Link, check_url
 
-__all__ = ["Link", "LinkProtocol", "Message", "LINK_OPTIONS", "check_url", "MS", "FAULTS",
-           "SILENT", "BABBLING", "NO_ACK", "RESTARTED", "HANDSHAKE", "PORT"]
+__all__ = ["Link", "LinkProtocol", "Message", "LINK_OPTIONS", "MAX_SLEEP_S", "check_url", "MS",
+           "FAULTS", "SILENT", "BABBLING", "NO_ACK", "RESTARTED", "HANDSHAKE", "PORT"]

@@ -169,6 +169,27 @@ class LinkProtocol:
         self._timers(now, out)
         return out
 
+    def next_due(self):
+        """The earliest clock time at which poll() has work (a retransmit, a HELLO retry, a
+        queued message, the quiet line's partial frame, the heartbeat, the watchdog), or None
+        when only an input can make any: a transport sleeps until then rather than ticking
+        (a tick costs a thread's wake-up, and on a Pi the loop's share of the GIL)."""
+        due = []
+        if self.codec.pending:
+            due.append(self._last_rx + self.frame_gap_ns)
+        sent = self._inflight
+        if sent is not None:
+            due.append(sent.due_ns)
+        elif self._retry_at is not None:
+            due.append(self._retry_at)
+        if self.connected:
+            if sent is None and self._queue:
+                return 0                         # now: the next message goes out
+            due.append(self._last_sent + self.heartbeat_interval_ns)
+            if not self._silent:                 # the watchdog fires once past its timeout
+                due.append(self._last_heard + self.heartbeat_timeout_ns + 1)
+        return min(due) if due else None
+
     def port_fault(self, reason):
         """The port failed; the session is left as it is (the port may recover)."""
         out = []

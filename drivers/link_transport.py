@@ -34,6 +34,9 @@ PROTOCOL_OPTIONS = ("ack_timeout_ms", "max_retries", "heartbeat_interval_ms",
                     "heartbeat_timeout_ms", "babble_limit", "babble_window_ms", "frame_gap_ms",
                     "hello_retry_ms")
 LINK_OPTIONS = PROTOCOL_OPTIONS + ("reopen_ms", "baudrate")
+# the longest a reader thread sleeps between its timers on a port select() watches: the
+# timers themselves wake it on time (next_due); this bounds a clock that is not real time
+MAX_SLEEP_S = 0.1
 
 
 def check_url(url):
@@ -62,6 +65,13 @@ def check_url(url):
         raise DeviceError("serial url %r: a device path is absolute (/dev/ttyUSB0)" % url)
 
 
+def real_time(clock):
+    """Whether `clock` moves with time.monotonic_ns (itself, or a clock that says so, such
+    as the table clock: an offset on it), so a timer due at its time T is due in real time
+    T - now from now."""
+    return clock is time.monotonic_ns or bool(getattr(clock, "real_time", False))
+
+
 class Link:
     """One end of a tablectl-serial link over a port (controller or device role).
 
@@ -70,11 +80,13 @@ class Link:
       on_fault(reason: str)           the peer is malfunctioning (silent, babbling, no ack, ...)
       on_rejected(reason, raw_hex)    every frame or run of bytes the decoder threw away
       on_tick()                       after every service round (a driver's batching timer)
+      on_due() -> ns or None          when the caller's own timer next needs a service
+                                      round (that batching timer's next report)
     """
 
     def __init__(self, port, identity, *, role="controller", expect=None, codec=None,
                  clock=time.monotonic_ns, on_message=None, on_fault=None, on_rejected=None,
-                 on_tick=None, boot_id=None, own_port=False, url=None, baudrate=115200,
+                 on_tick=None, on_due=None, boot_id=None, own_port=False, url=None, baudrate=115200,
                  reopen_ms=1000, **timing):
         unknown = sorted(set(timing) - set(PROTOCOL_OPTIONS))
         if unknown:
@@ -86,7 +98,7 @@ class Link:
         self.protocol = LinkProtocol(identity, role=role, expect=expect, codec=codec,
                                      now=clock(), boot_id=boot_id, **timing)
         self.on_message, self.on_fault = on_message, on_fault
-        self.on_rejected, self.on_tick = on_rejected, on_tick
+        self.on_rejected, self.on_tick, self.on_due = on_rejected, on_tick, on_due
         self.reopen_ns = reopen_ms * MS
         self._reopen_at = None
         self._own_port = own_port
@@ -163,6 +175,7 @@ class Link:
             self._started = True
             if self.port is not None:
                 self._do(self.protocol.begin_handshake(self.clock()))
+        self._nudge()                            # the HELLO's retransmit timer is new
 
     def connect(self, timeout_ms=2000, poll_s=0.001):
         """Handshake and wait: returns the peer's HELLO, or raises a HandshakeError.
@@ -293,8 +306,17 @@ class Link:
                 log.exception("link %s: on_tick failed", describe(self.identity))
         return delivered
 
-    def start(self, tick_s=0.002):
-        """Run service() on a reader thread until close()."""
+    def start(self, tick_s=0.002, max_sleep_s=None):
+        """Run service() on a reader thread until close().
+
+        The thread sleeps until the port has bytes, a send() or close() wakes it, or the
+        next timer is due (`next_due`: the protocol's, the reopen, `on_due`'s), so an idle
+        line costs no wake-ups between its heartbeats. That takes a clock that moves in
+        real time (`real_time(clock)`); the sleep is bounded by `max_sleep_s` all the same.
+        A test's clock, which jumps when the test says and wakes nobody, is looked at
+        every `tick_s`, as is a port select() cannot watch (loop://)."""
+        if max_sleep_s is None or not real_time(self.clock):
+            max_sleep_s = tick_s
         if self._thread is None:
             self._stop.clear()
             wake = os.pipe()
@@ -302,7 +324,8 @@ class Link:
                 os.set_blocking(fd, False)
             with self._wake_lock:
                 self._wake = wake
-            self._thread = threading.Thread(target=self._run, args=(tick_s,), daemon=True,
+            self._thread = threading.Thread(target=self._run, daemon=True,
+                                            args=(tick_s, max_sleep_s),
                                             name="tablectl-link-%s" % self.identity.get("id", "?"))
             self._thread.start()
 
@@ -328,7 +351,29 @@ class Link:
     def __exit__(self, *exc):
         self.close()
 
-    def _run(self, tick_s):
+    def next_due(self):
+        """The clock time of the next timer a service round must see, or None."""
+        with self._lock:
+            if self._pending:
+                return 0
+            due = [self.protocol.next_due()] if self.port is not None else \
+                [self._reopen_at if self.url is not None else None]
+        if self.on_due is not None:
+            try:
+                due.append(self.on_due())
+            except Exception:                    # noqa: BLE001 - a callback's bug: tick
+                log.exception("link %s: on_due failed", describe(self.identity))
+                return 0
+        due = [d for d in due if d is not None]
+        return min(due) if due else None
+
+    def _sleep_s(self, longest_s):
+        due = self.next_due()
+        if due is None:
+            return longest_s
+        return min(longest_s, max(0.0, (due - self.clock()) / 1e9))
+
+    def _run(self, tick_s, max_sleep_s):
         ready = False
         while not self._stop.is_set():
             read_before = self.stats["bytes_in"]
@@ -338,13 +383,16 @@ class Link:
                 self.protocol.stats["service_errors"] += 1
                 log.exception("link %s: service failed", describe(self.identity))
             fd = self._port_fd()
-            if fd is None or (ready and self.stats["bytes_in"] == read_before):
+            if self.port is None:                # absent: nothing to read until the reopen
+                ready = False
+                self._stop.wait(self._sleep_s(max_sleep_s))
+            elif fd is None or (ready and self.stats["bytes_in"] == read_before):
                 # select() cannot watch this port, or it says readable with nothing to read
                 # (a hung-up pty): the tick keeps the thread from spinning
                 ready = False
                 self._stop.wait(tick_s)
             else:
-                ready = self._sleep(fd, tick_s)
+                ready = self._sleep(fd, self._sleep_s(max_sleep_s))
 
     def _port_fd(self):
         port = self.port

@@ -53,6 +53,11 @@ class TableClock:
         self.offset_ns = offset_ns
         self.boot = boot or {}
 
+    @property
+    def real_time(self):
+        """It moves as time.monotonic_ns does (a link's thread may sleep until a timer)."""
+        return self.monotonic is time.monotonic_ns
+
     def __call__(self):
         return self.offset_ns + self.monotonic()
 

@@ -24,7 +24,7 @@ from controller.errors import TablectlError
 from controller.events import Event
 from drivers.devices.fields import FieldError, clean_payload, clean_text
 from drivers.errors import DeviceError, HandshakeTimeout
-from drivers.link import LINK_OPTIONS, Link
+from drivers.link import LINK_OPTIONS, MAX_SLEEP_S, Link
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +81,7 @@ class SerialDevice:
         kwargs = dict(role="controller", expect=self.expect, clock=self.clock,
                       on_message=self._on_message, on_fault=self._on_link_fault,
                       on_rejected=self._on_rejected, on_tick=self._flush_rejected,
+                      on_due=self._rejected_due,
                       **self.link_options)
         if self.url is not None:
             self.link = Link.open(self.url, self.identity, **kwargs)
@@ -88,7 +89,7 @@ class SerialDevice:
             self.link = Link(self.port, self.identity, **kwargs)
         self._running = True
         self.link.begin_handshake()
-        self.link.start(self.tick_s)
+        self.link.start(self.tick_s, MAX_SLEEP_S)
         return self
 
     def stop(self, drain_ms=200):
@@ -261,6 +262,13 @@ class SerialDevice:
                 batch[1] = raw_hex
                 flush = []
         self._report(flush)
+
+    def _rejected_due(self):
+        """When the oldest batch of rejections is due for its report (the link sleeps
+        until then, not a tick at a time)."""
+        with self._batch_lock:
+            starts = [batch[2] for batch in self._batches.values()]
+        return min(starts) + self.reject_interval_ns if starts else None
 
     def _flush_rejected(self):
         """The link's tick: report each reason's batch once its interval is over."""

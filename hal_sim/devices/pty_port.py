@@ -4,8 +4,8 @@ The driver opens the slave's path with serial.serial_for_url, exactly as it
 opens /dev/ttyUSB0 on a table; the device's Link reads and writes the master
 through this object, which is where the line's faults are injected: delay,
 silence, split frames, bad checksums, junk bytes and a disconnect. Delayed and
-split bytes leave on the device link's own service ticks (`in_waiting`), so no
-extra thread is needed.
+split bytes leave on the device link's own service rounds (`in_waiting`), its thread woken
+when they are due (`next_due`), so no extra thread is needed.
 """
 
 import errno
@@ -51,6 +51,12 @@ class PtyPort:
             self._check()
             self._flush(self.clock())
             return struct.unpack("I", fcntl.ioctl(self.master, termios.FIONREAD, b"\0" * 4))[0]
+
+    def next_due(self):
+        """When the next delayed or split bytes are due on the wire (the device link's
+        on_due: its thread wakes then to write them), or None."""
+        with self._lock:
+            return min(due for due, _ in self._pending) if self._pending else None
 
     def fileno(self):
         """The master's fd, for the Link's select(); delayed bytes still wait for a tick."""

@@ -10,7 +10,7 @@ import os
 import time
 
 from drivers.codec import Codec, MsgType
-from drivers.link import Link
+from drivers.link import MAX_SLEEP_S, Link
 from hal_sim.devices.pty_port import MS, PtyPort
 from hal_sim.recent import Recent
 
@@ -45,8 +45,9 @@ class SimSerialDevice:
         self.port = PtyPort(self.clock)
         self.link = Link(self.port, {"device": self.device, "id": self.ident}, role="device",
                          clock=self.clock, boot_id=self.boot_id, on_message=self._on_message,
-                         on_fault=self.on_link_fault, **self.link_options)
-        self.link.start(self.tick_s)
+                         on_fault=self.on_link_fault, on_due=self.port.next_due,
+                         **self.link_options)
+        self.link.start(self.tick_s, MAX_SLEEP_S)
         return self
 
     def stop(self):

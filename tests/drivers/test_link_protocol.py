@@ -250,3 +250,75 @@ def test_a_refused_hello_from_a_connected_peer_ends_the_session(ends):
     assert "v3" in kinds(out, Fault)[0].reason
     out = link.receive(peer.frame(MsgType.HELLO, 0, SHOE_HELLO), 0)
     assert link.connected
+
+
+# -- when the protocol next has work (the transport sleeps until then) -----------------
+
+def _script(link, peer):
+    """Inputs at ms: a handshake, traffic, junk, a command nobody acknowledges, silence."""
+    ack = lambda seq: (lambda: link.receive(peer.frame(MsgType.ACK, seq), now[0]))  # noqa: E731
+    now = [0]
+    steps = {
+        0: lambda: link.begin_handshake(now[0]),
+        3: lambda: link.receive(peer.frame(MsgType.ACK, 0)
+                                + peer.frame(MsgType.HELLO, 0, SHOE_HELLO), now[0]),
+        40: lambda: link.send({"cmd": "shuffle"}),
+        45: ack(1),
+        700: lambda: link.receive(peer.frame(MsgType.EVENT, 1, {"kind": "card", "card": "As"})
+                                  [:5], now[0]),                     # half a frame: the gap
+        300: lambda: link.send({"cmd": "status"}),                   # never acknowledged
+        1301: lambda: link.receive(b"noise", now[0]),
+    }
+    return now, steps
+
+
+def _polled_every_ms(link, now, steps, until_ms):
+    """Poll every ms to `until_ms`, the script's inputs first; assert no poll before
+    next_due() has work. (polls at or past next_due, polls of those with work)."""
+    woken = fired = 0
+    for t in range(0, until_ms):
+        now[0] = t * MS
+        if t in steps:
+            steps[t]()
+        due = link.next_due()
+        out = link.poll(now[0])
+        if due is None or now[0] < due:
+            assert out == [], "work at %d ms before next_due %s: %r" % (t, due, out)
+        else:
+            woken += 1
+            fired += bool(out)
+    return woken, fired
+
+
+def test_poll_has_no_work_before_next_due_and_its_timers_fire_at_it(ends):
+    """A transport that polls only at next_due() (and on input) misses nothing that a poll
+    every millisecond does: over a script with the protocol's timers (retransmits, the
+    frame gap, heartbeats, no_ack, the HELLO's give-up and retry), no poll before
+    next_due() has work, and the polls at it do."""
+    link, peer = ends
+    now, steps = _script(link, peer)
+    woken, fired = _polled_every_ms(link, now, steps, 6000)
+    assert {"no_ack", HANDSHAKE} <= set(link.faults)
+    assert link.stats["retransmits"] >= 8 and link.stats["hello_retries"] >= 1
+    assert link.stats["heartbeats_sent"] >= 1
+    # the transport's wake-ups: about one per timer, not one per millisecond
+    assert fired >= 10 and woken <= 3 * fired + 10, (woken, fired)
+
+
+def test_the_watchdog_is_due_just_past_its_timeout(ends):
+    link, peer = ends
+    now = [0]
+    steps = {0: lambda: connect(link, peer)}
+    woken, fired = _polled_every_ms(link, now, steps, 2500)
+    assert set(link.faults) == {SILENT} and fired >= 4      # four heartbeats, then silent
+
+
+def test_a_connected_idle_link_is_next_due_at_its_heartbeat(ends):
+    link, peer = ends
+    connect(link, peer, now=7 * MS)
+    assert link.next_due() == 7 * MS + link.heartbeat_interval_ns
+    link.send({"cmd": "selftest"})
+    assert link.next_due() == 0                        # queued: now
+    link.poll(8 * MS)
+    assert link.next_due() == 8 * MS + link.ack_timeout_ns      # its retransmit
+    assert LinkProtocol(CONTROLLER, now=0).next_due() is None   # no handshake: only input

@@ -419,3 +419,32 @@ def _hostile_frame(body, seq=None):
     from drivers.codec import crc16_ccitt_false
     inner = bytes((len(body), 200 if seq is None else seq, 0x10)) + body
     return b"\x7e" + inner + crc16_ccitt_false(inner).to_bytes(2, "big")
+
+
+def test_a_batch_of_rejections_is_reported_when_due_on_the_real_clock(monkeypatch):
+    """On the real clock the driver's thread sleeps until its next timer, the batch of
+    rejections' report among them (_rejected_due): the first junk run of a burst is
+    journaled at once, the rest once `reject_interval_ms` is over. Nothing else wakes the
+    thread here (no heartbeat for 10 s either way, no bound on the sleep)."""
+    import time
+
+    import drivers.devices.serial_device as serial_device
+    monkeypatch.setattr(serial_device, "MAX_SLEEP_S", 3600.0)
+    quiet = dict(heartbeat_interval_ms=10000, heartbeat_timeout_ms=60000)
+    sim = SimDealingShoe(**quiet).start()
+    journal = []
+    driver = DealingShoe(None, sim.path, clock=time.monotonic_ns, reject_interval_ms=400,
+                         on_rejected=lambda *r: journal.append(r), **quiet)
+    try:
+        driver.start(Sink())
+        assert driver.wait_connected(), driver.status()
+        for _ in range(3):
+            sim.inject("junk", b"\x01\x02garbage")
+            sim.deal("Qs")                       # each junk run ends at the next frame
+            assert wait_for(lambda: sim.link.idle)
+        assert [(r[1], r[3]) for r in journal] == [("junk", 1)]      # the burst's first
+        assert wait_for(lambda: len(journal) == 2, timeout=3.0), journal
+        assert [(r[1], r[3]) for r in journal] == [("junk", 1), ("junk", 2)]
+    finally:
+        driver.stop()
+        sim.stop()
