@@ -4,6 +4,7 @@ With a tick of an hour these links could only work if the wake-ups do; close() t
 the thread rather than wait for its tick.
 """
 
+import contextlib
 import os
 import threading
 
@@ -63,58 +64,58 @@ def test_a_hung_up_pty_does_not_spin_the_thread():
         os.close(slave)
 
 
-def test_an_idle_line_wakes_for_its_heartbeats_not_every_tick():
-    """On the real clock the threads sleep until the protocol's next timer: an idle
-    connected pair still beats on time (every 100 ms here) but is not serviced every 2 ms
-    tick, which cost six lines' threads ~500 wake-ups a second each, on the loop's GIL."""
+@contextlib.contextmanager
+def connected_pair(tick_s, max_sleep_s, controller_kw=None, device_kw=None, line_due=False):
+    """A controller Link and a device Link over a real pty, both threads started with
+    (tick_s, max_sleep_s) and the handshake done; (controller, device, the device's
+    PtyPort). `line_due`: the device's thread also wakes for the line's delayed bytes, as
+    the simulator's do. Everything closed after."""
     device_port = PtyPort()
     port = serial.serial_for_url(device_port.path, baudrate=115200, timeout=0)
-    controller = Link(port, CONTROLLER, heartbeat_interval_ms=100)
-    device = Link(device_port, SHUFFLER, role="device", heartbeat_interval_ms=100)
-    calls = []
-    service = controller.service
-    controller.service = lambda: (calls.append(1), service())[1]
+    controller = Link(port, CONTROLLER, **(controller_kw or {}))
+    device = Link(device_port, SHUFFLER, role="device", **(device_kw or {}),
+                  **({"on_due": device_port.next_due} if line_due else {}))
     try:
-        device.start(0.002, 1.0)
-        controller.start(0.002, 1.0)
+        device.start(tick_s, max_sleep_s)
+        controller.start(tick_s, max_sleep_s)
         controller.begin_handshake()
         pump_until(lambda: controller.connected and device.connected, timeout=5.0)
-        beats, n = controller.stats["heartbeats_sent"], len(calls)
-        threading.Event().wait(1.0)
-        beats, n = controller.stats["heartbeats_sent"] - beats, len(calls) - n
-        assert beats >= 5, "%d heartbeats in 1 s at a 100 ms interval" % beats
-        # a wake-up per beat each way and its ACK-free frames: tens, not the 2 ms tick's 500
-        assert n < 100, "%d service rounds in 1 s" % n
-        assert not controller.faults and not device.faults
+        yield controller, device, device_port
     finally:
         controller.close()
         device.close()
         port.close()
         device_port.close()
+
+
+def test_an_idle_line_wakes_for_its_heartbeats_not_every_tick():
+    """On the real clock the threads sleep until the protocol's next timer: an idle
+    connected pair still beats on time (every 100 ms here) but is not serviced every 2 ms
+    tick, which cost six lines' threads ~500 wake-ups a second each, on the loop's GIL."""
+    beat = {"heartbeat_interval_ms": 100}
+    with connected_pair(0.002, 1.0, beat, beat) as (controller, device, _):
+        calls = []
+        service = controller.service
+        controller.service = lambda: (calls.append(1), service())[1]
+        beats = controller.stats["heartbeats_sent"]
+        threading.Event().wait(1.0)
+        beats, n = controller.stats["heartbeats_sent"] - beats, len(calls)
+        assert beats >= 5, "%d heartbeats in 1 s at a 100 ms interval" % beats
+        # a wake-up per beat each way and its ACK-free frames: tens, not the 2 ms tick's 500
+        assert n < 100, "%d service rounds in 1 s" % n
+        assert not controller.faults and not device.faults
 
 
 def test_delayed_and_split_bytes_leave_when_due_without_a_tick():
     """The simulated line's delayed bytes wake the device's thread when due (PtyPort's
     next_due), so a 30 ms delay and a split frame arrive before the 50 ms ACK timeout: no
     retransmission, no duplicate."""
-    device_port = PtyPort()
-    port = serial.serial_for_url(device_port.path, baudrate=115200, timeout=0)
     got = []
-    controller = Link(port, CONTROLLER, on_message=got.append)
-    device = Link(device_port, SHUFFLER, role="device", on_due=device_port.next_due)
-    try:
-        device.start(HOUR_S, HOUR_S)
-        controller.start(HOUR_S, HOUR_S)
-        controller.begin_handshake()
-        pump_until(lambda: controller.connected and device.connected, timeout=5.0)
-        device_port.delay_ns, device_port.split_ns = 30 * 10 ** 6, 5 * 10 ** 6
+    with connected_pair(HOUR_S, HOUR_S, {"on_message": got.append},
+                        line_due=True) as (controller, device, pty):
+        pty.delay_ns, pty.split_ns = 30 * 10 ** 6, 5 * 10 ** 6
         for n in range(5):
             device.send({"kind": "card", "n": n})
         pump_until(lambda: len(got) == 5 and device.idle, timeout=5.0)
         assert [m.payload["n"] for m in got] == list(range(5))
         assert device.stats["retransmits"] == 0 and not controller.stats["rejected"]
-    finally:
-        controller.close()
-        device.close()
-        port.close()
-        device_port.close()
