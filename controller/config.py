@@ -22,7 +22,8 @@ section is valid and the templates stay equal to the defaults):
     hal          "real" | "sim": the GPIO backend (wins over $TABLECTL_HAL, drivers/hal.py)
     journal_key  the journal's key file (controller/journal/keys.py): the journal is keyed
                  with it (an HMAC-SHA256 chain); read, and its mode checked, at boot
-    journal_format  "sqlite" | "log": what a NEW journal is written as (journal/formats.py);
+    journal_format  "sqlite" | "log": what a NEW journal is written as (default log,
+                 journal/formats.py);
                  an existing journal is read as what its file is, whatever this says
     [controller.devices.NAME]   one table per device, as drivers.devices.build_devices takes
                                 it: type (default NAME), url for a serial device, its pins

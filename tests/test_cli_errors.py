@@ -8,7 +8,6 @@ import pty
 import select
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -17,6 +16,7 @@ import pytest
 
 from controller.sim import Simulation
 from hal_sim import bench
+from tests.journal import tamper
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -171,10 +171,8 @@ def journal(tmp_path_factory):
 def test_journal_verify_on_a_row_that_is_not_json(journal, tmp_path):
     copy = tmp_path / "copy.db"
     shutil.copy(journal, copy)
-    db = sqlite3.connect(copy)
-    db.execute("UPDATE journal SET data = 'not json {' WHERE seq = 7")
-    db.commit()
-    db.close()
+    tamper.edit_rows(copy, lambda rows: [dict(r, data="not json {") if r["seq"] == 7 else r
+                                         for r in rows])
     # exit 1 and the verdict on stdout: the journal was read and does not verify (exit 2
     # is for input that is wrong), as docs/journal.md says
     p = tablectl(tmp_path, "journal", "verify", copy)

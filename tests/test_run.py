@@ -9,7 +9,6 @@ import os
 import re
 import select
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -19,8 +18,10 @@ import pytest
 from controller import config as configuration
 from controller.errors import ConfigError
 from controller.games import model_class
+from controller.journal.formats import READ_ERRORS, open_journal
 from hal_sim.devices import TABLE_DEVICES, SimHardware
 from tests.deploy.test_watchdog import FakeSystemd
+from tests.journal import tamper
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -184,10 +185,7 @@ def test_a_broken_journal_starts_the_table_locked_out_and_says_why(tmp_path, sim
     journal = tmp_path / "journal.db"
     env = env_with(TABLECTL_HAL="sim", TABLECTL_PINS=str(tmp_path / "pins.json"))
     assert run_and_stop(tmp_path, config, journal, env)[0] == 0
-    db = sqlite3.connect(str(journal))
-    db.execute("UPDATE meters SET value = value + 1 WHERE name = 'rounds'")
-    db.commit()
-    db.close()
+    tamper.edit_meters(journal, lambda m: dict(m, rounds=m["rounds"] + 1))
     code, err, _, _ = run_and_stop(tmp_path, config, journal, env)
     assert code == 0, err
     assert "the boot checks failed; the table is locked out: " in err, err
@@ -295,18 +293,18 @@ def test_run_journals_a_malformed_frame_with_its_device(tmp_path, sim_table):
 
 
 def _rows_of(journal, kind):
-    """Rows read beside the running controller (the journal is WAL: readers never block)."""
+    """Rows read beside the running controller (either format: readers never block)."""
     if not journal.exists():
         return []
-    db = sqlite3.connect("file:%s?mode=ro" % journal, uri=True)
     try:
-        rows = db.execute("SELECT source, data FROM journal WHERE kind = ? ORDER BY seq",
-                          (kind,)).fetchall()
-    except sqlite3.OperationalError:              # not created yet
+        store = open_journal(str(journal), readonly=True)
+    except READ_ERRORS:                          # not made whole yet
         return []
+    try:
+        rows = [r for r in store.rows() if r["kind"] == kind]
     finally:
-        db.close()
-    return [{"source": source, "data": json.loads(data)} for source, data in rows]
+        store.close()
+    return [{"source": r["source"], "data": json.loads(r["data"])} for r in rows]
 
 
 def test_the_runner_stamps_frames_and_edges_in_table_time(tmp_path, sim_table, monkeypatch):

@@ -17,7 +17,7 @@ READ_ERRORS = (JournalError, OSError, sqlite3.Error)
 
 from controller.journal.log import MAGIC as LOG_MAGIC
 FORMATS = ("sqlite", "log")
-DEFAULT = "sqlite"
+DEFAULT = "log"
 
 
 def _store_class(fmt):

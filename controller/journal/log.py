@@ -285,6 +285,8 @@ class LogStore(JournalFile):
     def _stream(self, lo, hi):
         """The stream's bytes [lo, hi): from the log proper's sectors, and past its full
         ones from the tail slot's copy."""
+        if self.fd is None:
+            raise JournalError("journal %s is closed" % self.path)
         out = []
         proper = min(hi, self._full * STREAM)
         if lo < proper:

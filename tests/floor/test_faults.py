@@ -147,24 +147,23 @@ def test_one_tables_connection_cut_for_30_s(floor, tmp_path):
 
 def resume_voids(path):
     """How many rounds the table's restarts have voided (their `resume_void` records)."""
-    import sqlite3
-    db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+    return sum(1 for r in _rows(path) if r["kind"] == "resume_void")
+
+
+def _rows(path, last=None):
+    """The journal's committed rows, read beside the running table (either format)."""
+    from controller.journal.formats import open_journal
+    store = open_journal(str(path), readonly=True)
     try:
-        return db.execute("SELECT count(*) FROM journal WHERE kind = 'resume_void'").fetchone()[0]
+        return list(store.select(last=last))
     finally:
-        db.close()
+        store.close()
 
 
 def dealing(path):
     """The journal's last committed rows show a round past "no more bets" and no snapshot
     after it: a round in play, or one whose last card has just settled it."""
-    import sqlite3
-    db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
-    try:
-        kinds = [r[0] for r in db.execute(
-            "SELECT kind FROM journal ORDER BY seq DESC LIMIT 60")]
-    finally:
-        db.close()
+    kinds = [r["kind"] for r in reversed(_rows(path, last=60))]
     closed = kinds.index("wagers_closed") if "wagers_closed" in kinds else None
     ended = kinds.index("snapshot") if "snapshot" in kinds else len(kinds)
     return closed is not None and closed < ended

@@ -455,3 +455,31 @@ def test_the_configuration_chooses_a_new_journal_s_format_and_never_an_old_one_s
         boot(path, table, policies, journal_format=fmt).close()
         assert format_of(path) == "log"
     assert not [f for f in os.listdir(tmp_path) if ".new-" in f]      # no temporary left
+
+
+def test_a_sqlite_journal_of_an_older_version_stays_sqlite_with_the_log_the_default(tmp_path,
+                                                                                    monkeypatch):
+    """The sector log is the default for a new journal (formats.DEFAULT); a table whose
+    journal is SQLite (every version before) keeps it: it boots, resumes and appends as
+    SQLite, and verifies."""
+    from controller.journal import boot
+    from controller.journal.formats import DEFAULT, open_journal
+    from tests.journal.test_boot import fresh
+    monkeypatch.delenv("TABLECTL_JOURNAL_FORMAT", raising=False)
+    assert DEFAULT == "log"
+    path = str(tmp_path / "old.journal")
+    table, policies = fresh(GAME)
+    boot(path, table, policies, journal_format="sqlite").close()
+    assert format_of(path) == "sqlite"
+    before = open_journal(path).last()[0]
+    table, policies = fresh(GAME)
+    ctl = boot(path, table, policies)             # no format given: the default is log
+    ctl.step_record("appended", {})
+    ctl.close()
+    store = open_journal(path)
+    try:
+        assert format_of(path) == "sqlite" and type(store).__name__ == "Store"
+        assert store.last()[0] > before
+        assert store.verify() is None                 # the chain holds, the head agrees
+    finally:
+        store.close()
