@@ -28,18 +28,17 @@ damaged log is JournalDamaged at its opening, naming the sector or commit.
 
 Reading scans the stream once at opening and keeps a small index (each commit's offset and
 first seq, the snapshots, the records by kind). The writer keeps that index on the disk as
-it runs, PATH.index, appended in sectors of its own (see "the running index" below), so an
-opening after a clean or an unclean stop reads it, checks it against the log, and scans
-only the commits after its last record (docs/journal.md, "The sector log").
+it runs, PATH.index, appended in sectors of its own (log_index.py), so an opening after a
+clean or an unclean stop reads it, checks it against the log, and scans only the commits
+after its last record (docs/journal.md, "The sector log"). The sectors' layout, their
+structs and CRCs, is log_layout.py.
 """
 
 import bisect
 import contextlib
-import hmac
 import json
 import mmap
 import os
-import struct
 import threading
 import zlib
 from array import array
@@ -47,101 +46,15 @@ from array import array
 from controller.errors import JournalDamaged, JournalError
 from controller.journal.chain import GENESIS_HASH, canonical
 from controller.journal.log_vocabulary import VERSIONS
-from controller.journal.store import (COLUMNS, KEYED, JournalFile, encode_rows, head_mac,
-                                      link_into_place)
-
-MAGIC = b"tablectl-log\0\0\0\n"         # a sector log's first 16 bytes (formats.py)
-FORMAT = "log-1"
-ZDICT_VERSION = 1
-SECTOR = 512
-STREAM = 488                     # stream bytes per sector of the log proper
-FIRST = 3                        # the log proper's first sector
-SLOT_HEAD = struct.Struct("<2sQQH")          # magic, slot seq, full sectors, tail length
-SLOT_MAGIC = b"TS"
-INDEX_MAGIC = b"tablectl-log-index-2\n"   # PATH.index's header sector begins so
-IX_HEAD = struct.Struct("<4sQQII")          # magic, record number, stream end, length, CRC
-IX_MAGIC = b"TLXR"
-INDEX_EVERY = 2 ** 16            # stream bytes between two records of the index
-INDEX_SEGMENT = 2 ** 18          # bytes of the index zeroed ahead at a time
-CRC = struct.Struct("<I")
-LEN = struct.Struct("<I")
-ITEM = struct.Struct("<cI")
-SEGMENT = 2 ** 20                # bytes zeroed ahead at a time
-LEVEL = 6
-assert SLOT_HEAD.size + STREAM - 1 + CRC.size <= SECTOR
+from controller.journal.log_index import RunningIndex
+from controller.journal.log_layout import (  # noqa: F401 - its names are log.X too
+    MAGIC, FORMAT, ZDICT_VERSION, SECTOR, STREAM, FIRST, SLOT_HEAD, SLOT_MAGIC, INDEX_MAGIC,
+    IX_HEAD, IX_MAGIC, INDEX_EVERY, INDEX_SEGMENT, CRC, LEN, ITEM, SEGMENT, LEVEL, _crc,
+    _sector_crc, _slot_bytes, _parse_slot, _header_bytes, _index_header, _items, _row, _zero)
+from controller.journal.store import KEYED, JournalFile, encode_rows, head_mac, link_into_place
 
 
-def _crc(*parts):
-    c = 0
-    for p in parts:
-        c = zlib.crc32(p, c)
-    return c
-
-
-def _sector_crc(index, data):
-    return _crc(struct.pack("<Q", index), data)
-
-
-def _slot_bytes(seq, full, tail):
-    body = SLOT_HEAD.pack(SLOT_MAGIC, seq, full, len(tail)) + tail
-    body += bytes(SECTOR - CRC.size - len(body))
-    return body + CRC.pack(_crc(body))
-
-
-def _parse_slot(raw):
-    """(seq, full, tail) of a slot sector, or None when its CRC or its lengths do not hold."""
-    if len(raw) != SECTOR or CRC.unpack_from(raw, SECTOR - CRC.size)[0] != \
-            _crc(raw[:SECTOR - CRC.size]):
-        return None
-    magic, seq, full, n = SLOT_HEAD.unpack_from(raw)
-    if magic != SLOT_MAGIC or n >= STREAM or seq == 0:
-        return None
-    return seq, full, bytes(raw[SLOT_HEAD.size:SLOT_HEAD.size + n])
-
-
-def _header_bytes(info):
-    text = canonical(info)
-    body = MAGIC + LEN.pack(len(text)) + text
-    if len(body) > SECTOR - CRC.size:
-        raise JournalError("journal header too long (%d bytes)" % len(body))
-    body += bytes(SECTOR - CRC.size - len(body))
-    return body + CRC.pack(_crc(body))
-
-
-def _index_header(log_crc):
-    """PATH.index's first sector: its magic and the CRC of the log's own header sector, so
-    an index is never read against another log's header."""
-    body = INDEX_MAGIC + CRC.pack(log_crc)
-    return body + bytes(SECTOR - len(body))
-
-
-def _items(payload, where):
-    """The (tag, bytes) items of a commit's inflated body; JournalDamaged if a length runs
-    past it."""
-    out, off = [], 0
-    while off < len(payload):
-        if off + ITEM.size > len(payload):
-            raise JournalDamaged("%s: an item's header runs past the commit" % where)
-        tag, n = ITEM.unpack_from(payload, off)
-        off += ITEM.size
-        if off + n > len(payload):
-            raise JournalDamaged("%s: an item of %d bytes runs past the commit" % (where, n))
-        out.append((tag, payload[off:off + n]))
-        off += n
-    return out
-
-
-def _row(body, digest, prev, where):
-    try:
-        f = json.loads(body)
-        row = {c: f[c] for c in COLUMNS[:7]}
-    except (ValueError, KeyError, TypeError):
-        raise JournalDamaged("%s: a row that is not a row's body" % where)
-    row["prev_hash"], row["hash"] = prev, digest.hex()
-    return row
-
-
-class LogStore(JournalFile):
+class LogStore(RunningIndex, JournalFile):
     """A sector-log journal: the methods of store.Store (which see) on the log's file."""
 
     def __init__(self, path, _create=False, key=None, readonly=False):
@@ -362,199 +275,6 @@ class LogStore(JournalFile):
             if first is not None:
                 self._offsets.append(off)
                 self._firsts.append(first)
-
-    # ---- the running index: the scan's result, so an opening scans only what came after --
-    #
-    # PATH.index is the log's own way again: a header sector, then records appended in
-    # whole sectors of their own, O_DIRECT into a file zeroed ahead, so keeping it costs no
-    # metadata. A record is taken every INDEX_EVERY stream bytes and at a clean stop: what
-    # the scan found since the record before (each commit's offset and first seq, the
-    # snapshots, the records by kind) and the state as of its end (the head, the meters,
-    # the meta). Not fsynced: it is derived, a record lost costs the scan of what it
-    # covered, no row. So after an unclean stop (kill -9, a power cut) a boot reads the index
-    # and scans at most INDEX_EVERY bytes and the last commits, not the whole log.
-    #
-    # It is never trusted blindly: each record's CRC, its number, its end inside the log and
-    # past the record before, its offsets and seqs in order and inside its span, and the
-    # last commit it names read from the log itself, that commit's last row's seq and hash
-    # the record's. A record that fails its CRC ends the index there (a torn write: the
-    # records before it stand); one that disagrees with the log discards the whole index
-    # (another log's, or edited), and the log is scanned, and the index written again.
-
-    def _index_arrays(self):
-        kinds = sorted(self._records)
-        return kinds, [self._offsets, self._firsts, self._snap_seq, self._snap_round] + \
-            [self._records[k] for k in kinds]
-
-    def _index_record(self):
-        """The bytes of the next record: what was found since the last one, padded to whole
-        sectors."""
-        kinds, arrays = self._index_arrays()
-        base = self._ix_base
-        starts = [base.get("commits", 0)] * 2 + [base.get("snapshots", 0)] * 2 + \
-            [base.get("kinds", {}).get(k, 0) for k in kinds]
-        head = {"end": self._end, "last_seq": self.last_seq, "last_hash": self.last_hash,
-                "latest_ts": self._latest_ts, "meters": self._meters,
-                "meters_seq": self._meters_seq, "mac": self._mac, "meta": self._meta,
-                "kinds": [[k, len(a) - n] for k, a, n in zip(kinds, arrays[4:], starts[4:])],
-                "commits": len(self._offsets) - starts[0],
-                "snapshots": len(self._snap_seq) - starts[2]}
-        body = zlib.compress(canonical(head) + b"\n" + b"".join(
-            a[n:].tobytes() for a, n in zip(arrays, starts)))
-        rec = IX_HEAD.pack(IX_MAGIC, self._ix_no, self._end, len(body), _crc(body)) + body
-        return rec + bytes(-len(rec) % SECTOR)
-
-    def _index_mark(self):
-        """What the records written so far hold (the next record starts after it)."""
-        self._ix_end = self._end
-        self._ix_base = {"commits": len(self._offsets), "snapshots": len(self._snap_seq),
-                         "kinds": {k: len(a) for k, a in self._records.items()}}
-
-    def _index_open(self):
-        """The writer's index: PATH.index as read at the opening if it held, else a new one
-        (header, a zeroed segment) put in place of whatever was there; then a record of what
-        the opening scanned past it. None on any OSError: no index, the next opening scans."""
-        self._ix_fd = self._ix_direct = None
-        path = self.path + ".index"
-        try:
-            if self._ix_no == 0:                  # none, or not taken: a new one, whole
-                tmp = "%s.index.new-%d" % (self.path, os.getpid())
-                fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
-                try:
-                    os.pwrite(fd, _index_header(self._header_crc), 0)
-                    _zero(fd, SECTOR, INDEX_SEGMENT - SECTOR)
-                    os.fsync(fd)
-                finally:
-                    os.close(fd)
-                os.replace(tmp, path)
-                self._ix_no, self._ix_pos = 1, 1
-                self._ix_base, self._ix_end = {}, 0
-            self._ix_fd = os.open(path, os.O_RDWR)
-            try:
-                self._ix_direct = os.open(path, os.O_RDWR | getattr(os, "O_DIRECT", 0))
-            except OSError:
-                self._ix_direct = None
-            self._ix_zeroed = os.fstat(self._ix_fd).st_size // SECTOR
-            if self._end > self._ix_end:
-                self._index_write()
-        except OSError:
-            self._index_close()
-
-    def _index_write(self):
-        """Append the next record (no fsync: see above); on an OSError the index stops."""
-        if self._ix_fd is None or self._end <= self._ix_end:
-            return
-        try:
-            rec = self._index_record()
-            need = self._ix_pos + len(rec) // SECTOR
-            if need > self._ix_zeroed:
-                n = max(INDEX_SEGMENT, (need - self._ix_zeroed) * SECTOR)
-                _zero(self._ix_fd, self._ix_zeroed * SECTOR, n)
-                os.fsync(self._ix_fd)                # its new size, once a segment
-                self._ix_zeroed = os.fstat(self._ix_fd).st_size // SECTOR
-            if self._ix_direct is not None:
-                try:
-                    self._pwrite_direct(self._ix_direct, rec, self._ix_pos * SECTOR)
-                except OSError:
-                    os.close(self._ix_direct)
-                    self._ix_direct = None
-            if self._ix_direct is None:
-                os.pwrite(self._ix_fd, rec, self._ix_pos * SECTOR)
-        except OSError:
-            self._index_close()
-            return
-        self._ix_pos += len(rec) // SECTOR
-        self._ix_no += 1
-        self._index_mark()
-
-    def _index_close(self):
-        for name in ("_ix_fd", "_ix_direct"):
-            fd = getattr(self, name, None)
-            if fd is not None:
-                os.close(fd)
-            setattr(self, name, None)
-
-    def _take_index(self, end):
-        """The scan as PATH.index holds it, as far as it holds and agrees with the log (see
-        above); sets where the next record goes. Else nothing: the log is scanned."""
-        self._ix_no, self._ix_pos, self._ix_base, self._ix_end = 0, 1, {}, 0
-        try:
-            with open(self.path + ".index", "rb") as f:
-                data = f.read()
-        except OSError:
-            return
-        if _index_header(self._header_crc) != data[:SECTOR]:
-            return                                # none, another log's or another version's
-        arrays, head, pos, no, prev_end, checks = None, None, 1, 1, 0, []
-        while (pos + 1) * SECTOR <= len(data):
-            try:
-                magic, n_rec, rec_end, n, crc = IX_HEAD.unpack_from(data, pos * SECTOR)
-            except struct.error:
-                break
-            body = data[pos * SECTOR + IX_HEAD.size:pos * SECTOR + IX_HEAD.size + n]
-            if magic != IX_MAGIC or n_rec != no or len(body) != n or _crc(body) != crc:
-                break                             # the end, or a torn record: the index ends
-            try:
-                text, _, rest = zlib.decompress(body).partition(b"\n")
-                h = json.loads(text)
-                kinds = [k for k, _ in h["kinds"]]
-                sizes = [h["commits"]] * 2 + [h["snapshots"]] * 2 + [c for _, c in h["kinds"]]
-                if h["end"] != rec_end or not prev_end < rec_end <= end or \
-                        sum(sizes) * 8 != len(rest) or min(sizes) < 0:
-                    return
-                part, off = [], 0
-                for c in sizes:
-                    a = array("q")
-                    a.frombytes(rest[off:off + 8 * c])
-                    part.append(a)
-                    off += 8 * c
-            except (ValueError, KeyError, TypeError, zlib.error):
-                return
-            offs, firsts = part[0], part[1]
-            if any(not prev_end <= o < rec_end for o in offs[:1] + offs[-1:]) or \
-                    any(x >= y for x, y in zip(offs, offs[1:])) or \
-                    any(x >= y for x, y in zip(firsts, firsts[1:])):
-                return
-            if arrays is None:
-                arrays = [array("q") for _ in range(4)]
-                recs = {}
-            for a, b in zip(arrays, part[:4]):
-                a.extend(b)
-            for k, b in zip(kinds, part[4:]):
-                recs.setdefault(k, array("q")).extend(b)
-            if h["commits"]:
-                checks.append((len(arrays[0]) - 1, h["last_seq"], h["last_hash"]))
-            elif h["last_seq"] != (head or {}).get("last_seq", 0):
-                return                            # rows, but no commit named for them
-            head, prev_end = h, rec_end
-            pos += 1 + (IX_HEAD.size + n - 1) // SECTOR
-            no += 1
-        if head is None or not arrays[0]:
-            return
-        saved = (self._offsets, self._firsts, self._end)
-        self._offsets, self._firsts, self._end = arrays[0], arrays[1], head["end"]
-        for i, seq, digest in checks:             # each record's last commit, from the log
-            try:
-                items, where = self._commit_items(i)
-                last = [b for t, b in items if t == b"R"][-1]
-                ok = json.loads(last[:-32])["seq"] == seq and last[-32:].hex() == digest and \
-                    self._firsts[i] == json.loads(
-                        [b for t, b in items if t == b"R"][0][:-32])["seq"]
-            except (JournalDamaged, IndexError, ValueError, KeyError, TypeError):
-                ok = False
-            if not ok:
-                self._offsets, self._firsts, self._end = saved
-                return
-        self._snap_seq, self._snap_round = arrays[2], arrays[3]
-        self._records = recs
-        self.last_seq, self.last_hash = head["last_seq"], head["last_hash"]
-        self._latest_ts, self._meters = head["latest_ts"], dict(head["meters"])
-        self._meters_seq, self._mac = head["meters_seq"], head["mac"]
-        self._meta.update(head["meta"])
-        self._checked = head["end"] // STREAM     # those sectors' CRCs: checked as read
-        self._ix_no, self._ix_pos = no, pos
-        self._index_mark()
-        self.index_taken = head["end"]
 
     def refresh(self):
         """Take what another Store committed since: True if anything was."""
@@ -832,14 +552,3 @@ class LogStore(JournalFile):
         append of its own runs meanwhile."""
         with self._write:
             yield self
-
-
-def _zero(fd, offset, length):
-    """Zeros written (not allocated: an unwritten extent would be converted, and journaled,
-    by the first write into it) from `offset`, rounded up to whole sectors."""
-    chunk = bytes(1 << 16)
-    end = offset + (length + SECTOR - 1) // SECTOR * SECTOR
-    while offset < end:
-        n = min(len(chunk), end - offset)
-        os.pwrite(fd, chunk[:n], offset)
-        offset += n
