@@ -63,6 +63,12 @@ class Unreadable(Exception):
     """The independent reader found the log damaged (the boot must then catch it too)."""
 
 
+def is_log(path):
+    """The file at `path` begins as a sector log does (docs/journal.md), not SQLite."""
+    with open(path, "rb") as f:
+        return f.read(len(LOG_MAGIC)) == LOG_MAGIC
+
+
 def read_log(path):
     """([(entry, data text)] of every row, {meter: value}) of the sector log at `path`, read
     independently of log.py: sector 0 the header (magic, a 4-byte length, JSON, CRC-32 of
@@ -76,14 +82,19 @@ def read_log(path):
     from controller.journal.log_vocabulary import VERSIONS      # data: the dictionary
     with open(path, "rb") as f:
         raw = f.read()
-    crc = lambda b: zlib.crc32(b)                                # noqa: E731
+    try:
+        return _read_log(raw, VERSIONS)
+    except (struct.error, zlib.error, ValueError, KeyError, TypeError) as e:
+        raise Unreadable("%s: %s" % (type(e).__name__, e))
+
+
+def _read_log(raw, versions):
     head = raw[:512]
     if len(head) < 512 or not head.startswith(LOG_MAGIC) or \
-            struct.unpack_from("<I", head, 508)[0] != crc(head[:508]):
+            struct.unpack_from("<I", head, 508)[0] != zlib.crc32(head[:508]):
         raise Unreadable("header sector")
     (n,) = struct.unpack_from("<I", head, 16)
-    info = json.loads(head[20:20 + n])
-    zdict = VERSIONS[info["zdict"]]
+    zdict = versions[json.loads(head[20:20 + n])["zdict"]]
 
     def sector_ok(i):
         s = raw[(3 + i) * 512:(4 + i) * 512]
@@ -92,7 +103,7 @@ def read_log(path):
     slots = []
     for k in (1, 2):
         s = raw[k * 512:(k + 1) * 512]
-        if len(s) < 512 or struct.unpack_from("<I", s, 508)[0] != crc(s[:508]):
+        if len(s) < 512 or struct.unpack_from("<I", s, 508)[0] != zlib.crc32(s[:508]):
             continue
         magic, seq, full, tail_n = struct.unpack_from("<2sQQH", s)
         if magic == b"TS" and seq and tail_n < 488:
@@ -106,10 +117,12 @@ def read_log(path):
     rows, meters, off = [], {}, 0
     while off < len(stream):
         (n,) = struct.unpack_from("<I", stream, off)
+        if not n or off + 4 + n > len(stream):
+            raise Unreadable("commit at stream byte %d: its length %d" % (off, n))
         d = zlib.decompressobj(-15, zdict=zdict)
         body = d.decompress(stream[off + 4:off + 4 + n])
-        if not n or off + 4 + n > len(stream) or not d.eof:
-            raise Unreadable("commit at stream byte %d" % off)
+        if not d.eof:
+            raise Unreadable("commit at stream byte %d: not one deflate stream" % off)
         off += 4 + n
         i = 0
         while i < len(body):
@@ -131,9 +144,7 @@ def settled(path):
     """{round_no: status} of the rounds ended in the journal at `path`, and the meters'
     rounds and voids; plain sqlite3 on a copy (so the -wal is not checkpointed away), or
     read_log() on a sector log."""
-    with open(path, "rb") as f:
-        is_log = f.read(len(LOG_MAGIC)) == LOG_MAGIC
-    if is_log:
+    if is_log(path):
         rows, meters = read_log(path)
         return _ended((seq, data) for seq, (entry, data) in enumerate(rows, 1)
                       if entry == "snapshot"), meters
@@ -195,9 +206,7 @@ def damage(path, how, where):
     for suffix in ("", "-wal", ".anchor", ".index"):
         if os.path.exists(path + suffix):
             shutil.copy(path + suffix, copy + suffix)
-    with open(copy, "rb") as f:
-        is_log = f.read(len(LOG_MAGIC)) == LOG_MAGIC
-    if is_log:
+    if is_log(copy):
         damage_log(copy, how)
         return copy
     wal = copy + "-wal"

@@ -35,6 +35,7 @@ import random
 import resource
 import sys
 import tempfile
+import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -54,9 +55,8 @@ CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 def threads_cpu():
-    """{thread name prefix: CPU s} of this process's threads now, by what they run: the
+    """{"drivers": CPU s, "devices": CPU s} of this process's link threads now: the
     controller's drivers (tablectl-link-table...) and the simulated devices (-SIM-)."""
-    import threading
     names = {t.native_id: t.name for t in threading.enumerate()}
     out = {"drivers": 0.0, "devices": 0.0}
     for tid in os.listdir("/proc/self/task"):
@@ -79,8 +79,9 @@ class Events(list):
 
 def full_stack(game, rounds, seed, journal_dir=None, synchronous=None):
     """(rounds/s, loop CPU s per round, wire bytes per round, the events applied, loop
-    system CPU s per round, {"drivers", "devices": their threads' CPU s per round}). `synchronous`: the journal's PRAGMA synchronous, for the
-    split only (the controller's is FULL)."""
+    system CPU s per round, {"drivers", "devices": their threads' CPU s per round}).
+    `synchronous`: the journal's PRAGMA synchronous, for the split only (the controller's
+    is FULL)."""
     path = os.path.join(journal_dir, "%s-%d.db" % (game, time.monotonic_ns())) \
         if journal_dir else None
     s = Simulation(game, seed, journal=path, keep=None)

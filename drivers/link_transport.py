@@ -356,8 +356,8 @@ class Link:
         with self._lock:
             if self._pending:
                 return 0
-            due = [self.protocol.next_due()] if self.port is not None else \
-                [self._reopen_at if self.url is not None else None]
+            # an absent port: its reopen (set only for a link made from a URL)
+            due = [self.protocol.next_due() if self.port is not None else self._reopen_at]
         if self.on_due is not None:
             try:
                 due.append(self.on_due())

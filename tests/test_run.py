@@ -301,7 +301,7 @@ def _rows_of(journal, kind):
     except READ_ERRORS:                          # not made whole yet
         return []
     try:
-        rows = [r for r in store.rows() if r["kind"] == kind]
+        rows = list(store.select(kinds=(kind,)))
     finally:
         store.close()
     return [{"source": r["source"], "data": json.loads(r["data"])} for r in rows]

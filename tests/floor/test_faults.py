@@ -147,15 +147,16 @@ def test_one_tables_connection_cut_for_30_s(floor, tmp_path):
 
 def resume_voids(path):
     """How many rounds the table's restarts have voided (their `resume_void` records)."""
-    return sum(1 for r in _rows(path) if r["kind"] == "resume_void")
+    return len(_rows(path, kinds=("resume_void",)))
 
 
-def _rows(path, last=None):
-    """The journal's committed rows, read beside the running table (either format)."""
+def _rows(path, kinds=None, last=None):
+    """The journal's committed rows (Store.select), read beside the running table (either
+    format)."""
     from controller.journal.formats import open_journal
     store = open_journal(str(path), readonly=True)
     try:
-        return list(store.select(last=last))
+        return list(store.select(kinds=kinds, last=last))
     finally:
         store.close()
 

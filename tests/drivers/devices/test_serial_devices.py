@@ -5,6 +5,7 @@ exactly and the watchdog and retransmits fire when the test says; the
 simulated device runs on real time (its retransmits take 50 ms).
 """
 import json
+import time
 
 import pytest
 
@@ -426,8 +427,6 @@ def test_a_batch_of_rejections_is_reported_when_due_on_the_real_clock(monkeypatc
     rejections' report among them (_rejected_due): the first junk run of a burst is
     journaled at once, the rest once `reject_interval_ms` is over. Nothing else wakes the
     thread here (no heartbeat for 10 s either way, no bound on the sleep)."""
-    import time
-
     import drivers.devices.serial_device as serial_device
     monkeypatch.setattr(serial_device, "MAX_SLEEP_S", 3600.0)
     quiet = dict(heartbeat_interval_ms=10000, heartbeat_timeout_ms=60000)
