@@ -41,6 +41,7 @@ from math import comb
 
 from controller.par import blackjack_play as bp
 from controller.par import blackjack_split_exact as exact
+from controller.par import blackjack_split_vector as vector
 from controller.par import blackjack_strategy as s
 
 VALUES, ACE, TEN = s.VALUES, s.ACE, s.TEN
@@ -194,12 +195,25 @@ def _convolve(a, b, cap):
     return out
 
 
-def up_card_probabilities(rules, chart_up, up, shoe, most_tracked=None, pairing=None):
+def _every_term(pairing):
+    """(the split polynomial's maker, its pairing with the dealer) for most_tracked None:
+    blackjack_split_vector's (numpy) by default where numpy is installed, else
+    blackjack_split_exact's pairing by support; the same Fractions either way."""
+    if pairing is None:
+        pairing = (vector.add_split_round if vector.available()
+                   else exact.add_split_round_by_support)
+    if pairing is vector.add_split_round:
+        return vector.split_polynomial, pairing
+    return exact.split_polynomial, pairing
+
+
+def up_card_probabilities(rules, chart_up, up, shoe, most_tracked=None, pairing=None,
+                          any_twenty=True):
     """{row: exact probability} given the up card `up`, the rest of the deal drawn from
     `shoe` (a list of 11 counts by value, the up card already out). `pairing`: how every
-    term's polynomial meets the dealer (most_tracked None): blackjack_split_exact's
-    add_split_round_by_support by default, its former add_split_round to compare with."""
-    pair_round = pairing or exact.add_split_round_by_support
+    term's polynomial meets the dealer (most_tracked None; _every_term). Without `any_twenty`
+    the `twenty` row (the Rules Submission's option) is neither priced nor returned."""
+    polynomial, pair_round = _every_term(pairing)
     play = bp.ChartPlay(rules, chart_up)
     excluded = hole_excluded(rules, up)
     cap = tuple(shoe[v] for v in VALUES)
@@ -233,18 +247,13 @@ def up_card_probabilities(rules, chart_up, up, shoe, most_tracked=None, pairing=
         if not play.splits(v) or shoe[v] < 2:
             continue
         if most_tracked is None:                # every term: one polynomial
-            y = exact.split_polynomial(play, v, rules.split_hands, cap)
+            y = polynomial(play, v, rules.split_hands, cap)
             pair_round(vs_21.sums, shoe, v, y, d21)
-            pair_round(ok20.sums, shoe, v, y, holes)
+            if any_twenty:
+                pair_round(ok20.sums, shoe, v, y, holes)
             continue
         resplit = v != ACE                      # split aces are not split again
-        hand_c, hand_a = {}, {}
-        for w in VALUES:
-            got = play.split_hand_twenties(v, w, cap)
-            for m, n in got.items():
-                hand_a[m] = hand_a.get(m, 0) + n
-                if w != v:
-                    hand_c[m] = hand_c.get(m, 0) + n
+        hand_c, hand_a = exact.hand_twenties(play, v, cap)
         if not hand_a:
             continue
         convs = {(0, 0): {ZERO: 1}}
@@ -268,10 +277,13 @@ def up_card_probabilities(rules, chart_up, up, shoe, most_tracked=None, pairing=
         for (jc, ja), vs in sorted(variants.items()):
             zs = conv(jc, ja)
             vs_21.add_split_terms(v, zs, d21, vs)
-            ok20.add_split_terms(v, zs, holes, vs)
+            if any_twenty:
+                ok20.add_split_terms(v, zs, holes, vs)
     p21 = vs_21.total()
-    return {"twenty_vs_blackjack": vs_bj.total(), "twenty_vs_21": p21,
-            "twenty": ok20.total() - p21}
+    out = {"twenty_vs_blackjack": vs_bj.total(), "twenty_vs_21": p21}
+    if any_twenty:
+        out["twenty"] = ok20.total() - p21
+    return out
 
 
 def probabilities(rules, chart, shoe=None, any_twenty=False, most_tracked=None, pairing=None):
@@ -285,9 +297,10 @@ def probabilities(rules, chart, shoe=None, any_twenty=False, most_tracked=None, 
             continue
         rest = list(shoe)
         rest[up] -= 1
-        got = up_card_probabilities(rules, chart[up], up, rest, most_tracked, pairing)
-        for row in ROWS:
-            out[row] += Fraction(shoe[up], n) * got[row]
+        got = up_card_probabilities(rules, chart[up], up, rest, most_tracked, pairing,
+                                    any_twenty)
+        for row, p in got.items():
+            out[row] += Fraction(shoe[up], n) * p
     if not any_twenty:
         out.pop("twenty")
     paid = {(k,): v for k, v in out.items()}

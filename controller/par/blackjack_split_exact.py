@@ -54,6 +54,44 @@ def phase_patterns(hands_max, resplit):
     return out
 
 
+def hand_twenties(play, v, cap):
+    """({multiset: sequences} of the constrained hand C, of the free hand A): the cards after
+    its first by which one split hand of v ends on 20, its second card any value (A) or any
+    but v (C: a hand whose second card ended the resplitting)."""
+    hand_c, hand_a = {}, {}
+    for w in VALUES:
+        for m, n in play.split_hand_twenties(v, w, cap).items():
+            hand_a[m] = hand_a.get(m, 0) + n
+            if w != v:
+                hand_c[m] = hand_c.get(m, 0) + n
+    return hand_c, hand_a
+
+
+def _packed(hand):
+    out = {}
+    for m, n in hand.items():
+        k = pack(m)
+        out[k] = out.get(k, 0) + n
+    return out
+
+
+def tag_coefficients(split_hands, resplit):
+    """{(resplits r, lumped cards q): {ja: {jc: coefficient}}}: a split round's inclusion-
+    exclusion terms grouped by what the key of a term carries besides its tracked hands (r
+    more cards of v, q cards "not v" for the constrained hands left out), each a polynomial
+    sum of sign * patterns * C(nc, jc) * C(na, ja) * C^jc A^ja in the constrained hand C and
+    the free hand A. Shared by this module and blackjack_split_vector."""
+    tags = {}
+    for (r, nc, na), patterns in phase_patterns(split_hands, resplit).items():
+        for jc in range(nc + 1):
+            for ja in range(na + 1):
+                if jc or ja:
+                    sign = 1 if (jc + ja) % 2 else -1
+                    by_jc = tags.setdefault((r, nc - jc), {}).setdefault(ja, {})
+                    by_jc[jc] = by_jc.get(jc, 0) + sign * patterns * comb(nc, jc) * comb(na, ja)
+    return tags
+
+
 def pack(m):
     """A multiset of values (10 counts, the ace's first) as one integer, its length on top."""
     key = 0
@@ -80,24 +118,12 @@ def split_polynomial(play, v, split_hands, cap):
     at once. A key holds the tracked hands' cards after their first (r resplit cards of v
     added to v's count) and the q lumped cards; the weight is the sign times the patterns
     times the sequences."""
-    hand_c, hand_a = {}, {}
-    for w in VALUES:
-        for m, n in play.split_hand_twenties(v, w, cap).items():
-            k = pack(m)
-            hand_a[k] = hand_a.get(k, 0) + n
-            if w != v:
-                hand_c[k] = hand_c.get(k, 0) + n
+    hand_c, hand_a = (_packed(h) for h in hand_twenties(play, v, cap))
     if not hand_a:
         return {}
     tags = {}                            # key shift -> ja -> jc -> coefficient
-    for (r, nc, na), patterns in phase_patterns(split_hands, v != ACE).items():
-        shift = (r << 8 * (v - 1)) + (r << LEN_BIT)
-        for jc in range(nc + 1):
-            for ja in range(na + 1):
-                if jc or ja:
-                    sign = 1 if (jc + ja) % 2 else -1
-                    by_jc = tags.setdefault(shift + ((nc - jc) << Q_BIT), {}).setdefault(ja, {})
-                    by_jc[jc] = by_jc.get(jc, 0) + sign * patterns * comb(nc, jc) * comb(na, ja)
+    for (r, q), by_ja in tag_coefficients(split_hands, v != ACE).items():
+        tags[(r << 8 * (v - 1)) + (r << LEN_BIT) + (q << Q_BIT)] = by_ja
     c_powers = [{0: 1}]
     total = {}
     for shift, by_ja in tags.items():

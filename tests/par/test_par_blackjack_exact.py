@@ -357,3 +357,57 @@ def test_hit_and_run_exactly_as_a_deal_out_where_the_player_draws_first():
     got = par.hit_and_run_counts(None, shoe)
     assert {k[0] if k else None: v for k, v in got.items() if v} == \
         {k: v for k, v in brute.items() if v}
+
+
+@pytest.mark.reg("633a.7(o)(1)(i)")
+@pytest.mark.parametrize("split_hands", [2, 3, 4])
+def test_bad_beat_vector_pairing_equals_the_dict_pairing(split_hands):
+    """blackjack_split_vector (numpy arrays, the pricing modulo 31-bit primes put back by the
+    Chinese remainder theorem) against blackjack_split_exact's dict pairing by support, for
+    every up card and split pair of the reduced shoe, with the dealer's 21s and the hole cards,
+    then the whole figure both ways."""
+    from controller.par import blackjack_play as bp
+    from controller.par import blackjack_split_exact as exact
+    from controller.par import blackjack_split_vector as vector
+    rules = s.blackjack_rules({"split_hands": split_hands})
+    paired = 0
+    for up in s.VALUES:
+        if not SHOE[up]:
+            continue
+        rest = list(SHOE)
+        rest[up] -= 1
+        n = sum(rest)
+        play = bp.ChartPlay(rules, CHART[up])
+        cap = tuple(rest[v] for v in s.VALUES)
+        excluded = bad_beat.hole_excluded(rules, up)
+        d21 = {}
+        for (m, t), k in bp.dealer_sequences(up, excluded, rules.hit_soft_17, cap).items():
+            if t == 21:
+                d21[m] = d21.get(m, 0) + k
+        holes = {bp.multiset_of([h]): 1 for h in s.VALUES if h not in excluded}
+        for v in s.VALUES:
+            if not play.splits(v) or rest[v] < 2:
+                continue
+            y = exact.split_polynomial(play, v, rules.split_hands, cap)
+            yv = vector.split_polynomial(play, v, rules.split_hands, cap)
+            for ds in (d21, holes):
+                old, new = {}, {}
+                exact.add_split_round_by_support(old, rest, v, y, ds)
+                vector.add_split_round(new, rest, v, yv, ds)
+                total = [sum((Fraction(x, bp.falling(n, k)) for k, x in got.items()),
+                             Fraction(0)) for got in (old, new)]
+                assert total[0] == total[1]
+                paired += bool(old)
+    assert paired >= 4
+    for option in (False, True):
+        assert bad_beat.probabilities(rules, CHART, SHOE, any_twenty=option,
+                                      pairing=vector.add_split_round) == \
+            bad_beat.probabilities(rules, CHART, SHOE, any_twenty=option,
+                                   pairing=exact.add_split_round_by_support)
+
+
+def test_crt_names_the_integer_of_least_magnitude():
+    from controller.par import blackjack_split_vector as vector
+    for x in (0, 1, -1, 10 ** 40 + 7, -(3 ** 70)):
+        primes = vector.primes_over(abs(x))
+        assert vector.crt([x % p for p in primes], primes) == x
