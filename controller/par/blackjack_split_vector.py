@@ -108,8 +108,8 @@ class Layout:
         if pos > 62:
             raise OverflowError("a split round's multisets need %d bits, over an int64" % pos)
 
-    def pack(self, m, q=0):
-        return sum(k << sh for k, sh in zip(m, self.shifts)) | q << self.q_shift
+    def pack(self, m):
+        return sum(k << sh for k, sh in zip(m, self.shifts))
 
     def field(self, keys, i):
         return (keys >> self.shifts[i]) & self.masks[i]
@@ -124,14 +124,19 @@ def _arrays(lay, hand):
     return _merge(keys, weights)
 
 
+def _runs(keys):
+    """(the order that sorts `keys`, where each run of equal sorted keys starts)."""
+    order = np.argsort(keys, kind="stable")
+    ordered = keys[order]
+    return order, np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
+
+
 def _merge(keys, weights):
     """Equal keys summed, zero weights dropped, sorted by key."""
     if not len(keys):
         return keys, weights
-    order = np.argsort(keys, kind="stable")
-    keys, weights = keys[order], weights[order]
-    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
-    keys, weights = keys[starts], np.add.reduceat(weights, starts)
+    order, starts = _runs(keys)
+    keys, weights = keys[order[starts]], np.add.reduceat(weights[order], starts)
     nz = weights != 0
     return keys[nz], weights[nz]
 
@@ -217,8 +222,7 @@ def add_split_round(sums, shoe, v, poly, ds, most=4):
     x = [lay.field(keys, i) for i in range(10)]
     t, q = x[iv], lay.lumped(keys)
     mo = sum(x[i] for i in range(10) if i != iv)
-    dealers = [(d, nd, d[iv], sum(d) - d[iv]) for d, nd in ds.items()]
-    l_top = int((t + mo + q).max()) + 2 + max(dv + dn for _, _, dv, dn in dealers)
+    l_top = int((t + mo + q).max()) + 2 + max(sum(d) for d in ds)
     l_max = min(l_top, n_all)           # a pair longer than the shoe is priced zero anyway
     bound = int(np.abs(weights).sum()) * sum(ds.values()) * bp.falling(n_all, l_max)
     primes = primes_over(bound)
@@ -238,9 +242,10 @@ def add_split_round(sums, shoe, v, poly, ds, most=4):
     ratio = [table([[bp.falling(ci - u, dk) if u <= ci else 0 for u in range(u_max + 1)]
                     for dk in range(d_max + 1)]) for ci in c]                 # (c_i - u)_d
     ff_v = table([[bp.falling(c[iv], k) for k in range(int(t.max()) + 3 + d_max)]])[:, 0]
-    mo_off = int(mo.max()) + max(dn for _, _, _, dn in dealers)
-    lumped = table([[bp.falling(a - mo_off, qq) if a >= mo_off else 0
-                     for a in range(others + mo_off + 1)] for qq in range(int(q.max()) + 1)])
+    mo_off = int(mo.max()) + max(sum(d) - d[iv] for d in ds)
+    width = others + mo_off + 1             # falling(others - mo - dn, q) at q * width + a,
+    lumped = table([[bp.falling(a - mo_off, qq) if a >= mo_off else 0   # a = that + mo_off
+                     for qq in range(int(q.max()) + 1) for a in range(width)]])[:, 0]
     tail = table([[bp.falling(n_all - length, l_max - length) if length <= l_max else 0
                    for length in range(l_top + 1)]])[:, 0]      # falling(N - L, Lmax - L)
 
@@ -283,22 +288,15 @@ def add_split_round(sums, shoe, v, poly, ds, most=4):
         fields, mt, mq, mmo = plans[k].groups
         vals = residues[k]
         w, buf = np.empty_like(vals), np.empty_like(vals)
+        lumped_at = mq * width + others + mo_off - mmo
         for d in by_sup[sup]:
             nd, dv, dn = ds[d], d[iv], sum(d) - d[iv]
             np.copyto(w, vals)
-            for i in sup:
-                np.take(ratio[i][:, d[i], :], fields[i], axis=1, out=buf)
-                w *= buf
-                w %= col
-            for tab, idx in ((ff_v, mt + 2 + dv), (lumped[:, :, 0], None),
-                             (tail, mt + 2 + dv + mmo + dn + mq)):
-                if idx is None:             # falling(others - mo - dn, q), by q and mo
-                    for qq in range(lumped.shape[1]):
-                        sel = mq == qq
-                        if sel.any():
-                            buf[:, sel] = lumped[:, qq, :][:, others + mo_off - mmo[sel] - dn]
-                else:
-                    np.take(tab, idx, axis=1, out=buf)
+            factors = [(ratio[i][:, d[i], :], fields[i]) for i in sup]
+            factors += [(ff_v, mt + 2 + dv), (lumped, lumped_at - dn),
+                        (tail, mt + 2 + dv + mmo + dn + mq)]
+            for tab, idx in factors:
+                np.take(tab, idx, axis=1, out=buf)
                 w *= buf
                 w %= col
             acc = (acc + (w.sum(axis=1) % col[:, 0]) * (nd % col[:, 0])) % col[:, 0]
@@ -321,9 +319,7 @@ def _plan(source, values, parent):
     key = np.zeros(len(t), dtype=np.int64)
     for a in [fields[i] for i in sorted(values)] + [t, q, mo]:
         key = key * (int(a.max()) + 1) + a
-    order = np.argsort(key, kind="stable")
-    key = key[order]
-    starts = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
+    order, starts = _runs(key)
     pick = order[starts]
     groups = ({i: fields[i][pick] for i in values}, t[pick], q[pick], mo[pick])
     return _Plan(frozenset(values), parent, order, starts, groups)

@@ -223,17 +223,10 @@ def test_bad_beat_exact_polynomial_equals_the_term_by_term_sum(split_hands):
             == bad_beat.probabilities(rules, CHART, SHOE, any_twenty=option, most_tracked=4)
 
 
-@pytest.mark.reg("633a.7(o)(1)(i)")
-@pytest.mark.parametrize("split_hands", [2, 3, 4])
-def test_bad_beat_pairing_by_support_equals_the_pairing_by_covers(split_hands):
-    """add_split_round_by_support (each dealer multiset against the hands' marginal on its own
-    values) against add_split_round (against a cover of up to five values), numerator for
-    numerator, for every up card and split pair of the reduced shoe, with the dealer's 21s
-    and with the hole cards (the any-20 row), then the whole figure both ways."""
+def _split_rounds(rules):
+    """(shoe less the up card, v, the chart's play, cap, (the dealer's 21s, the hole cards))
+    for every up card and split pair the reduced shoe can deal."""
     from controller.par import blackjack_play as bp
-    from controller.par import blackjack_split_exact as exact
-    rules = s.blackjack_rules({"split_hands": split_hands})
-    paired = 0
     for up in s.VALUES:
         if not SHOE[up]:
             continue
@@ -248,15 +241,28 @@ def test_bad_beat_pairing_by_support_equals_the_pairing_by_covers(split_hands):
                 d21[m] = d21.get(m, 0) + n
         holes = {bp.multiset_of([h]): 1 for h in s.VALUES if h not in excluded}
         for v in s.VALUES:
-            if not play.splits(v) or rest[v] < 2:
-                continue
-            y = exact.split_polynomial(play, v, rules.split_hands, cap)
-            for ds in (d21, holes):
-                old, new = {}, {}
-                exact.add_split_round(old, rest, v, y, ds)
-                exact.add_split_round_by_support(new, rest, v, y, ds)
-                assert new == old
-                paired += bool(old)
+            if play.splits(v) and rest[v] >= 2:
+                yield rest, v, play, cap, (d21, holes)
+
+
+@pytest.mark.reg("633a.7(o)(1)(i)")
+@pytest.mark.parametrize("split_hands", [2, 3, 4])
+def test_bad_beat_pairing_by_support_equals_the_pairing_by_covers(split_hands):
+    """add_split_round_by_support (each dealer multiset against the hands' marginal on its own
+    values) against add_split_round (against a cover of up to five values), numerator for
+    numerator, for every up card and split pair of the reduced shoe, with the dealer's 21s
+    and with the hole cards (the any-20 row), then the whole figure both ways."""
+    from controller.par import blackjack_split_exact as exact
+    rules = s.blackjack_rules({"split_hands": split_hands})
+    paired = 0
+    for rest, v, play, cap, dealer_sets in _split_rounds(rules):
+        y = exact.split_polynomial(play, v, rules.split_hands, cap)
+        for ds in dealer_sets:
+            old, new = {}, {}
+            exact.add_split_round(old, rest, v, y, ds)
+            exact.add_split_round_by_support(new, rest, v, y, ds)
+            assert new == old
+            paired += bool(old)
     assert paired >= 4                       # the reduced shoe's split rounds were priced
     for option in (False, True):
         assert bad_beat.probabilities(rules, CHART, SHOE, any_twenty=option) == \
@@ -371,33 +377,17 @@ def test_bad_beat_vector_pairing_equals_the_dict_pairing(split_hands):
     from controller.par import blackjack_split_vector as vector
     rules = s.blackjack_rules({"split_hands": split_hands})
     paired = 0
-    for up in s.VALUES:
-        if not SHOE[up]:
-            continue
-        rest = list(SHOE)
-        rest[up] -= 1
-        n = sum(rest)
-        play = bp.ChartPlay(rules, CHART[up])
-        cap = tuple(rest[v] for v in s.VALUES)
-        excluded = bad_beat.hole_excluded(rules, up)
-        d21 = {}
-        for (m, t), k in bp.dealer_sequences(up, excluded, rules.hit_soft_17, cap).items():
-            if t == 21:
-                d21[m] = d21.get(m, 0) + k
-        holes = {bp.multiset_of([h]): 1 for h in s.VALUES if h not in excluded}
-        for v in s.VALUES:
-            if not play.splits(v) or rest[v] < 2:
-                continue
-            y = exact.split_polynomial(play, v, rules.split_hands, cap)
-            yv = vector.split_polynomial(play, v, rules.split_hands, cap)
-            for ds in (d21, holes):
-                old, new = {}, {}
-                exact.add_split_round_by_support(old, rest, v, y, ds)
-                vector.add_split_round(new, rest, v, yv, ds)
-                total = [sum((Fraction(x, bp.falling(n, k)) for k, x in got.items()),
-                             Fraction(0)) for got in (old, new)]
-                assert total[0] == total[1]
-                paired += bool(old)
+    for rest, v, play, cap, dealer_sets in _split_rounds(rules):
+        y = exact.split_polynomial(play, v, rules.split_hands, cap)
+        yv = vector.split_polynomial(play, v, rules.split_hands, cap)
+        for ds in dealer_sets:
+            old, new = {}, {}
+            exact.add_split_round_by_support(old, rest, v, y, ds)
+            vector.add_split_round(new, rest, v, yv, ds)
+            total = [sum((Fraction(x, bp.falling(sum(rest), k)) for k, x in got.items()),
+                         Fraction(0)) for got in (old, new)]
+            assert total[0] == total[1]
+            paired += bool(old)
     assert paired >= 4
     for option in (False, True):
         assert bad_beat.probabilities(rules, CHART, SHOE, any_twenty=option,
