@@ -91,7 +91,7 @@ def _print_strategy_sheet(sheet, j, out):
 
 def cmd_par(args, out):
     from controller.human import Progress
-    from controller.par import registry
+    from controller.par import registry, spread
     if args.all and args.game is not None:
         raise UsageError("give a game or --all, not both")
     config = None
@@ -115,12 +115,22 @@ def cmd_par(args, out):
                          % (html, os.path.dirname(os.path.abspath(html))))
     games = list(registry.GAMES) if args.all else [args.game]
     link = _link_par_args(args, games)
+    jobs = getattr(args, "jobs", None)
+    if jobs is not None and jobs < 1:
+        raise UsageError("--jobs takes a whole number of at least 1, not %d" % jobs)
     docs = []
     computed = []
-    with Progress(sys.stderr, tty=None if args.all else False) as progress:
+    with spread.pool(jobs), Progress(sys.stderr, tty=None if args.all else False) as progress:
+        # the games that spread their own pieces (registry.spreads) are computed here, their
+        # pieces queued behind the other games' sheets, each of which a worker computes whole
+        progress.update("par --all: 1/%d %s" % (len(games), games[0]), force=True)
+        pending = {game: spread.submit(registry.sheets, game, config) for game in games
+                   if not registry.spreads(game)}
+        ready = {game: registry.sheets(game, config) for game in games
+                 if registry.spreads(game)}
         for i, game in enumerate(games, 1):
             progress.update("par --all: %d/%d %s" % (i, len(games), game), force=True)
-            sheets = registry.sheets(game, config) if config else registry.sheets(game)
+            sheets = ready[game] if game in ready else pending[game].get()
             computed.append((game, sheets))
             if html:
                 continue
@@ -380,6 +390,9 @@ def build_parser():
                      "the reset amount (default the text's minimum)")
     par.add_argument("--link-rate", metavar="R", help="with --link-tables: the rate of "
                      "progression, 0.14, 14%% or 7/50 (default the text's minimum)")
+    par.add_argument("--jobs", type=int, metavar="N", help="worker processes the sums are "
+                     "spread over (default: the CPUs tablectl may run on; 1: none, all in "
+                     "this process); the figures are the same integers either way")
     par.add_argument("--hands-per-hour", type=int, default=60, metavar="N",
                      help="with --link-tables: hands per hour per table (default 60)")
     par.set_defaults(func=cmd_par)

@@ -396,16 +396,13 @@ def straight_jack_probabilities(options=None, rank_counts=None, chart=None):
     return out
 
 
-BAD_BEAT_PAIRS_OF_HANDS = 2   # the split rounds' inclusion-exclusion, taken to pairs of hands
-
-
-def bad_beat_probabilities(options=None, any_twenty=False,
-                           most_tracked=BAD_BEAT_PAIRS_OF_HANDS, pairing=None):
+def bad_beat_probabilities(options=None, any_twenty=False, most_tracked=None, pairing=None):
     """{hands paid: exact probability} of Bad Beat (633a.7(o)(1)(i)) with the player playing
     the basic strategy chart, over the configured shoe (controller/par/blackjack_bad_beat.py
-    states the method). `most_tracked`: the split rounds' inclusion-exclusion over hands is taken to
-    sets of that many hands (None: all, exact, by controller/par/blackjack_split_exact.py;
-    minutes at four hands: bench/par.py --bad-beat-exact)."""
+    states the method). `most_tracked`: None (the sheet's) every inclusion-exclusion term of
+    the split rounds; a number takes them to sets of that many hands (2: pairs of hands, the
+    sheet's method before every term fit the 30 s of `tablectl par --all`; bench/par.py
+    compares them)."""
     rules = strategy.blackjack_rules(options)
     chart, _ = strategy.solve(rules)
     return bad_beat.probabilities(rules, chart, any_twenty=any_twenty,
@@ -540,6 +537,9 @@ def side_sheets(config=None):
         else:
             raise AssertionError("no sheet for the optional wager %s" % wager)
     return out
+
+
+SPREADS = True      # Bad Beat's split rounds spread over spread.map (registry.spreads)
 
 
 def sheets(config=None):

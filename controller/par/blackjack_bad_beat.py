@@ -43,6 +43,7 @@ from controller.par import blackjack_play as bp
 from controller.par import blackjack_split_exact as exact
 from controller.par import blackjack_split_vector as vector
 from controller.par import blackjack_strategy as s
+from controller.par import spread
 
 VALUES, ACE, TEN = s.VALUES, s.ACE, s.TEN
 ROWS = ("twenty_vs_blackjack", "twenty_vs_21", "twenty")
@@ -53,14 +54,12 @@ METHOD = ("over the shoe in Fractions, the seat playing the basic strategy chart
           "as the card after the player's (exchangeable), conditioned exactly on the reader's "
           "no-Blackjack; split hands drawn one after the other from the same shoe, resplit to "
           "the table's split_hands; a split round by inclusion-exclusion over its hands, "
-          "taken to pairs of hands; counted by multisets of card values (sequences per "
-          "multiset times falling factorials of the shoe)")
-PRECISION = ("exact but for the inclusion-exclusion terms in which three or four hands of one "
-             "split round all end on 20 (left out: every term, exactly, takes 100.9 s of CPU "
-             "by blackjack_split_exact.py, 164.6 s by its former pairing, over the 30 s of "
-             "tablectl par --all); on the default table they move twenty_vs_21 by 1.3e-7 "
-             "(0.0114670870 here, 0.0114672166 in full) and the house edge by 2.6e-6 "
-             "(bench/par.py --bad-beat-exact computes the full sum both ways)")
+          "every term (three and four hands included) in one polynomial per pair; counted by "
+          "multisets of card values (sequences per multiset times falling factorials of the "
+          "shoe), the split rounds' integers modulo 31-bit primes put back by the Chinese "
+          "remainder theorem")
+PRECISION = ("exact: every inclusion-exclusion term of every split round, Fraction for "
+             "Fraction the term-by-term sum (tests/par/test_par_blackjack_exact.py)")
 
 
 def hole_excluded(rules, up):
@@ -207,12 +206,30 @@ def _every_term(pairing):
     return exact.split_polynomial, pairing
 
 
-def up_card_probabilities(rules, chart_up, up, shoe, most_tracked=None, pairing=None,
-                          any_twenty=True):
-    """{row: exact probability} given the up card `up`, the rest of the deal drawn from
-    `shoe` (a list of 11 counts by value, the up card already out). `pairing`: how every
-    term's polynomial meets the dealer (most_tracked None; _every_term). Without `any_twenty`
-    the `twenty` row (the Rules Submission's option) is neither priced nor returned."""
+def up_card_parts(rules, chart_up, up, shoe):
+    """[(estimated cost, part)] of one up card's figure, independent of each other: None (the
+    initial 20 against the reader's Blackjack and the unsplit hands) and each pair value the
+    chart splits. The estimate (the split hand's 20s squared times the dealer's 21s) only
+    orders the parts for spread.map, the longest first."""
+    play = bp.ChartPlay(rules, chart_up)
+    cap = tuple(shoe[v] for v in VALUES)
+    dealer = bp.dealer_sequences(up, hole_excluded(rules, up), rules.hit_soft_17, cap)
+    n21 = sum(1 for (_, t) in dealer if t == 21)
+    out = [(n21, None)]
+    for v in VALUES:
+        if play.splits(v) and shoe[v] >= 2:
+            out.append((len(exact.hand_twenties(play, v, cap)[1]) ** 2 * n21, v))
+    return out
+
+
+def up_card_part(rules, chart_up, up, shoe, part, most_tracked=None, pairing=None,
+                 any_twenty=True):
+    """{row: {length: numerator over falling(n, length)}} of one part of an up card's figure
+    (up_card_parts): `part` None the initial 20 and the unsplit hands, else the split
+    rounds of that pair value. The up card `up` is out of `shoe` (11 counts by value);
+    `pairing`: how every term's polynomial meets the dealer (most_tracked None; _every_term).
+    The `twenty` row's sums are every 20's against a dealer hand that is not a Blackjack (21
+    included, taken off by _totals); without `any_twenty` they are not priced."""
     polynomial, pair_round = _every_term(pairing)
     play = bp.ChartPlay(rules, chart_up)
     excluded = hole_excluded(rules, up)
@@ -225,84 +242,139 @@ def up_card_probabilities(rules, chart_up, up, shoe, most_tracked=None, pairing=
     holes = {bp.multiset_of([h]): 1 for h in VALUES if h not in excluded}
     bad_holes = {bp.multiset_of([h]): 1 for h in excluded}
     vs_bj, vs_21, ok20 = _Pricer(shoe), _Pricer(shoe), _Pricer(shoe)
+    rows = {"twenty_vs_blackjack": vs_bj.sums, "twenty_vs_21": vs_21.sums, "twenty": ok20.sums}
 
-    # the initial 20 against the reader's Blackjack: the round ends there
-    twenties = {}
-    for a in VALUES:
-        for b in VALUES:
-            if s.hand_state([a, b])[0] == 20:
-                m = bp.multiset_of([a, b])
-                twenties[m] = twenties.get(m, 0) + 1
-    if bad_holes:
-        vs_bj.add_pairs(twenties, bad_holes, 1)
+    if part is None:
+        # the initial 20 against the reader's Blackjack: the round ends there
+        twenties = {}
+        for a in VALUES:
+            for b in VALUES:
+                if s.hand_state([a, b])[0] == 20:
+                    m = bp.multiset_of([a, b])
+                    twenties[m] = twenties.get(m, 0) + 1
+        if bad_holes:
+            vs_bj.add_pairs(twenties, bad_holes, 1)
+        # unsplit hands: every multiset the chart ends on 20 with
+        finals = play.finals(shoe, split=False)
+        f20 = {m: n for (m, flag), n in finals.items() if flag}
+        vs_21.add_pairs(f20, d21, 1)
+        if any_twenty:
+            ok20.add_pairs(f20, holes, 1)
+        return rows
 
-    # unsplit hands: every multiset the chart ends on 20 with
-    finals = play.finals(shoe, split=False)
-    f20 = {m: n for (m, flag), n in finals.items() if flag}
-    vs_21.add_pairs(f20, d21, 1)
-    ok20.add_pairs(f20, holes, 1)
+    # a split round, by inclusion-exclusion over the hands
+    v = part
+    if most_tracked is None:                # every term: one polynomial
+        y = polynomial(play, v, rules.split_hands, cap)
+        pair_round(vs_21.sums, shoe, v, y, d21)
+        if any_twenty:
+            pair_round(ok20.sums, shoe, v, y, holes)
+        return rows
+    resplit = v != ACE                      # split aces are not split again
+    hand_c, hand_a = exact.hand_twenties(play, v, cap)
+    if not hand_a:
+        return rows
+    convs = {(0, 0): {ZERO: 1}}
 
-    # split rounds, by inclusion-exclusion over the hands
-    for v in VALUES:
-        if not play.splits(v) or shoe[v] < 2:
-            continue
-        if most_tracked is None:                # every term: one polynomial
-            y = polynomial(play, v, rules.split_hands, cap)
-            pair_round(vs_21.sums, shoe, v, y, d21)
-            if any_twenty:
-                pair_round(ok20.sums, shoe, v, y, holes)
-            continue
-        resplit = v != ACE                      # split aces are not split again
-        hand_c, hand_a = exact.hand_twenties(play, v, cap)
-        if not hand_a:
-            continue
-        convs = {(0, 0): {ZERO: 1}}
+    def conv(jc, ja):
+        if (jc, ja) not in convs:
+            if ja:
+                convs[(jc, ja)] = _convolve(conv(jc, ja - 1), hand_a, cap)
+            else:
+                convs[(jc, ja)] = _convolve(conv(jc - 1, ja), hand_c, cap)
+        return convs[(jc, ja)]
+    variants = {}
+    for (r, nc, na), patterns in exact.phase_patterns(rules.split_hands, resplit).items():
+        for jc in range(nc + 1):
+            for ja in range(na + 1):
+                if not jc and not ja or most_tracked and jc + ja > most_tracked:
+                    continue
+                sign = 1 if (jc + ja) % 2 else -1
+                weight = sign * patterns * comb(nc, jc) * comb(na, ja)
+                variants.setdefault((jc, ja), []).append((r, nc - jc, weight))
+    for (jc, ja), vs in sorted(variants.items()):
+        zs = conv(jc, ja)
+        vs_21.add_split_terms(v, zs, d21, vs)
+        if any_twenty:
+            ok20.add_split_terms(v, zs, holes, vs)
+    return rows
 
-        def conv(jc, ja):
-            if (jc, ja) not in convs:
-                if ja:
-                    convs[(jc, ja)] = _convolve(conv(jc, ja - 1), hand_a, cap)
-                else:
-                    convs[(jc, ja)] = _convolve(conv(jc - 1, ja), hand_c, cap)
-            return convs[(jc, ja)]
-        variants = {}
-        for (r, nc, na), patterns in exact.phase_patterns(rules.split_hands, resplit).items():
-            for jc in range(nc + 1):
-                for ja in range(na + 1):
-                    if not jc and not ja or most_tracked and jc + ja > most_tracked:
-                        continue
-                    sign = 1 if (jc + ja) % 2 else -1
-                    weight = sign * patterns * comb(nc, jc) * comb(na, ja)
-                    variants.setdefault((jc, ja), []).append((r, nc - jc, weight))
-        for (jc, ja), vs in sorted(variants.items()):
-            zs = conv(jc, ja)
-            vs_21.add_split_terms(v, zs, d21, vs)
-            if any_twenty:
-                ok20.add_split_terms(v, zs, holes, vs)
-    p21 = vs_21.total()
-    out = {"twenty_vs_blackjack": vs_bj.total(), "twenty_vs_21": p21}
+
+def _totals(shoe, rows_list, any_twenty):
+    """{row: exact probability} from the parts' sums (up_card_part) over one shoe."""
+    n = sum(shoe[v] for v in VALUES)
+    sums = {row: {} for row in ROWS}
+    for rows in rows_list:
+        for row, got in rows.items():
+            for length, x in got.items():
+                sums[row][length] = sums[row].get(length, 0) + x
+    total = {row: sum((Fraction(x, bp.falling(n, k)) for k, x in got.items()), Fraction(0))
+             for row, got in sums.items()}
+    out = {"twenty_vs_blackjack": total["twenty_vs_blackjack"],
+           "twenty_vs_21": total["twenty_vs_21"]}
     if any_twenty:
-        out["twenty"] = ok20.total() - p21
+        out["twenty"] = total["twenty"] - total["twenty_vs_21"]
     return out
+
+
+def up_card_probabilities(rules, chart_up, up, shoe, most_tracked=None, pairing=None,
+                          any_twenty=True):
+    """{row: exact probability} given the up card `up`, the rest of the deal drawn from
+    `shoe` (a list of 11 counts by value, the up card already out): every part of
+    up_card_parts, in this process. Without `any_twenty` the `twenty` row (the Rules
+    Submission's option) is neither priced nor returned."""
+    parts = [up_card_part(rules, chart_up, up, shoe, part, most_tracked, pairing, any_twenty)
+             for _, part in up_card_parts(rules, chart_up, up, shoe)]
+    return _totals(shoe, parts, any_twenty)
+
+
+def _part(task):
+    """spread.map's piece: one up_card_part, its arguments in a tuple."""
+    return up_card_part(*task)
+
+
+_CACHE = {}
 
 
 def probabilities(rules, chart, shoe=None, any_twenty=False, most_tracked=None, pairing=None):
     """{(row,): probability, (): the wager lost} for the table's rules, its chart (one per
-    up card) and `shoe` (11 counts by value; default the configured shoe)."""
+    up card) and `shoe` (11 counts by value; default the configured shoe). The parts of every
+    up card are spread over the pool `tablectl par` opens (controller/par/spread.py); the
+    figure is cached per rule set, shoe and method within a process (a sheet, its report and
+    its tests ask for it more than once)."""
     shoe = list(shoe or rules.shoe())
+    key = (tuple(sorted((k, str(v)) for k, v in vars(rules).items())), tuple(shoe),
+           repr(sorted(chart.items())), most_tracked, pairing)
+    for priced in (any_twenty, True):       # the figure with `twenty` holds the one without
+        if (key, priced) in _CACHE:
+            paid = dict(_CACHE[(key, priced)])
+            if priced and not any_twenty:
+                paid.pop(("twenty",))
+                paid[()] = 1 - sum(v for k, v in paid.items() if k)
+            return paid
     n = sum(shoe)
-    out = dict.fromkeys(ROWS, Fraction(0))
+    tasks = []
     for up in VALUES:
         if not shoe[up]:
             continue
         rest = list(shoe)
         rest[up] -= 1
-        got = up_card_probabilities(rules, chart[up], up, rest, most_tracked, pairing,
-                                    any_twenty)
-        for row, p in got.items():
+        for cost, part in up_card_parts(rules, chart[up], up, rest):
+            tasks.append((cost, (rules, chart[up], up, rest, part, most_tracked, pairing,
+                                 any_twenty)))
+    tasks.sort(key=lambda t: -t[0])
+    by_up = {}
+    for (_, task), rows in zip(tasks, spread.map(_part, [t for _, t in tasks])):
+        by_up.setdefault(task[2], []).append(rows)
+    out = dict.fromkeys(ROWS, Fraction(0))
+    for up, parts in by_up.items():
+        rest = list(shoe)
+        rest[up] -= 1
+        for row, p in _totals(rest, parts, True).items():
             out[row] += Fraction(shoe[up], n) * p
     if not any_twenty:
         out.pop("twenty")
     paid = {(k,): v for k, v in out.items()}
     paid[()] = 1 - sum(paid.values())
+    _CACHE[(key, any_twenty)] = dict(paid)
     return paid

@@ -104,6 +104,7 @@ class Layout:
             self.masks.append((1 << width) - 1)
             pos += width
         self.q_shift, self.q_mask = pos, (1 << max(q_max.bit_length(), 1)) - 1
+        self.scale = None           # the sum of the terms' |coefficients| (split_polynomial)
         pos += max(q_max.bit_length(), 1)
         if pos > 62:
             raise OverflowError("a split round's multisets need %d bits, over an int64" % pos)
@@ -125,9 +126,19 @@ def _arrays(lay, hand):
 
 
 def _runs(keys):
-    """(the order that sorts `keys`, where each run of equal sorted keys starts)."""
-    order = np.argsort(keys, kind="stable")
-    ordered = keys[order]
+    """(an order that sorts `keys`, where each run of equal sorted keys starts). Why not
+    argsort: where a key and its index fit one int64 together (keys are never negative),
+    sorting the packed values is an order of magnitude faster than a stable argsort here
+    (15 ms against 157 ms a million keys) and no slower than an unstable one; the order
+    within a run does not matter to any caller (they sum a run, or keep one of its equals)."""
+    n = len(keys)
+    bits = max(n - 1, 1).bit_length()
+    if n and int(keys.max()).bit_length() + bits <= 63:
+        packed = np.sort((keys << bits) | np.arange(n, dtype=np.int64))
+        order, ordered = packed & ((1 << bits) - 1), packed >> bits
+    else:
+        order = np.argsort(keys, kind="stable")
+        ordered = keys[order]
     return order, np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
 
 
@@ -184,6 +195,8 @@ def split_polynomial(play, v, split_hands, cap):
     bounds = [most * max(m[i] for m in hand_a) + (r_max if i == v - 1 else 0)
               for i in range(10)]
     lay = Layout(bounds, max(q for _, q in tags))
+    lay.scale = sum(abs(coef) for by_ja in tags.values() for by_jc in by_ja.values()
+                    for coef in by_jc.values())
     a, c = _arrays(lay, hand_a), _arrays(lay, hand_c)
     c_powers = [(np.zeros(1, np.int64), np.ones(1, np.int64))]
     parts = []
@@ -207,14 +220,51 @@ def add_split_round(sums, shoe, v, poly, ds, most=4):
     """Add to `sums` ({length: numerator over falling(n, length)}) the split polynomial `poly`
     (split_polynomial's) of v paired with the dealer multisets `ds` ({multiset: sequences}):
     the same figure as blackjack_split_exact.add_split_round_by_support, as one numerator over
-    the longest length a pair can reach. The arrays a prime's pass touches are allocated once
-    and reused (a fresh array of millions of entries costs more in page faults than the
-    arithmetic done on it)."""
+    the longest length a pair can reach.
+
+    The shapes (which marginals, each element's group in them, the pricing tables' indices)
+    are fixed once; then each prime in turn prices the weights, sums them down every marginal
+    and pairs every dealer multiset, on arrays of that prime alone (a million-entry array per
+    prime, not one per prime at once: in this VM a fresh page costs more than the arithmetic
+    on it). Why these steps: a weight is priced at every value but v by a few joint tables
+    (one gather per group of values, not one per value); a marginal is a bincount into its
+    groups (sequential reads; its float64 sums exact while a bincount adds under 2**22
+    residues), not a gather in sorted order; a dealer multiset's price is one gather of the
+    values it holds (a joint table) and one of (cards of v, lumped cards, other cards)."""
     if poly is None or not ds:
         return
     lay, keys, weights = poly
     if not len(keys):
         return
+    length = lay.lumped(keys) + sum(lay.field(keys, i) for i in range(10))
+    for lo, hi in _bands(length):
+        sel = (length >= lo) & (length <= hi)
+        _pair_band(sums, shoe, v, lay, keys[sel], weights[sel], ds, most)
+
+
+BAND_KEYS = 100_000                 # multisets a band of lengths holds at the least
+
+
+def _bands(length):
+    """[(shortest, longest)] hands' lengths in bands of about equal counts, one band per
+    BAND_KEYS multisets (at most six). Why: a band is priced over the falling factorial of
+    its own longest pair, so a band of short hands needs fewer primes than the longest
+    (2-2 against a 7: lengths 5 to 48, half of the multisets at 23 or under; 17 primes for
+    the longest, 9 for those)."""
+    n = len(length)
+    count = max(1, min(6, n // BAND_KEYS))
+    ordered = np.sort(length)
+    cuts = sorted({int(ordered[(n * k) // count - 1]) for k in range(1, count)})
+    out, lo = [], int(ordered[0])
+    for cut in cuts + [int(ordered[-1])]:
+        if cut >= lo:
+            out.append((lo, cut))
+            lo = cut + 1
+    return out
+
+
+def _pair_band(sums, shoe, v, lay, keys, weights, ds, most):
+    """add_split_round over one band of the polynomial's multisets (its keys and weights)."""
     c = [shoe[x] for x in VALUES]
     n_all = sum(c)
     iv = v - 1
@@ -224,33 +274,21 @@ def add_split_round(sums, shoe, v, poly, ds, most=4):
     mo = sum(x[i] for i in range(10) if i != iv)
     l_top = int((t + mo + q).max()) + 2 + max(sum(d) for d in ds)
     l_max = min(l_top, n_all)           # a pair longer than the shoe is priced zero anyway
-    bound = int(np.abs(weights).sum()) * sum(ds.values()) * bp.falling(n_all, l_max)
+    # the figure is falling(N, Lmax) times a sum of terms, each a coefficient times the chance
+    # of an event (the tracked hands' sequences are stopped, so prefix-free: distinct tuples
+    # of sequences are distinct deals) for each of the dealer's sequences, so at most the
+    # terms' |coefficients| (Layout.scale) times his sequences; without a scale, the weights'
+    scale = lay.scale if lay.scale is not None else int(np.abs(weights).sum())
+    bound = scale * sum(ds.values()) * bp.falling(n_all, l_max)
     primes = primes_over(bound)
-    col = np.array(primes, dtype=np.int64)[:, None]
-
-    def table(rows):
-        """rows: [[int]] -> (primes, len(rows), width) residues."""
-        width = max(len(r) for r in rows)
-        out = np.zeros((len(primes), len(rows), width), dtype=np.int64)
-        for j, p in enumerate(primes):
-            out[j] = [[e % p for e in r] + [0] * (width - len(r)) for r in rows]
-        return out
-
     d_max = max(max(d) for d in ds)
-    u_max = max(int(xi.max()) for xi in x) + 1
-    ff = table([[bp.falling(ci, k) for k in range(u_max + 1)] for ci in c])   # (c_i)_k
-    ratio = [table([[bp.falling(ci - u, dk) if u <= ci else 0 for u in range(u_max + 1)]
-                    for dk in range(d_max + 1)]) for ci in c]                 # (c_i - u)_d
-    ff_v = table([[bp.falling(c[iv], k) for k in range(int(t.max()) + 3 + d_max)]])[:, 0]
-    mo_off = int(mo.max()) + max(sum(d) - d[iv] for d in ds)
-    width = others + mo_off + 1             # falling(others - mo - dn, q) at q * width + a,
-    lumped = table([[bp.falling(a - mo_off, qq) if a >= mo_off else 0   # a = that + mo_off
-                     for qq in range(int(q.max()) + 1) for a in range(width)]])[:, 0]
-    tail = table([[bp.falling(n_all - length, l_max - length) if length <= l_max else 0
-                   for length in range(l_top + 1)]])[:, 0]      # falling(N - L, Lmax - L)
+    radix = [int(xi.max()) + 1 for xi in x]
 
-    # the marginals' shapes, fixed before any residue: covers of the dealer's values summed
-    # from the whole polynomial, then each dealer support from the smallest marginal holding it
+    # the shapes, fixed before any residue: the weights' pricing groups; covers of the
+    # dealer's values summed from the whole polynomial, then each dealer support from the
+    # smallest marginal holding it
+    joint = _joint_groups(radix, iv)
+    joint_idx = [_joint_index(x, g, radix) for g in joint]
     by_sup = {}
     for d in ds:
         by_sup.setdefault(tuple(i for i, k in enumerate(d) if k and i != iv), []).append(d)
@@ -261,54 +299,125 @@ def add_split_round(sums, shoe, v, poly, ds, most=4):
         k = next((k for k, pl in enumerate(plans) if pl.values == set(sup)), None)
         if k is None:
             parent = min((k for k, pl in enumerate(plans) if pl.values >= set(sup)),
-                         key=lambda k: len(plans[k].starts))
+                         key=lambda k: plans[k].size)
             plans.append(_plan(plans[parent].groups, sup, parent))
             k = len(plans) - 1
         of_sup[sup] = k
+    del x, whole
+    pairing = {sup: _Pairing(plans[k].groups, sup, radix) for sup, k in of_sup.items()}
+    fbuf = np.empty(len(keys), dtype=np.float64)
 
-    # per prime: the weights priced at every value but v, summed down each plan
-    residues = [np.empty((len(primes), len(pl.starts)), dtype=np.int64) for pl in plans]
-    base, tmp = np.empty_like(weights), np.empty_like(weights)
-    for j, p in enumerate(primes):
-        np.remainder(weights, p, out=base)
-        for i in range(10):
-            if i != iv:
-                np.take(ff[j, i], x[i], out=tmp)
-                base *= tmp
-                base %= p
-        for k, pl in enumerate(plans):
-            src = base if pl.parent < 0 else residues[pl.parent][j]
-            got = np.add.reduceat(src[pl.order], pl.starts)
-            got %= p
-            residues[k][j] = got
-    del base, tmp, x, whole
+    # the prices as integers, once: the shoe's falling factorials at each value's counts, the
+    # dealer's cards' at each count the hands may hold, and what a pair's price reads besides
+    # the dealer's values: with a = 2 + t + dv cards of v, b = mo + dn other cards and q lumped
+    # ones, falling(c_v, a) * falling(others - b, q) * falling(N - L, Lmax - L), L = a + b + q
+    # (the carry to the longest length), one table over (a, b, q)
+    ff_big = [[bp.falling(ci, k) for k in range(r)] for ci, r in zip(c, radix)]
+    ratio_big = [[[bp.falling(ci - u, dk) if u <= ci else 0 for u in range(r)]
+                  for dk in range(d_max + 1)] for ci, r in zip(c, radix)]
+    a_n = int(t.max()) + 3 + max(d[iv] for d in ds)
+    b_n = int(mo.max()) + 1 + max(sum(d) - d[iv] for d in ds)
+    q_n = int(q.max()) + 1
+    lumped = [[bp.falling(others - b, qq) if b <= others else 0 for qq in range(q_n)]
+              for b in range(b_n)]
+    carry = [bp.falling(n_all - ln, l_max - ln) if ln <= l_max else 0
+             for ln in range(a_n + b_n + q_n)]
+    rest_big = [bp.falling(c[iv], a) * lumped[b][qq] * carry[a + b + qq]
+                for a in range(a_n) for b in range(b_n) for qq in range(q_n)]
+    rest_at = {sup: (((pr.t + 2) * b_n + pr.mo) * q_n + pr.q)[pr.tqm_idx]
+               for sup, pr in pairing.items()}            # each group's (a, b, q) at dv = dn = 0
+    offsets = {sup: np.array([(d[iv] * b_n + sum(d) - d[iv]) * q_n for d in dl],
+                             dtype=np.int64)[:, None] for sup, dl in by_sup.items()}
 
-    acc = np.zeros(len(primes), dtype=np.int64)
-    for sup, k in of_sup.items():
-        fields, mt, mq, mmo = plans[k].groups
-        vals = residues[k]
-        w, buf = np.empty_like(vals), np.empty_like(vals)
-        lumped_at = mq * width + others + mo_off - mmo
-        for d in by_sup[sup]:
-            nd, dv, dn = ds[d], d[iv], sum(d) - d[iv]
-            np.copyto(w, vals)
-            factors = [(ratio[i][:, d[i], :], fields[i]) for i in sup]
-            factors += [(ff_v, mt + 2 + dv), (lumped, lumped_at - dn),
-                        (tail, mt + 2 + dv + mmo + dn + mq)]
-            for tab, idx in factors:
-                np.take(tab, idx, axis=1, out=buf)
-                w *= buf
-                w %= col
-            acc = (acc + (w.sum(axis=1) % col[:, 0]) * (nd % col[:, 0])) % col[:, 0]
-    sums[l_max] = sums.get(l_max, 0) + crt(acc.tolist(), primes)
+    acc = []
+    for p in primes:
+        ff = [_residues(row, p) for row in ff_big]
+        ratio = [[_residues(row, p) for row in rows] for rows in ratio_big]
+        base = np.remainder(weights, p)
+        for g, idx in zip(joint, joint_idx):
+            base *= np.take(_joint_table(ff, g, p), idx)
+            base %= p
+        res = []
+        for pl in plans:
+            res.append(_sum_by(pl.ids, base if pl.parent < 0 else res[pl.parent], pl.size,
+                               p, fbuf))
+        del base
+        total = 0
+        rest = _residues(rest_big, p)
+        for sup, k in of_sup.items():          # a support's dealer multisets at once
+            pr, dl = pairing[sup], by_sup[sup]
+            w = np.take(pr.held(dl, ratio, p), pr.held_idx, axis=1)
+            w *= res[k]
+            w %= p
+            w *= np.take(rest, rest_at[sup] + offsets[sup])
+            w %= p
+            for d, x in zip(dl, w.sum(axis=1).tolist()):
+                total = (total + x % p * (ds[d] % p)) % p
+        acc.append(total)
+    sums[l_max] = sums.get(l_max, 0) + crt(acc, primes)
+
+
+def _residues(values, p):
+    """Python integers modulo p, as an int64 array."""
+    return (np.array(values, dtype=object) % p).astype(np.int64)
+
+
+TABLE_MOST = 1 << 12                # entries of one joint table (it stays in the cache)
+EXACT_SUM = 1 << 22                 # residues one float64 bincount may add exactly (< 2**53)
+
+
+def _joint_groups(radix, skip):
+    """The values but `skip` in groups whose joint tables (the product of their radices)
+    stay under TABLE_MOST entries: one gather per group prices a weight at its values."""
+    groups, cur, size = [], [], 1
+    for i in sorted((i for i in range(len(radix)) if i != skip), key=lambda i: radix[i]):
+        if cur and size * radix[i] > TABLE_MOST:
+            groups.append(cur)
+            cur, size = [], 1
+        cur.append(i)
+        size *= radix[i]
+    if cur:
+        groups.append(cur)
+    return groups
+
+
+def _joint_index(fields, group, radix):
+    """Each element's place in the joint table of `group`'s values (mixed radix)."""
+    idx = np.zeros(len(fields[group[0]]), dtype=np.int64)
+    for i in group:
+        idx = idx * radix[i] + fields[i]
+    return idx
+
+
+def _joint_table(tables, group, p):
+    """The product of `tables[i]` over `group`'s values at every joint index, modulo p."""
+    out = np.ones(1, dtype=np.int64)
+    for i in group:
+        out = (out[:, None] * tables[i][None, :]).ravel() % p
+    return out
+
+
+def _sum_by(ids, values, size, p, fbuf):
+    """{group: sum of its values} modulo p, by float64 bincounts of at most EXACT_SUM
+    residues each (each sum under 2**53, so exact)."""
+    f = fbuf[:len(values)]
+    np.copyto(f, values)
+    out = None
+    for s in range(0, len(values), EXACT_SUM):
+        got = np.bincount(ids[s:s + EXACT_SUM], weights=f[s:s + EXACT_SUM],
+                          minlength=size).astype(np.int64)
+        out = got if out is None else out + got
+        out %= p
+    return out
 
 
 class _Plan:
     """One marginal's shape: the values it keeps, the marginal it is summed from (-1 the
-    whole polynomial), the order and run starts that sum it, and its groups' fields."""
+    whole polynomial), each source element's group and the groups' count, and the groups'
+    fields."""
 
-    def __init__(self, values, parent, order, starts, groups):
-        self.values, self.parent, self.order, self.starts = values, parent, order, starts
+    def __init__(self, values, parent, ids, size, groups):
+        self.values, self.parent, self.ids, self.size = values, parent, ids, size
         self.groups = groups
 
 
@@ -320,6 +429,37 @@ def _plan(source, values, parent):
     for a in [fields[i] for i in sorted(values)] + [t, q, mo]:
         key = key * (int(a.max()) + 1) + a
     order, starts = _runs(key)
+    ids = np.empty(len(key), dtype=np.int64)
+    run = np.zeros(len(key), dtype=np.int64)
+    run[starts[1:]] = 1
+    ids[order] = np.cumsum(run)
     pick = order[starts]
     groups = ({i: fields[i][pick] for i in values}, t[pick], q[pick], mo[pick])
-    return _Plan(frozenset(values), parent, order, starts, groups)
+    return _Plan(frozenset(values), parent, ids, len(starts), groups)
+
+
+class _Pairing:
+    """A support's marginal as the dealer's pricing reads it: each group's place in the joint
+    table of the support's values, and in the list of its distinct (cards of v, lumped cards,
+    other cards), whose arrays t, q, mo the price of (dv, dn) is computed over."""
+
+    def __init__(self, groups, sup, radix):
+        fields, t, q, mo = groups
+        self.sup = sup
+        self.held_idx = (_joint_index(fields, list(sup), radix) if sup
+                         else np.zeros(len(t), dtype=np.int64))
+        self.radix = radix
+        key = (t * (int(q.max()) + 1) + q) * (int(mo.max()) + 1) + mo
+        uniq, self.tqm_idx = np.unique(key, return_inverse=True)
+        first = np.zeros(len(uniq), dtype=np.int64)
+        first[self.tqm_idx] = np.arange(len(key))
+        self.t, self.q, self.mo = t[first], q[first], mo[first]
+
+    def held(self, dl, ratio, p):
+        """The joint tables of falling(c_i - u, d_i) over the support's values, one row per
+        dealer multiset of `dl`, modulo p."""
+        out = np.ones((len(dl), 1), dtype=np.int64)
+        for i in self.sup:
+            rows = np.array([ratio[i][d[i]] for d in dl])
+            out = (out[:, :, None] * rows[:, None, :]).reshape(len(dl), -1) % p
+        return out

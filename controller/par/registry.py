@@ -24,3 +24,12 @@ def sheets(game, config=None):
     if declared.par_configured:
         return module.sheets(config)
     return module.sheets()
+
+
+def spreads(game):
+    """Whether the game's par module spreads pieces of its own sheets over the pool `tablectl
+    par` opens (controller/par/spread.py; its module says SPREADS = True): such a game is
+    computed in the command's process, its pieces in the workers, where the other games'
+    sheets are each computed whole by one worker (a worker opens no pool of its own)."""
+    module = importlib.import_module(declaration(game).par_sheets)
+    return getattr(module, "SPREADS", False)
