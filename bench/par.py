@@ -18,19 +18,21 @@ not enter. The last line is
     flop-poker base_game W
 (estimated brute-force time divided by counting time; above 1 counting wins).
 
-Blackjack's Bad Beat is then printed with its CPU time: the sheet's figure (over the shoe, the
-split rounds' inclusion-exclusion taken to pairs of hands) and the former approximation
-(bad_beat_first_two_cards: split hands independent, no resplits); with --bad-beat-exact also
-every term two ways, the exact polynomial (controller/par/blackjack_split_exact.py) paired
-with the dealer by each dealer multiset's own values (add_split_round_by_support, the new
-way) and by covers of up to five values (add_split_round, the old way), measured in the same
-run, and the line
-    bad_beat exact: covers X s CPU, by support Y s CPU, ratio X/Y
+Blackjack's Bad Beat is timed first, alone: the sheet's figure, every inclusion-exclusion
+term of the split rounds (blackjack_split_vector's numpy pairing, in this process: the pool
+that `tablectl par` spreads it over is not opened here, so the time is its whole CPU), charged
+to blackjack's line below (its sheets reuse the figure). After the games it is printed with
+that time, beside the sheet's former method (the inclusion-exclusion taken to pairs of hands)
+and the former approximation (bad_beat_first_two_cards: split hands independent, no
+resplits); with --bad-beat-exact also every term two more ways, the numpy-free dict path
+(blackjack_split_exact) paired with the dealer by each dealer multiset's own values
+(add_split_round_by_support) and by covers of up to five values (add_split_round), measured
+in the same run, and the line
+    bad_beat exact: dict by support X s CPU, vector Y s CPU, ratio X/Y
 (a minute or more each at four hands, so not by default); --bad-beat-term-by-term adds the
-term-by-term sum the polynomial replaced (ten minutes) and the line
-    bad_beat exact: term-by-term X s CPU, by support Y s CPU, ratio X/Y
-Every exact way must give the same Fractions (the bench stops if not); --split-hands N
-prices a table that splits to N hands.
+term-by-term sum the polynomial replaced (ten minutes). Every exact way must give the same
+Fractions (the bench stops if not); --split-hands N prices a table that splits to N hands.
+`tablectl par --all`'s wall time on the machine's CPUs is /usr/bin/time's to measure.
 """
 import argparse
 import os
@@ -71,6 +73,12 @@ def main(argv=None):
     # (solved once per process) and are charged the solving time.
     solved = {"raise-it-up-stud": _cpu(raise_it_up_optimal.full_rows),
               "flop-poker": _cpu(flop_poker_optimal.full_rows)}
+    from controller.par import blackjack as bj_par
+    options = {} if args.split_hands is None else {"split_hands": args.split_hands}
+    from controller.games.blackjack.model import Blackjack
+    any_twenty = dict(Blackjack.DEFAULTS["options"], **options)["bad_beat_any_twenty"]
+    bad_beat_cpu = _cpu(lambda: bj_par.bad_beat_probabilities(options, any_twenty))
+    solved["blackjack"] = bad_beat_cpu
     total = 0.0
     for game in registry.GAMES:
         dt = _cpu(lambda: registry.sheets(game)) + solved.get(game, 0.0)
@@ -102,45 +110,45 @@ def main(argv=None):
     for k in brute:
         print("%s: counting %.3f s CPU, brute force on phevaluator (C) est. >= %.1f s CPU"
               % (k, counted[k], brute[k]))
-    _bad_beat(args)
+    _bad_beat(args, options, bad_beat_cpu)
     print("ratio vs brute force: " + ", ".join("%s %.1f" % (k, brute[k] / counted[k])
                                                  for k in brute))
 
 
-def _bad_beat(args):
+def _bad_beat(args, options, sheet_cpu):
     from controller.par import blackjack as bj_par
-    options = {} if args.split_hands is None else {"split_hands": args.split_hands}
-    runs = [("sheet (pairs of hands)", lambda: bj_par.bad_beat_probabilities(options)),
+    from controller.par import blackjack_bad_beat as bad_beat
+    sheet = bj_par.bad_beat_probabilities(options)              # the figure timed first
+    got = {"sheet (every term, vector)": (sheet, sheet_cpu)}
+    runs = [("pairs of hands (former sheet)",
+             lambda: bj_par.bad_beat_probabilities(options, most_tracked=2)),
             ("former approximation", lambda: bj_par.bad_beat_first_two_cards(options))]
     if args.bad_beat_exact:
         from controller.par import blackjack_split_exact as exact
-        runs += [("exact, by support (new)",
-                  lambda: bj_par.bad_beat_probabilities(options, most_tracked=None)),
-                 ("exact, by covers (old)",
-                  lambda: bj_par.bad_beat_probabilities(options, most_tracked=None,
+        runs += [("exact, dict by support",
+                  lambda: bj_par.bad_beat_probabilities(
+                      options, pairing=exact.add_split_round_by_support)),
+                 ("exact, dict by covers",
+                  lambda: bj_par.bad_beat_probabilities(options,
                                                         pairing=exact.add_split_round))]
         if args.bad_beat_term_by_term:
             runs += [("exact, term by term",
                       lambda: bj_par.bad_beat_probabilities(options, most_tracked=4))]
-    got = {}
     for name, fn in runs:
+        bad_beat._CACHE.clear()                 # each way computed, none read from another
         t0 = time.process_time()
         pr = fn()
-        dt = time.process_time() - t0
-        got[name] = (pr, dt)
-        print("bad_beat %-27s twenty_vs_21 %.12f twenty_vs_blackjack %.12f  %.2f s CPU"
+        got[name] = (pr, time.process_time() - t0)
+    for name, (pr, dt) in got.items():
+        print("bad_beat %-30s twenty_vs_21 %.12f twenty_vs_blackjack %.12f  %.2f s CPU"
               % (name, float(pr[("twenty_vs_21",)]), float(pr[("twenty_vs_blackjack",)]), dt))
-    if args.bad_beat_exact:
-        new, t_new = got["exact, by support (new)"]
-        for name, label in (("exact, by covers (old)", "covers"),
-                            ("exact, term by term", "term-by-term")):
-            if name not in got:
-                continue
-            old, t_old = got[name]
-            if old != new:
-                raise SystemExit("bad_beat: %s and the pairing by support differ" % label)
-            print("bad_beat exact: %s %.1f s CPU, by support %.1f s CPU, ratio %.2f"
-                  % (label, t_old, t_new, t_old / t_new))
+    for name in ("exact, dict by support", "exact, dict by covers", "exact, term by term"):
+        if name in got and got[name][0] != sheet:
+            raise SystemExit("bad_beat: %s and the sheet differ" % name)
+    if "exact, dict by support" in got:
+        print("bad_beat exact: dict by support %.1f s CPU, vector %.1f s CPU, ratio %.2f"
+              % (got["exact, dict by support"][1], sheet_cpu,
+                 got["exact, dict by support"][1] / sheet_cpu))
 
 
 if __name__ == "__main__":
