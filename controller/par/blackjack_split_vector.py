@@ -219,8 +219,8 @@ def split_polynomial(play, v, split_hands, cap):
 def add_split_round(sums, shoe, v, poly, ds, most=4):
     """Add to `sums` ({length: numerator over falling(n, length)}) the split polynomial `poly`
     (split_polynomial's) of v paired with the dealer multisets `ds` ({multiset: sequences}):
-    the same figure as blackjack_split_exact.add_split_round_by_support, as one numerator over
-    the longest length a pair can reach.
+    the same figure as blackjack_split_exact.add_split_round_by_support, as one numerator per
+    band of the hands' lengths (_bands) over the longest length a pair of that band reaches.
 
     The shapes (which marginals, each element's group in them, the pricing tables' indices)
     are fixed once; then each prime in turn prices the weights, sums them down every marginal
@@ -276,8 +276,10 @@ def _pair_band(sums, shoe, v, lay, keys, weights, ds, most):
     l_max = min(l_top, n_all)           # a pair longer than the shoe is priced zero anyway
     # the figure is falling(N, Lmax) times a sum of terms, each a coefficient times the chance
     # of an event (the tracked hands' sequences are stopped, so prefix-free: distinct tuples
-    # of sequences are distinct deals) for each of the dealer's sequences, so at most the
-    # terms' |coefficients| (Layout.scale) times his sequences; without a scale, the weights'
+    # of sequences are distinct deals) for each of the dealer's sequences: at most the terms'
+    # |coefficients| (Layout.scale) times his sequences; a Layout without a scale (made by
+    # hand) by the sum of its |weights| instead (no pair is priced above its weight times
+    # the dealer's sequences times falling(N, Lmax))
     scale = lay.scale if lay.scale is not None else int(np.abs(weights).sum())
     bound = scale * sum(ds.values()) * bp.falling(n_all, l_max)
     primes = primes_over(bound)
@@ -324,8 +326,8 @@ def _pair_band(sums, shoe, v, lay, keys, weights, ds, most):
              for ln in range(a_n + b_n + q_n)]
     rest_big = [bp.falling(c[iv], a) * lumped[b][qq] * carry[a + b + qq]
                 for a in range(a_n) for b in range(b_n) for qq in range(q_n)]
-    rest_at = {sup: (((pr.t + 2) * b_n + pr.mo) * q_n + pr.q)[pr.tqm_idx]
-               for sup, pr in pairing.items()}            # each group's (a, b, q) at dv = dn = 0
+    rest_at = {sup: ((pr.t + 2) * b_n + pr.mo) * q_n + pr.q      # each group's (a, b, q)
+               for sup, pr in pairing.items()}                      # at dv = dn = 0
     offsets = {sup: np.array([(d[iv] * b_n + sum(d) - d[iv]) * q_n for d in dl],
                              dtype=np.int64)[:, None] for sup, dl in by_sup.items()}
 
@@ -440,20 +442,13 @@ def _plan(source, values, parent):
 
 class _Pairing:
     """A support's marginal as the dealer's pricing reads it: each group's place in the joint
-    table of the support's values, and in the list of its distinct (cards of v, lumped cards,
-    other cards), whose arrays t, q, mo the price of (dv, dn) is computed over."""
+    table of the support's values, and its cards of v, lumped cards and other cards."""
 
     def __init__(self, groups, sup, radix):
-        fields, t, q, mo = groups
+        fields, self.t, self.q, self.mo = groups
         self.sup = sup
         self.held_idx = (_joint_index(fields, list(sup), radix) if sup
-                         else np.zeros(len(t), dtype=np.int64))
-        self.radix = radix
-        key = (t * (int(q.max()) + 1) + q) * (int(mo.max()) + 1) + mo
-        uniq, self.tqm_idx = np.unique(key, return_inverse=True)
-        first = np.zeros(len(uniq), dtype=np.int64)
-        first[self.tqm_idx] = np.arange(len(key))
-        self.t, self.q, self.mo = t[first], q[first], mo[first]
+                         else np.zeros(len(self.t), dtype=np.int64))
 
     def held(self, dl, ratio, p):
         """The joint tables of falling(c_i - u, d_i) over the support's values, one row per
