@@ -29,6 +29,8 @@ SQLITE_ENV = dict(os.environ, TABLECTL_JOURNAL_FORMAT="sqlite")
     (["sim_rounds.py", "--rounds", "2", "--repeat", "1", "--game", "props-and-hops",
       "--journal"], "cpu split: no journal "),
     (["soak.py", "--game", "props-and-hops", "--at", "3,6"], "RSS ratio round 6 / round 3: "),
+    (["loop_parts.py", "--game", "props-and-hops", "--rounds", "2", "--repeat", "1"],
+     "loop parts / machine alone: loop "),
     (["fuzz_link.py", "--frames", "3000"], "ratio vs json.loads of the same payloads: "),
     (["floor.py", "--tables", "1,2", "--burst", "60", "--seconds", "1", "--outage", "0.5",
       "--outage-tables", "2", "--rounds", "4"], "per-table cost ratio 2 vs 1: "),

@@ -1,0 +1,154 @@
+"""Where the controller loop's CPU goes, per round, with the journal: the parts of issue 16's
+"loop CPU with the journal / the machine alone" (bench/sim_rounds.py prints the whole).
+
+    python bench/loop_parts.py [--game G] [--rounds N] [--repeat R] [--seed S]
+
+`tablectl sim`'s Simulation plays N rounds journaled (the default journal format), each part
+timed on the loop's thread by time.thread_time (user and system CPU, never wall time: waiting
+for the disk is not counted, the kernel's work for a write is) around:
+    handle    the game machine's handle, as the loop calls it
+    append    the journal's append of one input's rows and meters (its commit included)
+    commit    the commit alone: deflate, sectors, their writes and the flush
+    write     the commit's writes (pwrite, O_DIRECT where the file system takes it)
+    flush     the commit's fdatasync
+and the loop's whole run_once. The reference, measured in the same run, is the machine alone:
+the very events replayed into a bare GameMachine (bench/sim_rounds.py's machine_alone). Each
+part is printed as ms per round and as a ratio to the reference; best of R repeats each
+(the reference, a tenth of a second a repeat, best of 5R).
+The last line is
+    loop parts / machine alone: loop X.XXx, handle H.HHx, journal J.JJx (writes W.WWx,
+    flushes F.FFx), the rest R.RRx
+"""
+import argparse
+import os
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import sim_rounds  # noqa: E402
+from controller.games.events import Event  # noqa: E402
+from hal_sim.simulation import Simulation  # noqa: E402
+
+PARTS = ("loop", "handle", "append", "commit", "write", "flush")
+
+
+def _timed(owner, name, totals, part, inside=None):
+    """Wrap owner.name so its thread CPU adds to totals[part] (and to totals["nested"] too
+    while `inside` holds a true first item: an input journaled from within handle, such as
+    a shuffle's draw); returns the undo."""
+    real, had = getattr(owner, name), name in vars(owner)
+
+    def timed(*a, **k):
+        t0 = time.thread_time()
+        try:
+            return real(*a, **k)
+        finally:
+            dt = time.thread_time() - t0
+            totals[part] += dt
+            if inside is not None and inside[0]:
+                totals["nested"] += dt
+    setattr(owner, name, timed)
+    return lambda: setattr(owner, name, real) if had else delattr(owner, name)
+
+
+def played(game, rounds, seed, folder):
+    """({part: CPU s per round}, the events applied) of one journaled simulation."""
+    totals = dict.fromkeys(PARTS + ("nested",), 0.0)
+    s = Simulation(game, seed, journal=os.path.join(folder, "%s-%d.log"
+                                                    % (game, time.monotonic_ns())), keep=None)
+    events = []
+    undo = []
+    try:
+        ctl, store = s.ctl, s.ctl.store
+        journal = ctl.journal
+
+        def tee(entry):
+            if isinstance(entry, Event):
+                events.append(entry)
+            journal(entry)
+        ctl.journal = tee
+        undo.append(_timed(ctl, "run_once", totals, "loop"))
+        inside = [False]
+        real_handle = ctl.table.handle
+
+        def handle(*a, **k):
+            inside[0] = True
+            try:
+                return real_handle(*a, **k)
+            finally:
+                inside[0] = False
+        ctl.table.handle = handle
+        undo.append(lambda: delattr(ctl.table, "handle"))
+        undo.append(_timed(ctl.table, "handle", totals, "handle"))
+        undo.append(_timed(store, "_append", totals, "append", inside))
+        if hasattr(store, "_commit"):                       # SQLite has none
+            undo.append(_timed(store, "_commit", totals, "commit"))
+        if hasattr(store, "_pwrite"):                       # the sector log
+            undo.append(_timed(store, "_pwrite", totals, "write"))
+            real_sync = os.fdatasync
+
+            def fdatasync(fd):
+                t0 = time.thread_time()
+                try:
+                    real_sync(fd)
+                finally:
+                    totals["flush"] += time.thread_time() - t0
+            sys.modules[type(store).__module__].os = _OsWith(fdatasync)
+            undo.append(lambda: setattr(sys.modules[type(store).__module__], "os", os))
+        s.run(rounds)
+        if s.stuck:
+            raise SystemExit("bench: %s stuck at round %d: %s"
+                             % (game, s.stuck["round"], s.stuck["why"]))
+    finally:
+        for u in reversed(undo):
+            u()
+        s.close()
+    return {k: v / rounds for k, v in totals.items()}, events
+
+
+class _OsWith:
+    """The os module with fdatasync timed (the log module's `os`, for this bench only)."""
+
+    def __init__(self, fdatasync):
+        self.fdatasync = fdatasync
+
+    def __getattr__(self, name):
+        return getattr(os, name)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", default="blackjack")
+    ap.add_argument("--rounds", type=int, default=40)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=2026)
+    args = ap.parse_args(argv)
+    if args.rounds < 1 or args.repeat < 1:
+        ap.error("--rounds and --repeat must be at least 1")
+    best, events = None, None
+    with tempfile.TemporaryDirectory(prefix="tablectl-loop-parts-") as folder:
+        for _ in range(args.repeat):
+            got, events = played(args.game, args.rounds, args.seed, folder)
+            best = got if best is None else {k: min(best[k], got[k]) for k in best}
+    _, alone = sim_rounds.machine_alone(args.game, events, args.rounds, args.seed,
+                                        5 * args.repeat)         # short: more repeats
+    rest = best["loop"] - best["handle"] - (best["append"] - best["nested"])
+    for part in PARTS:
+        print("%-8s %7.3f ms/round = %6.2fx the machine alone"
+              % (part, best[part] * 1e3, best[part] / alone))
+    print("%-8s %7.3f ms/round of handle's is the journal's (inputs journaled within it)"
+          % ("nested", best["nested"] * 1e3))
+    print("%-8s %7.3f ms/round = %6.2fx (the loop less handle and the journal: policies, "
+          "outputs, ticks, queue)" % ("rest", rest * 1e3, rest / alone))
+    print("machine alone %.3f ms/round" % (alone * 1e3))
+    print("loop parts / machine alone: loop %.2fx, handle %.2fx, journal %.2fx (writes %.2fx, "
+          "flushes %.2fx), the rest %.2fx"
+          % (best["loop"] / alone, best["handle"] / alone, best["append"] / alone,
+             best["write"] / alone, best["flush"] / alone, rest / alone))
+
+
+if __name__ == "__main__":
+    main()
