@@ -29,23 +29,27 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import sim_rounds  # noqa: E402
-from controller.games.events import Event  # noqa: E402
 from hal_sim.simulation import Simulation  # noqa: E402
 
 PARTS = ("loop", "handle", "append", "commit", "write", "flush")
 
 
-def _timed(owner, name, totals, part, inside=None):
+def _timed(owner, name, totals, part, inside=None, marks=None):
     """Wrap owner.name so its thread CPU adds to totals[part] (and to totals["nested"] too
     while `inside` holds a true first item: an input journaled from within handle, such as
-    a shuffle's draw); returns the undo."""
+    a shuffle's draw); `marks`: a one-item list the call holds true while it runs. Returns
+    the undo."""
     real, had = getattr(owner, name), name in vars(owner)
 
     def timed(*a, **k):
         t0 = time.thread_time()
+        if marks is not None:
+            marks[0] = True
         try:
             return real(*a, **k)
         finally:
+            if marks is not None:
+                marks[0] = False
             dt = time.thread_time() - t0
             totals[part] += dt
             if inside is not None and inside[0]:
@@ -59,31 +63,14 @@ def played(game, rounds, seed, folder):
     totals = dict.fromkeys(PARTS + ("nested",), 0.0)
     s = Simulation(game, seed, journal=os.path.join(folder, "%s-%d.log"
                                                     % (game, time.monotonic_ns())), keep=None)
-    events = []
     undo = []
     try:
         ctl, store = s.ctl, s.ctl.store
-        journal = ctl.journal
-
-        def tee(entry):
-            if isinstance(entry, Event):
-                events.append(entry)
-            journal(entry)
-        ctl.journal = tee
+        events = sim_rounds.capture_events(ctl)
         undo.append(_timed(ctl, "run_once", totals, "loop"))
         inside = [False]
-        real_handle = ctl.table.handle
-
-        def handle(*a, **k):
-            inside[0] = True
-            try:
-                return real_handle(*a, **k)
-            finally:
-                inside[0] = False
-        ctl.table.handle = handle
-        undo.append(lambda: delattr(ctl.table, "handle"))
-        undo.append(_timed(ctl.table, "handle", totals, "handle"))
-        undo.append(_timed(store, "_append", totals, "append", inside))
+        undo.append(_timed(ctl.table, "handle", totals, "handle", marks=inside))
+        undo.append(_timed(store, "_append", totals, "append", inside=inside))
         if hasattr(store, "_commit"):                       # SQLite has none
             undo.append(_timed(store, "_commit", totals, "commit"))
         if hasattr(store, "_pwrite"):                       # the sector log

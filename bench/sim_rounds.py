@@ -77,6 +77,19 @@ class Events(list):
     """A second journal sink: every Event the controller journals (the reference's input)."""
 
 
+def capture_events(ctl):
+    """The list the controller's Events are added to as it journals them (the reference
+    replays them into the machine alone)."""
+    events, journal = Events(), ctl.journal
+
+    def tee(entry):
+        if isinstance(entry, Event):
+            events.append(entry)
+        journal(entry)
+    ctl.journal = tee
+    return events
+
+
 def full_stack(game, rounds, seed, journal_dir=None, synchronous=None):
     """(rounds/s, loop CPU s per round, wire bytes per round, the events applied, loop
     system CPU s per round, {"drivers", "devices": their threads' CPU s per round}).
@@ -85,7 +98,6 @@ def full_stack(game, rounds, seed, journal_dir=None, synchronous=None):
     path = os.path.join(journal_dir, "%s-%d.db" % (game, time.monotonic_ns())) \
         if journal_dir else None
     s = Simulation(game, seed, journal=path, keep=None)
-    events = Events()
     try:
         ctl = s.ctl
         if synchronous is not None:
@@ -93,13 +105,7 @@ def full_stack(game, rounds, seed, journal_dir=None, synchronous=None):
                 ctl.store.db.execute("PRAGMA synchronous=%s" % synchronous)
             else:                        # the sector log (TABLECTL_JOURNAL_FORMAT=log)
                 ctl.store.sync = synchronous != "OFF"
-        journal = ctl.journal
-
-        def tee(entry):
-            if isinstance(entry, Event):
-                events.append(entry)
-            journal(entry)
-        ctl.journal = tee
+        events = capture_events(ctl)
         cpu = [0.0, 0.0]
         run_once = ctl.run_once
 

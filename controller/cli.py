@@ -124,10 +124,10 @@ def cmd_par(args, out):
         # the games that spread their own pieces (registry.spreads) are computed here, their
         # pieces queued behind the other games' sheets, each of which a worker computes whole
         progress.update("par --all: 1/%d %s" % (len(games), games[0]), force=True)
+        spreading = [game for game in games if registry.spreads(game)]
         pending = {game: spread.submit(registry.sheets, game, config) for game in games
-                   if not registry.spreads(game)}
-        ready = {game: registry.sheets(game, config) for game in games
-                 if registry.spreads(game)}
+                   if game not in spreading}
+        ready = {game: registry.sheets(game, config) for game in spreading}
         for i, game in enumerate(games, 1):
             progress.update("par --all: %d/%d %s" % (i, len(games), game), force=True)
             sheets = ready[game] if game in ready else pending[game].get()

@@ -343,8 +343,7 @@ def probabilities(rules, chart, shoe=None, any_twenty=False, most_tracked=None, 
     figure is cached per rule set, shoe and method within a process (a sheet, its report and
     its tests ask for it more than once)."""
     shoe = list(shoe or rules.shoe())
-    key = (tuple(sorted((k, str(v)) for k, v in vars(rules).items())), tuple(shoe),
-           repr(sorted(chart.items())), most_tracked, pairing)
+    key = (s.rules_key(rules), tuple(shoe), repr(sorted(chart.items())), most_tracked, pairing)
     for priced in (any_twenty, True):       # the figure with `twenty` holds the one without
         if (key, priced) in _CACHE:
             paid = dict(_CACHE[(key, priced)])
@@ -370,7 +369,7 @@ def probabilities(rules, chart, shoe=None, any_twenty=False, most_tracked=None, 
     for up, parts in by_up.items():
         rest = list(shoe)
         rest[up] -= 1
-        for row, p in _totals(rest, parts, True).items():
+        for row, p in _totals(rest, parts, any_twenty).items():
             out[row] += Fraction(shoe[up], n) * p
     if not any_twenty:
         out.pop("twenty")

@@ -450,9 +450,14 @@ class Edge:
 _CACHE = {}
 
 
+def rules_key(rules):
+    """A rule set as a hashable key, for the caches per rule set within a process."""
+    return tuple(sorted((k, str(v)) for k, v in vars(rules).items()))
+
+
 def solve(rules):
     """(chart, Edge) for `rules`; cached per rule set within a process."""
-    key = tuple(sorted((k, str(v)) for k, v in vars(rules).items()))
+    key = rules_key(rules)
     if key not in _CACHE:
         strategy = chart(rules)
         _CACHE[key] = (strategy, Edge(rules, strategy))
