@@ -14,10 +14,15 @@ for the disk is not counted, the kernel's work for a write is) around:
 and the loop's whole run_once. The reference, measured in the same run, is the machine alone:
 the very events replayed into a bare GameMachine (bench/sim_rounds.py's machine_alone). Each
 part is printed as ms per round and as a ratio to the reference; best of R repeats each
-(the reference, a tenth of a second a repeat, best of 5R).
+(the reference, a tenth of a second a repeat, best of 5R). Beside them, the physical floor
+(sim_rounds.least_durable, best of 3R): the same replay with one 512-byte sector written
+O_DIRECT and fdatasync'd before each input, in the journal's folder, and the same with each
+input handed over from another thread, as the drivers hand theirs to the loop; and the
+journaled controller itself replaying the events on one thread, without the simulation
+(`replayed`, best of R).
 The last line is
     loop parts / machine alone: loop X.XXx, handle H.HHx, journal J.JJx (writes W.WWx,
-    flushes F.FFx), the rest R.RRx
+    flushes F.FFx), the rest R.RRx; the least durable loop L.LLx (inputs from a thread T.TTx)
 """
 import argparse
 import os
@@ -96,6 +101,36 @@ def played(game, rounds, seed, folder):
     return {k: v / rounds for k, v in totals.items()}, events
 
 
+def replayed(game, events, rounds, seed, repeat, folder):
+    """CPU s per round of the journaled controller itself, without the simulation: a new
+    journal in `folder`, booted as `tablectl run` boots one (controller.journal.boot, the
+    default format, the table's policies, capture_rng), the same events each submitted
+    and applied by run_once on this one thread, the table clock at each event's stamp. No
+    devices, drivers, outputs' lines or console: what the simulation adds is the rest of the
+    loop's figure. Best of `repeat`."""
+    from controller.clearing import SelftestOnClear
+    from controller.journal import boot
+    from controller.policies import default_policies
+    best = None
+    for _ in range(repeat):
+        now = [events[0].ts_ns if events else 0]
+        ctl = boot(os.path.join(folder, "replayed-%d.log" % time.monotonic_ns()),
+                   sim_rounds.fresh_machine(game, seed),
+                   [SelftestOnClear({})] + default_policies(game), clock=lambda: now[0])
+        try:
+            ctl.capture_rng()
+            c0 = time.thread_time()
+            for e in events:
+                now[0] = e.ts_ns
+                ctl.submit(e)
+                ctl.run_once()
+            cpu = time.thread_time() - c0
+        finally:
+            ctl.close()
+        best = cpu if best is None else min(best, cpu)
+    return best / rounds
+
+
 class _OsWith:
     """The os module with fdatasync timed (the log module's `os`, for this bench only)."""
 
@@ -120,8 +155,13 @@ def main(argv=None):
         for _ in range(args.repeat):
             got, events = played(args.game, args.rounds, args.seed, folder)
             best = got if best is None else {k: min(best[k], got[k]) for k in best}
-    _, alone = sim_rounds.machine_alone(args.game, events, args.rounds, args.seed,
-                                        5 * args.repeat)         # short: more repeats
+        _, alone = sim_rounds.machine_alone(args.game, events, args.rounds, args.seed,
+                                            5 * args.repeat)     # short: more repeats
+        alone_ctl = replayed(args.game, events, args.rounds, args.seed, args.repeat, folder)
+        least = sim_rounds.least_durable(args.game, events, args.rounds, args.seed,
+                                         3 * args.repeat, folder)
+        handed = sim_rounds.least_durable(args.game, events, args.rounds, args.seed,
+                                          3 * args.repeat, folder, threaded=True)
     rest = best["loop"] - best["handle"] - (best["append"] - best["nested"])
     for part in PARTS:
         print("%-8s %7.3f ms/round = %6.2fx the machine alone"
@@ -130,11 +170,19 @@ def main(argv=None):
           % ("nested", best["nested"] * 1e3))
     print("%-8s %7.3f ms/round = %6.2fx (the loop less handle and the journal: policies, "
           "outputs, ticks, queue)" % ("rest", rest * 1e3, rest / alone))
+    print("%-8s %7.3f ms/round = %6.2fx (the journaled controller replaying the same events "
+          "on one thread, no simulation)" % ("replayed", alone_ctl * 1e3, alone_ctl / alone))
+    print("%-8s %7.3f ms/round = %6.2fx (the machine with one durable sector write per input)"
+          % ("least", least * 1e3, least / alone))
+    print("%-8s %7.3f ms/round = %6.2fx (the same, each input handed over from a thread)"
+          % ("handed", handed * 1e3, handed / alone))
     print("machine alone %.3f ms/round" % (alone * 1e3))
     print("loop parts / machine alone: loop %.2fx, handle %.2fx, journal %.2fx (writes %.2fx, "
-          "flushes %.2fx), the rest %.2fx"
+          "flushes %.2fx), the rest %.2fx; the least durable loop %.2fx (inputs from a thread "
+          "%.2fx)"
           % (best["loop"] / alone, best["handle"] / alone, best["append"] / alone,
-             best["write"] / alone, best["flush"] / alone, rest / alone))
+             best["write"] / alone, best["flush"] / alone, rest / alone, least / alone,
+             handed / alone))
 
 
 if __name__ == "__main__":

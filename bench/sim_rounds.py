@@ -19,6 +19,12 @@ machines while the rates do not:
              a bench-only split, never a mode of the controller) and with no journal, so the
              figure is split into the journal's own CPU and the fsyncs' share of it; `sys`
              is the system share of the loop's CPU (getrusage, sampled by the kernel)
+    least    with --journal, the physical floor beside it (least_durable): the machine
+             alone replaying the same events with one 512-byte sector written O_DIRECT and
+             fdatasync'd before each is applied, the one durable commit per input the
+             journal must make, and the same with each input handed over from another
+             thread as the drivers hand theirs to the loop; no encoding, chain, policies or
+             outputs. What the loop costs above it is what code can still take off
     drivers  the CPU per round of the drivers' reader threads (one per serial line: the
              controller's too, on the Pi as here), beside the loop's, from the kernel's
              per-thread counts (/proc/self/task/TID/stat, at its tick's resolution); and
@@ -30,7 +36,9 @@ machines while the rates do not:
              ptys do not pace
 """
 import argparse
+import mmap
 import os
+import queue
 import random
 import resource
 import sys
@@ -132,17 +140,23 @@ def full_stack(game, rounds, seed, journal_dir=None, synchronous=None):
             cpu[1] / rounds, {k: (threads1[k] - threads0[k]) / rounds for k in threads1})
 
 
+def fresh_machine(game, seed):
+    """A bare engine GameMachine of `game` as the simulation configures it (its draws seeded
+    as the autoplay seeds them): the reference's machine."""
+    cls = model_class(game)
+    cfg, _counting = game_config(game, ())
+    model = cls(configuration.validate(dict(cfg, game=game), cls))
+    if hasattr(model, "use_rng"):
+        rng = random.Random("start:%s" % seed)
+        model.use_rng(lambda: rng.randint(1, 7))
+    return GameMachine(model)
+
+
 def machine_alone(game, events, rounds, seed, repeat):
     """(rounds/s, CPU s per round), best of `repeat`."""
     best = None
     for _ in range(repeat):
-        cls = model_class(game)
-        cfg, _counting = game_config(game, ())
-        model = cls(configuration.validate(dict(cfg, game=game), cls))
-        if hasattr(model, "use_rng"):
-            rng = random.Random("start:%s" % seed)
-            model.use_rng(lambda: rng.randint(1, 7))
-        table = GameMachine(model)
+        table = fresh_machine(game, seed)
         t0 = time.perf_counter()
         c0 = time.thread_time()
         for e in events:
@@ -153,6 +167,95 @@ def machine_alone(game, events, rounds, seed, repeat):
         dt, cpu = time.perf_counter() - t0, time.thread_time() - c0
         best = (dt, cpu) if best is None else (min(best[0], dt), min(best[1], cpu))
     return rounds / best[0], best[1] / rounds
+
+
+class _Sector:
+    """A scratch file of a few sectors in `folder`, zeroed and flushed once, written a sector
+    at a time through O_DIRECT (buffered where the file system refuses it, as tmpfs does) and
+    flushed by fdatasync: what the sector log's commit does with its tail slot."""
+
+    SECTOR = 512
+
+    def __init__(self, folder):
+        self.path = os.path.join(folder, "least-durable-%d.scratch" % time.monotonic_ns())
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.pwrite(fd, bytes(16 * self.SECTOR), 0)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            self.fd = os.open(self.path, os.O_RDWR | getattr(os, "O_DIRECT", 0))
+        except OSError:
+            self.fd = os.open(self.path, os.O_RDWR)
+        self.buf = mmap.mmap(-1, 4096)               # page aligned, as O_DIRECT needs
+        self.buf[:self.SECTOR] = b"\x5a" * self.SECTOR
+        self.view = memoryview(self.buf)[:self.SECTOR]
+        self.n = 0
+
+    def commit(self):
+        self.n += 1
+        os.pwrite(self.fd, self.view, (1 + self.n % 2) * self.SECTOR)   # two slots, in turn
+        os.fdatasync(self.fd)
+
+    def close(self):
+        self.view.release()
+        self.buf.close()
+        os.close(self.fd)
+        os.unlink(self.path)
+
+
+def least_durable(game, events, rounds, seed, repeat, folder, threaded=False):
+    """CPU s per round of the least a controller that is durable before each input can cost
+    here: the machine alone replaying `events` with, before each is applied, one 512-byte
+    sector written (O_DIRECT) to a scratch file in `folder`, the journal's, and fdatasync'd,
+    the one commit per input issue 16 keeps. No encoding, no hash chain, no policies, no
+    outputs. `threaded`: each input is also handed over from another thread through a queue
+    and waited for, as a driver's thread hands its inputs to the loop. The CPU is the
+    applying thread's (time.thread_time), best of `repeat`: the physical floor the loop's
+    ratio is read against."""
+    best = None
+    for _ in range(repeat):
+        table, sector = fresh_machine(game, seed), _Sector(folder)
+        try:
+            if threaded:
+                cpu = _least_threaded(table, sector, events)
+            else:
+                c0 = time.thread_time()
+                for e in events:
+                    sector.commit()
+                    try:
+                        table.handle(e)
+                    except TablectlError:
+                        pass
+                cpu = time.thread_time() - c0
+        finally:
+            sector.close()
+        best = cpu if best is None else min(best, cpu)
+    return best / rounds
+
+
+def _least_threaded(table, sector, events):
+    inputs, applied = queue.SimpleQueue(), threading.Semaphore(0)
+
+    def feed():
+        for e in events:
+            inputs.put(e)
+            applied.acquire()                    # the next input once this one is applied
+    feeder = threading.Thread(target=feed, name="least-durable-feeder", daemon=True)
+    feeder.start()
+    c0 = time.thread_time()
+    for _ in events:
+        e = inputs.get()
+        sector.commit()
+        try:
+            table.handle(e)
+        except TablectlError:
+            pass
+        applied.release()
+    cpu = time.thread_time() - c0
+    feeder.join()
+    return cpu
 
 
 def main(argv=None):
@@ -200,6 +303,14 @@ def main(argv=None):
                       "%.2f ms/round, of which the fsyncs' %.2f ms"
                       % ("", none * 1e3, x(none), nosync * 1e3, x(nosync), cpu * 1e3, x(cpu),
                          (cpu - none) * 1e3, (cpu - nosync) * 1e3))
+                least = least_durable(game, main_side[0][3], args.rounds, args.seed,
+                                      args.repeat, tmp)
+                handed = least_durable(game, main_side[0][3], args.rounds, args.seed,
+                                       args.repeat, tmp, threaded=True)
+                print("%-26s least durable: the machine with one durable sector write per "
+                      "input %.2f ms = %.2fx, each input from a thread too %.2f ms = %.2fx; "
+                      "the loop with the journal is %.2fx that floor"
+                      % ("", least * 1e3, x(least), handed * 1e3, x(handed), cpu / handed))
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ SQLITE_ENV = dict(os.environ, TABLECTL_JOURNAL_FORMAT="sqlite")
     (["sim_rounds.py", "--rounds", "2", "--repeat", "1", "--game", "props-and-hops",
       "--game", "poker"], ("poker ", "drivers' reader threads ")),
     (["sim_rounds.py", "--rounds", "2", "--repeat", "1", "--game", "props-and-hops",
-      "--journal"], "cpu split: no journal "),
+      "--journal"], "least durable: the machine with one durable sector write per input "),
     (["soak.py", "--game", "props-and-hops", "--at", "3,6"], "RSS ratio round 6 / round 3: "),
     (["loop_parts.py", "--game", "props-and-hops", "--rounds", "2", "--repeat", "1"],
      "loop parts / machine alone: loop "),
