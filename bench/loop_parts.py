@@ -14,8 +14,9 @@ for the disk is not counted, the kernel's work for a write is) around:
 and the loop's whole run_once. The reference, measured in the same run, is the machine alone:
 the very events replayed into a bare GameMachine (bench/sim_rounds.py's machine_alone). Each
 part is printed as ms per round and as a ratio to the reference; best of R repeats each
-(the reference, a tenth of a second a repeat, best of 5R). Beside them, the physical floor
-(sim_rounds.least_durable, best of 3R): the same replay with one 512-byte sector written
+(the reference, a tenth of a second a repeat, best of 5R), the references measured after
+each repeat of the simulation (interleaved: a machine slower for a while slows both sides).
+Beside them, the physical floor (sim_rounds.least_durable, best of 3R): the same replay with one 512-byte sector written
 O_DIRECT and fdatasync'd before each input, in the journal's folder, and the same with each
 input handed over from another thread, as the drivers hand theirs to the loop; and the
 journaled controller itself replaying the events on one thread, without the simulation
@@ -150,18 +151,25 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if args.rounds < 1 or args.repeat < 1:
         ap.error("--rounds and --repeat must be at least 1")
-    best, events = None, None
+    best, events, refs = None, None, {}
     with tempfile.TemporaryDirectory(prefix="tablectl-loop-parts-") as folder:
         for _ in range(args.repeat):
             got, events = played(args.game, args.rounds, args.seed, folder)
             best = got if best is None else {k: min(best[k], got[k]) for k in best}
-        _, alone = sim_rounds.machine_alone(args.game, events, args.rounds, args.seed,
-                                            5 * args.repeat)     # short: more repeats
-        alone_ctl = replayed(args.game, events, args.rounds, args.seed, args.repeat, folder)
-        least = sim_rounds.least_durable(args.game, events, args.rounds, args.seed,
-                                         3 * args.repeat, folder)
-        handed = sim_rounds.least_durable(args.game, events, args.rounds, args.seed,
-                                          3 * args.repeat, folder, threaded=True)
+            # the references after each repeat, on the first repeat's events: interleaved, so
+            # a machine that is slower or faster for a while moves both sides of a ratio
+            ev = refs.setdefault("events", events)
+            took = {"alone": sim_rounds.machine_alone(args.game, ev, args.rounds, args.seed,
+                                                      5)[1],     # short: more repeats
+                    "replayed": replayed(args.game, ev, args.rounds, args.seed, 1, folder),
+                    "least": sim_rounds.least_durable(args.game, ev, args.rounds, args.seed,
+                                                      3, folder),
+                    "handed": sim_rounds.least_durable(args.game, ev, args.rounds, args.seed,
+                                                       3, folder, threaded=True)}
+            for k, v in took.items():
+                refs[k] = min(refs.get(k, v), v)
+    alone, alone_ctl, least, handed = (refs[k] for k in ("alone", "replayed", "least",
+                                                          "handed"))
     rest = best["loop"] - best["handle"] - (best["append"] - best["nested"])
     for part in PARTS:
         print("%-8s %7.3f ms/round = %6.2fx the machine alone"
