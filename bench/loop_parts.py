@@ -16,11 +16,11 @@ the very events replayed into a bare GameMachine (bench/sim_rounds.py's machine_
 part is printed as ms per round and as a ratio to the reference; best of R repeats each
 (the reference, a tenth of a second a repeat, best of 5R), the references measured after
 each repeat of the simulation (interleaved: a machine slower for a while slows both sides).
-Beside them, the physical floor (sim_rounds.least_durable, best of 3R): the same replay with one 512-byte sector written
-O_DIRECT and fdatasync'd before each input, in the journal's folder, and the same with each
-input handed over from another thread, as the drivers hand theirs to the loop; and the
-journaled controller itself replaying the events on one thread, without the simulation
-(`replayed`, best of R).
+Beside them, the physical floor (sim_rounds.least_durable, best of 3R): the same replay
+with one 512-byte sector written O_DIRECT and fdatasync'd before each input, in the
+journal's folder, and the same with each input handed over from another thread, as the
+drivers hand theirs to the loop; and the journaled controller itself replaying the events
+on one thread, without the simulation (`replayed`, best of R).
 The last line is
     loop parts / machine alone: loop X.XXx, handle H.HHx, journal J.JJx (writes W.WWx,
     flushes F.FFx), the rest R.RRx; the least durable loop L.LLx (inputs from a thread T.TTx)
@@ -109,15 +109,14 @@ def replayed(game, events, rounds, seed, repeat, folder):
     and applied by run_once on this one thread, the table clock at each event's stamp. No
     devices, drivers, outputs' lines or console: what the simulation adds is the rest of the
     loop's figure. Best of `repeat`."""
-    from controller.clearing import SelftestOnClear
     from controller.journal import boot
-    from controller.policies import default_policies
+    from controller.runtime import table_policies
     best = None
     for _ in range(repeat):
         now = [events[0].ts_ns if events else 0]
         ctl = boot(os.path.join(folder, "replayed-%d.log" % time.monotonic_ns()),
                    sim_rounds.fresh_machine(game, seed),
-                   [SelftestOnClear({})] + default_policies(game), clock=lambda: now[0])
+                   table_policies(game)[1], clock=lambda: now[0])
         try:
             ctl.capture_rng()
             c0 = time.thread_time()
@@ -151,14 +150,14 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if args.rounds < 1 or args.repeat < 1:
         ap.error("--rounds and --repeat must be at least 1")
-    best, events, refs = None, None, {}
+    best, ev, refs = None, None, {}
     with tempfile.TemporaryDirectory(prefix="tablectl-loop-parts-") as folder:
         for _ in range(args.repeat):
             got, events = played(args.game, args.rounds, args.seed, folder)
             best = got if best is None else {k: min(best[k], got[k]) for k in best}
             # the references after each repeat, on the first repeat's events: interleaved, so
             # a machine that is slower or faster for a while moves both sides of a ratio
-            ev = refs.setdefault("events", events)
+            ev = events if ev is None else ev
             took = {"alone": sim_rounds.machine_alone(args.game, ev, args.rounds, args.seed,
                                                       5)[1],     # short: more repeats
                     "replayed": replayed(args.game, ev, args.rounds, args.seed, 1, folder),

@@ -46,8 +46,7 @@ sys.path.insert(0, ROOT)
 from controller import config as configuration  # noqa: E402
 from controller.games import ALL_GAMES, model_class  # noqa: E402
 from controller.games.engine import LOCKED_OUT, GameMachine  # noqa: E402
-from controller.policies import default_policies  # noqa: E402
-from controller.clearing import SelftestOnClear  # noqa: E402
+from controller.runtime import table_policies  # noqa: E402
 from controller.journal.formats import new_format  # noqa: E402
 from tests.journal.power_loss import Series  # noqa: E402
 
@@ -252,7 +251,7 @@ def boot_copy(copy, game):
     from controller.journal import boot
     cls = model_class(game)
     table = GameMachine(cls(configuration.validate({"game": game}, cls)))
-    ctl = boot(copy, table, [SelftestOnClear({})] + default_policies(game))
+    ctl = boot(copy, table, table_policies(game)[1])
     try:
         return ctl.model.state == LOCKED_OUT and bool(ctl.boot_report.get("problem"))
     finally:

@@ -152,6 +152,13 @@ def fresh_machine(game, seed):
     return GameMachine(model)
 
 
+def _apply(table, event):
+    try:
+        table.handle(event)
+    except TablectlError:
+        pass                             # refused on the table too (e.g. a past-post)
+
+
 def machine_alone(game, events, rounds, seed, repeat):
     """(rounds/s, CPU s per round), best of `repeat`."""
     best = None
@@ -160,10 +167,7 @@ def machine_alone(game, events, rounds, seed, repeat):
         t0 = time.perf_counter()
         c0 = time.thread_time()
         for e in events:
-            try:
-                table.handle(e)
-            except TablectlError:
-                pass                     # refused on the table too (e.g. a past-post)
+            _apply(table, e)
         dt, cpu = time.perf_counter() - t0, time.thread_time() - c0
         best = (dt, cpu) if best is None else (min(best[0], dt), min(best[1], cpu))
     return rounds / best[0], best[1] / rounds
@@ -224,10 +228,7 @@ def least_durable(game, events, rounds, seed, repeat, folder, threaded=False):
                 c0 = time.thread_time()
                 for e in events:
                     sector.commit()
-                    try:
-                        table.handle(e)
-                    except TablectlError:
-                        pass
+                    _apply(table, e)
                 cpu = time.thread_time() - c0
         finally:
             sector.close()
@@ -248,10 +249,7 @@ def _least_threaded(table, sector, events):
     for _ in events:
         e = inputs.get()
         sector.commit()
-        try:
-            table.handle(e)
-        except TablectlError:
-            pass
+        _apply(table, e)
         applied.release()
     cpu = time.thread_time() - c0
     feeder.join()

@@ -81,6 +81,15 @@ class ConfiguredDevices:
             factory.close()
 
 
+
+def table_policies(game):
+    """(the self-tests a clear runs, every policy in the order it sees an event): what a
+    table of `game` runs, for Runtime and for what boots a journal the way it does (the
+    benches)."""
+    from controller.clearing import SelftestOnClear
+    selftests = SelftestOnClear({})
+    return selftests, [selftests] + default_policies(game)
+
 class Runtime:
     """One table controller process; `start()`, then `close()` (always; idempotent).
 
@@ -166,9 +175,8 @@ class Runtime:
         return True
 
     def policies(self):
-        from controller.clearing import SelftestOnClear
-        self.selftests = SelftestOnClear({})
-        return [self.selftests] + default_policies(model_class(self.cfg["game"]).GAME)
+        self.selftests, policies = table_policies(model_class(self.cfg["game"]).GAME)
+        return policies
 
     def model(self):
         cls = model_class(self.cfg["game"])
