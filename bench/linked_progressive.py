@@ -37,9 +37,9 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from controller.floor import subjects as S  # noqa: E402
+from controller.wire import subjects as S  # noqa: E402
 from controller.floor.linkctl import ControllerThread, ensure_link_streams, kv_entry  # noqa
-from controller.floor.natsserver import NatsServer, users_block  # noqa: E402
+from controller.lab.natsserver import NatsServer, users_block  # noqa: E402
 
 FLOOR_PW = "bench-floor"
 
@@ -51,7 +51,7 @@ async def connect(url, user, password):
 
 
 async def define(url, link, tables):
-    from controller.floor import links as L
+    from controller.wire import links as L
     from controller.floor.linkcfg import read_config, write_version
     nc = await connect(url, "floor", FLOOR_PW)
     try:

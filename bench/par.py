@@ -43,8 +43,8 @@ from math import comb
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from controller.par import counting, flop_poker_optimal, raise_it_up_optimal  # noqa: E402
-from controller.par import registry, six_card_fortune  # noqa: E402
+from controller.lab.par import counting, flop_poker_optimal, raise_it_up_optimal  # noqa: E402
+from controller.lab.par import registry, six_card_fortune  # noqa: E402
 from controller.rules import cards as C  # noqa: E402
 
 
@@ -73,7 +73,7 @@ def main(argv=None):
     # (solved once per process) and are charged the solving time.
     solved = {"raise-it-up-stud": _cpu(raise_it_up_optimal.full_rows),
               "flop-poker": _cpu(flop_poker_optimal.full_rows)}
-    from controller.par import blackjack as bj_par
+    from controller.lab.par import blackjack as bj_par
     options = {} if args.split_hands is None else {"split_hands": args.split_hands}
     from controller.games.blackjack.model import Blackjack
     any_twenty = dict(Blackjack.DEFAULTS["options"], **options)["bad_beat_any_twenty"]
@@ -116,15 +116,15 @@ def main(argv=None):
 
 
 def _bad_beat(args, options, sheet_cpu):
-    from controller.par import blackjack as bj_par
-    from controller.par import blackjack_bad_beat as bad_beat
+    from controller.lab.par import blackjack as bj_par
+    from controller.lab.par import blackjack_bad_beat as bad_beat
     sheet = bj_par.bad_beat_probabilities(options)              # the figure timed first
     got = {"sheet (every term, vector)": (sheet, sheet_cpu)}
     runs = [("pairs of hands (former sheet)",
              lambda: bj_par.bad_beat_probabilities(options, most_tracked=2)),
             ("former approximation", lambda: bj_par.bad_beat_first_two_cards(options))]
     if args.bad_beat_exact:
-        from controller.par import blackjack_split_exact as exact
+        from controller.lab.par import blackjack_split_exact as exact
         runs += [("exact, dict by support",
                   lambda: bj_par.bad_beat_probabilities(
                       options, pairing=exact.add_split_round_by_support)),

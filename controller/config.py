@@ -32,7 +32,7 @@ section is valid and the templates stay equal to the defaults):
                                 named here, before the journal is touched
     [controller.console]        tty (a serial device; default: a new pty), pins (the PIN
                                 file), manifest (what `verify` checks)
-    [controller.floor]          the floor link (controller/floor/config.py)
+    [controller.floor]          the floor link (controller/wire/config.py)
 """
 
 import copy
@@ -224,7 +224,7 @@ def check_controller(section):
             raise ConfigError("controller.console.%s must be a path, not %r" % (key, value))
     out["console"] = dict(console)
     if "floor" in section:
-        from controller.floor.config import check_floor
+        from controller.wire.config import check_floor
         out["floor"] = check_floor(section["floor"])
     return out
 

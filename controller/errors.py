@@ -35,7 +35,7 @@ class SettlementError(RulesError):
 
 class ScenarioError(TablectlError):
     """A scenario (`tablectl play`) that is malformed, contradicts itself or asks what the rules
-    forbid. Here, not in controller/scenario.py, because each game's scenario answers raise it
+    forbid. Here, not in controller/lab/scenario.py, because each game's scenario answers raise it
     from the game's own modules (controller/games/scenario_answers.py)."""
 
 

@@ -27,7 +27,7 @@ KINDS = {
     "clear": "{'role': name, 'selftest': bool}: an authorized clear of a lock-out",
     "new_deck": "a deck removed from the table is replaced",
     "close_table": "the table closes",
-    # a linked progressive's link (controller/floor/link_client.py, docs/linked-progressives.md)
+    # a linked progressive's link (controller/wire/link_client.py, docs/linked-progressives.md)
     "link_contribution": "{'link', 'id', 'seq', 'seat', 'wager'}: the link stored the seat's "
                          "Progressive Payout Wager's contribution: the wager is accepted",
     "link_withdraw": "{'link', 'id', 'seq', 'seat', 'wager'}: the link stored its withdrawal",

@@ -110,7 +110,7 @@ def progressive_wagers(model):
 # from it. The link's controller is the meter's single writer: the table's "value" is only
 # ever what the link last said (a `link_meter` or `link_state` input), never computed here.
 # Everything below is a function of the model's JSON state and of input events, so a replay
-# of the journal rebuilds it, and the link client (controller/floor/link_client.py) reads
+# of the journal rebuilds it, and the link client (controller/wire/link_client.py) reads
 # from it what to send after each step: it holds nothing the table would lose in a crash.
 #
 #   asked     {key: {round, seat, wager}}   contributions sent, not acknowledged yet: the

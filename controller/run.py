@@ -74,14 +74,14 @@ class Runner(Runtime):
                          say=writer(self.err, "tablectl run: "))
         floor = section.get("floor")
         if floor:                   # [controller.floor]: the floor uplink (docs/floor.md)
-            from controller.floor.uplink import FloorLink, read_password
+            from controller.wire.uplink import FloorLink, read_password
             self.register_part(FloorLink(self, floor["table_id"], floor["url"],
                                          read_password(floor["password_file"]),
                                          ca_file=floor.get("ca_file")))
         on = ([floor["link"]] if floor and floor.get("link") else []) + \
             sorted(set((floor or {}).get("links", {}).values()))
         for link_id in on:          # a linked progressive (docs/linked-progressives.md)
-            from controller.floor.link_client import ProgressiveLink
+            from controller.wire.link_client import ProgressiveLink
             self.register_part(ProgressiveLink(self, floor["table_id"], link_id,
                                                floor["url"],
                                                read_password(floor["password_file"]),

@@ -139,7 +139,7 @@ def test_manifest_refuses_a_root_without_the_dependencies(tmp_path):
 
 def test_the_shipped_completion_and_man_page_are_the_parsers():
     from controller.cli import build_parser, version
-    from controller.cli_docs import COMPLETION_FILE, MAN_FILE, bash_completion, manpage
+    from controller.lab.cli_docs import COMPLETION_FILE, MAN_FILE, bash_completion, manpage
     with open(COMPLETION_FILE) as f:
         assert f.read() == bash_completion(build_parser()), \
             "tablectl completion > deploy/tablectl.bash-completion"
@@ -150,7 +150,7 @@ def test_the_shipped_completion_and_man_page_are_the_parsers():
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 def test_bash_completion_offers_verbs_subverbs_and_options():
-    from controller.cli_docs import COMPLETION_FILE
+    from controller.lab.cli_docs import COMPLETION_FILE
 
     def offered(*words):
         cword = len(words)
@@ -171,7 +171,7 @@ def test_bash_completion_offers_verbs_subverbs_and_options():
 
 @pytest.mark.skipif(shutil.which("man") is None, reason="needs man(1)")
 def test_the_man_page_renders_and_names_every_verb():
-    from controller.cli_docs import MAN_FILE
+    from controller.lab.cli_docs import MAN_FILE
     p = subprocess.run(["man", "-l", MAN_FILE], capture_output=True, text=True, timeout=60,
                        env=dict(os.environ, MANPAGER="cat", PAGER="cat", MANWIDTH="100"))
     assert p.returncode == 0, p.stderr

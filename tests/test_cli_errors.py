@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from controller.sim import Simulation
+from controller.lab.sim import Simulation
 from hal_sim import bench
 from tests.journal import tamper
 

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from controller.cli import diagram_markdown
+from controller.lab.diagram import diagram_markdown
 from controller.games import GAMES, model_class
 from controller.games.engine import mermaid
 

@@ -115,14 +115,14 @@ def test_the_check_fails_naming_the_file_and_line(tmp_path):
     (tmp_path / "drivers" / "panel.py").write_text(
         "import json\nfrom controller.rules.paigow import DEALER\n")
     (tmp_path / "hal_sim" / "reader.py").write_text(
-        "ANSWER = 'blackjack'  %s: the reader's word\nPAR = 'controller.par.poker'\n" % MARK)
+        "ANSWER = 'blackjack'  %s: the reader's word\nPAR = 'controller.lab.par.poker'\n" % MARK)
     found = offences(str(tmp_path))
     assert sorted(found) == [
         (os.path.join("controller", "policy.py"), 2, "names the game 'six-card-fortune-pai-gow'"),
         (os.path.join("drivers", "panel.py"), 2,
          "imports a game's own module controller.rules.paigow"),
         (os.path.join("hal_sim", "reader.py"), 2,
-         "names a game's module 'controller.par.poker'")]
+         "names a game's module 'controller.lab.par.poker'")]
 
 
 def test_every_game_has_one_declaration_and_one_simulated_play():
@@ -141,7 +141,7 @@ def test_declarations_load_without_the_game_models():
     has from the declarations: they must not import the models (pokerkit takes a second)."""
     import subprocess
     code = ("import sys, controller.games; controller.games.all_declarations(); "
-            "import controller.par.strategy; controller.par.strategy.games(); "
+            "import controller.lab.par.strategy; controller.lab.par.strategy.games(); "
             "print(sorted(m for m in sys.modules if m.startswith('controller.games.') and "
             "not m.startswith('controller.games.declarations')))")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,

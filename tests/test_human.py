@@ -13,7 +13,7 @@ import pytest
 from controller import cli
 from controller.human import (Progress, WallClock, collapsed, dollars, gaming_day, hand_note,
                               parse_when, rounds_range, wall_iso)
-from controller.sim import _print_summary
+from controller.lab.sim import _print_summary
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NS = 10 ** 9
@@ -120,7 +120,7 @@ def test_sim_into_a_log_writes_milestone_lines_not_carriage_returns():
 
 @pytest.fixture(scope="module")
 def journal(tmp_path_factory):
-    from controller.sim import Simulation
+    from controller.lab.sim import Simulation
     path = tmp_path_factory.mktemp("human") / "table.db"
     s = Simulation("blackjack", 2, journal=str(path))
     try:
@@ -169,7 +169,7 @@ def test_journal_show_selects_rows_by_time(journal, capsys):
 
 
 def test_no_round_reads_no_rounds(tmp_path, capsys):
-    from controller.sim import Simulation
+    from controller.lab.sim import Simulation
     path = tmp_path / "empty.db"
     s = Simulation("poker", 1, journal=str(path))
     s.close()

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from controller.trace import matrix as mx
-from controller.trace.regs import find_regs, read_texts
+from controller.lab.trace import matrix as mx
+from controller.lab.trace.regs import find_regs, read_texts
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -1,17 +1,17 @@
-"""The casino floor: every table streams its journal to NATS JetStream; a floor service
-folds the streams into each table's latest state and serves the floor page.
+"""THE FLOOR SERVER (a wing of its own, not firmware): what runs beside the tables, never on
+one. Every table streams its journal to NATS JetStream (the table's side of that wire is the
+firmware's controller/wire/); this package folds the streams into each table's latest state,
+serves the floor page and runs the linked progressives' controllers.
 
-    subjects.py    the names on the wire (stream, subjects, KV bucket, message ids) and a
-                   table's permissions: one place, so the linked progressives fit beside them
-    natsserver.py  a real nats-server process (one node or a three-node cluster) for tests,
-                   the demo and the bench, started on loopback and stopped by PID
-    outbox.py      the table side's reading of its own journal: what may go on the wire now
-                   (cards stay home until the round is over), the acknowledged sequence
-    uplink.py      the forwarder thread: journal rows in order, exactly once, and the link state
     fold.py        the floor side's fold of one table's rows: chain continuity, state, meters
     service.py     `tablectl floor`: consumes every table's stream, keeps the KV bucket;
-                   `serve_floor`, the service and its page until stopped (cli.py, demo.py)
+                   `serve_floor`, the service and its page until stopped
     web.py         the floor page (aiohttp, server-sent events)
-    demo.py        `tablectl floor demo --tables N`
-See docs/floor.md.
+    linkctl.py     a linked progressive's controller (its meter's single writer)
+    linkmeter.py   the meter's arithmetic; linkcfg.py, the link's stored definitions
+    reconcile.py   the meter against the link's stream and each table's journal
+    cli.py, linkcli.py  `tablectl floor ...`
+
+Imports the firmware (downward) and never the lab (.importlinter). Installed with the
+`floor` extra (aiohttp). See docs/floor.md.
 """

@@ -24,14 +24,14 @@ def parse_http(text):
 
 
 def _password(args):
-    from controller.floor.uplink import read_password
+    from controller.wire.uplink import read_password
     return read_password(args.password_file) if args.password_file else None
 
 
 def cmd_floor(args, out, err=None):
     err = err or sys.stderr
     if getattr(args, "floor_cmd", None) == "demo":
-        from controller.floor.demo import cmd_demo
+        from controller.lab.floor_demo import cmd_demo
         return cmd_demo(args, out, err)
     if getattr(args, "floor_cmd", None) in ("link", "meters", "reconcile"):
         from controller.floor.linkcli import cmd_link
@@ -73,10 +73,10 @@ def _anchor(args, password, out, err):
     takes it."""
     import nats
 
-    from controller.floor import subjects as S
+    from controller.wire import subjects as S
 
     async def get():
-        from controller.floor.uplink import servers, tls_context
+        from controller.wire.uplink import servers, tls_context
         nc = await nats.connect(servers(args.nats), user=args.user, password=password,
                                 tls=tls_context(args.nats, args.ca_file),
                                 connect_timeout=2, max_reconnect_attempts=0)

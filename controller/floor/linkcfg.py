@@ -5,8 +5,8 @@ then config.<link> by compare-and-set), and who is on the link now. Used by the 
 import asyncio
 import json
 
-from controller.floor import links as L
-from controller.floor import subjects as S
+from controller.wire import links as L
+from controller.wire import subjects as S
 
 LIVE_LISTEN_S = 1.0
 
@@ -16,7 +16,7 @@ class Refused(Exception):
 
 
 def _password(args):
-    from controller.floor.uplink import read_password
+    from controller.wire.uplink import read_password
     pw = getattr(args, "password_file", None)
     return read_password(pw) if pw else None
 

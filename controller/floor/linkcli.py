@@ -18,8 +18,8 @@ import asyncio
 import json
 
 from controller.errors import ConfigError
-from controller.floor import links as L
-from controller.floor import subjects as S
+from controller.wire import links as L
+from controller.wire import subjects as S
 
 from controller.floor.linkcfg import (Refused, _password, open_floor as _open,  # noqa: F401
                                       read_config, write_version)

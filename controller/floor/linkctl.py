@@ -31,10 +31,10 @@ import signal
 import time
 import uuid
 
-from controller.floor.aio import stop_on_signals
+from controller.wire.aio import stop_on_signals
 from controller.errors import TablectlError
 from controller.floor import linkmeter as M
-from controller.floor import subjects as S
+from controller.wire import subjects as S
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +76,7 @@ async def connect(url, user="floor", password=None, ca_file=None, name="linkctl"
                   reconnect=True):
     import nats
 
-    from controller.floor.uplink import servers, tls_context
+    from controller.wire.uplink import servers, tls_context
 
     async def quiet(e):
         log.info("%s: nats: %s: %s", name, type(e).__name__, e)

@@ -22,7 +22,7 @@ mismatch, 2 bad input.
 import json
 from fractions import Fraction
 
-from controller.floor import subjects as S
+from controller.wire import subjects as S
 
 JOURNAL_KINDS = ("link_contribution", "link_withdraw", "link_award")
 
@@ -214,7 +214,7 @@ async def reconcile(nc, js, kv, link, take_down=True):
     """{"holds": bool, "problems": [...], "tables": {t: why or None}, ...}."""
     from controller.floor.linkcfg import Refused, read_config, write_version
     from controller.floor.linkctl import history, kv_entry
-    from controller.floor import links as L
+    from controller.wire import links as L
     raw, _ = await kv_entry(kv, S.meter_key(link))
     cfg, rev = await read_config(kv, link)
     if cfg is None:

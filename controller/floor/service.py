@@ -20,8 +20,8 @@ import json
 import logging
 import time
 
-from controller.floor import subjects as S
-from controller.floor.aio import stop_on_signals
+from controller.wire import subjects as S
+from controller.wire.aio import stop_on_signals
 from controller.floor.fold import TableView
 
 log = logging.getLogger(__name__)
@@ -113,7 +113,7 @@ class FloorService:
 
     async def connect(self):
         import nats
-        from controller.floor.uplink import servers, tls_context
+        from controller.wire.uplink import servers, tls_context
         self.nc = await nats.connect(servers(self.url), user=self.user, password=self.password,
                                      tls=tls_context(self.url, self.ca_file),
                                      max_reconnect_attempts=-1, reconnect_time_wait=0.25,

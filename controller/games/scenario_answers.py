@@ -1,4 +1,4 @@
-"""What a scenario (`tablectl play`, controller/scenario.py) asks a game beyond its events: the
+"""What a scenario (`tablectl play`, controller/lab/scenario.py) asks a game beyond its events: the
 whole deck its listed cards are the top of, the answer to a wait only the game can give (the
 dice, a stub count, the dealer's setting), the card reader's answer, why a declined offer's
 hand could not have taken the next action, and the game's part of the output.

@@ -53,7 +53,7 @@ class Context:
 
 
 class ReplaySelftest(Policy):
-    """SelftestOnClear (controller/sim.py) in a replay: the journaled result, not a device."""
+    """SelftestOnClear (controller/lab/sim.py) in a replay: the journaled result, not a device."""
 
     STATE_NAME = "SelftestOnClear"
 

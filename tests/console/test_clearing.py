@@ -11,7 +11,7 @@ from controller.games.engine import LOCKED_OUT
 from controller.games.events import Event
 from controller.journal import boot
 from controller.policies import default_policies
-from controller.sim import Simulation
+from controller.lab.sim import Simulation
 from tests.console.support import FakeDriver, Rig
 from tests import builders
 

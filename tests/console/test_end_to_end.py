@@ -16,7 +16,7 @@ import pytest
 from controller.console import start_console
 from controller.console.auth import PinStore
 from controller.games.events import Event
-from controller.sim import Simulation
+from controller.lab.sim import Simulation
 from tests.console.support import FAST, PINS, pin_store
 from tests.controller.helpers import make
 

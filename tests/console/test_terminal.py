@@ -8,7 +8,7 @@ import time
 import pytest
 
 from controller.console import start_console
-from controller.sim import Simulation
+from controller.lab.sim import Simulation
 from tests.console.support import FAST, PINS, pin_store
 from tests.console.test_end_to_end import Terminal, fds, socat, wait  # noqa: F401 - fixture
 

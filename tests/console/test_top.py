@@ -12,7 +12,7 @@ import pytest
 from controller.console import start_console
 from controller.console.screen import render
 from controller.games.events import Event
-from controller.sim import Simulation
+from controller.lab.sim import Simulation
 from controller.top import JournalFollower
 from tests.console.support import FAST, PINS, pin_store
 

@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from controller.floor import subjects as S
-from controller.floor.natsserver import NatsServer, users_block
+from controller.wire import subjects as S
+from controller.lab.natsserver import NatsServer, users_block
 from controller.journal.formats import open_journal
 
 TABLES = ("T1", "T2", "T3", "T4")
@@ -36,7 +36,7 @@ CA_FILES = {}                   # url -> the CA file of a TLS floor (the cluster
 async def _connect(url, user="floor", password=FLOOR_PW):
     import nats
 
-    from controller.floor.uplink import tls_context
+    from controller.wire.uplink import tls_context
     return await nats.connect(url.split(","), user=user, password=password,
                               tls=tls_context(url, CA_FILES.get(url)),
                               connect_timeout=2, max_reconnect_attempts=5,

@@ -11,7 +11,7 @@ import json
 import threading
 import time
 
-from controller.floor import link_client as LC
+from controller.wire import link_client as LC
 from tests.floor.conftest import _connect
 
 

@@ -17,8 +17,8 @@ import os
 import sys
 import time
 
-from controller.floor.link_client import attach
-from controller.floor.uplink import read_password
+from controller.wire.link_client import attach
+from controller.wire.uplink import read_password
 from hal_sim.simulation import Simulation
 
 HIT = ["As", "Ks", "Qs"]
@@ -52,7 +52,7 @@ def wait(pred, ap, timeout):
 def main(journal, url, password_file, mode):
     sim = Simulation("raise-it-up-stud", seed=7, journal=journal, link="L1")
     if os.environ.get("TABLECTL_TEST_UPLINK"):      # its journal on the floor too (reconcile)
-        from controller.floor.uplink import attach as attach_uplink
+        from controller.wire.uplink import attach as attach_uplink
         attach_uplink(sim, sim.ctl, journal, "T1", url, read_password(password_file),
                       drain_s=15)
     client = attach(sim, "T1", "L1", url, read_password(password_file))

@@ -7,7 +7,7 @@ import asyncio
 import json
 import time
 
-from controller.floor import subjects as S
+from controller.wire import subjects as S
 from tests.floor.conftest import FLOOR_PW, _connect
 
 

@@ -6,12 +6,12 @@ there once and in order."""
 import asyncio
 import time
 
-from controller.floor import subjects as S
+from controller.wire import subjects as S
 import shutil
 
 import pytest
 
-from controller.floor.natsserver import cluster, make_certs, users_block
+from controller.lab.natsserver import cluster, make_certs, users_block
 from tests.floor.conftest import (CA_FILES, FLOOR_PW, TABLES, ServiceThread, _connect, ensure,
                                   passwords)
 from tests.floor.test_faults import Player, floor_doc, settle

@@ -59,11 +59,11 @@ def test_the_demo_starts_a_floor_of_tables_and_ctrl_c_stops_it(tmp_path):
 
 def test_the_demo_plays_every_game_sim_plays_through_sims_own_command_line(tmp_path):
     """The demo knows `tablectl sim` only by its command line (it imports nothing of
-    controller.sim): its games are the ones sim plays, each once, and every table's command is
+    controller.lab.sim): its games are the ones sim plays, each once, and every table's command is
     one sim's parser takes as it is."""
     from controller.cli import build_parser
-    from controller.floor.demo import LINKED_GAME, demo_games, table_command
-    from controller.sim import PLAYABLE, cmd_sim
+    from controller.lab.floor_demo import LINKED_GAME, demo_games, table_command
+    from controller.lab.sim import PLAYABLE, cmd_sim
     games = demo_games()
     assert games[0] == LINKED_GAME and sorted(games) == sorted(PLAYABLE)
     parser = build_parser()

@@ -9,9 +9,9 @@ import shutil
 
 import pytest
 
-from controller.floor import subjects as S
-from controller.floor.natsserver import NatsServer, free_port, make_certs
-from controller.floor.uplink import tls_context
+from controller.wire import subjects as S
+from controller.lab.natsserver import NatsServer, free_port, make_certs
+from controller.wire.uplink import tls_context
 from tests.floor.conftest import ROOT, wait_for
 
 

@@ -10,8 +10,8 @@ import signal
 import threading
 import time
 
-from controller.floor.uplink import attach
-from controller.sim import Simulation
+from controller.wire.uplink import attach
+from controller.lab.sim import Simulation
 from tests.floor.conftest import (CA_FILES, ServiceThread, assert_exactly_once, journal_meters,
                                   journal_rows, kv_get, sim_args, stream_rows, tablectl,
                                   wait_for)

@@ -8,11 +8,11 @@ import signal
 import subprocess
 import sys
 
-from controller.floor import subjects as S
+from controller.wire import subjects as S
 from controller.floor.fold import TableView
-from controller.floor.uplink import attach
+from controller.wire.uplink import attach
 from controller.journal.chain import GENESIS_HASH, row_hash
-from controller.sim import Simulation
+from controller.lab.sim import Simulation
 from tests.floor.conftest import (FLOOR_PW, ROOT, ServiceThread, assert_exactly_once,
                                   journal_meters, journal_rows, kv_get, run, sim_args,
                                   tablectl, wait_for)

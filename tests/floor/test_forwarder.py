@@ -8,11 +8,11 @@ import sqlite3
 
 import pytest
 
-from controller.floor import subjects as S
-from controller.floor import uplink as uplink_module
-from controller.floor.outbox import Outbox, releasable
-from controller.floor.uplink import BATCH, Uplink, attach
-from controller.sim import Simulation
+from controller.wire import subjects as S
+from controller.wire import uplink as uplink_module
+from controller.wire.outbox import Outbox, releasable
+from controller.wire.uplink import BATCH, Uplink, attach
+from controller.lab.sim import Simulation
 from tests.floor.conftest import (assert_exactly_once, journal_rows, sim_args,
                                   stream_rows, tablectl, wait_for)
 

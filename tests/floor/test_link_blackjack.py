@@ -14,7 +14,7 @@ import pytest
 
 from controller.events import Event
 from controller.floor.fold import TableView
-from controller.floor.link_client import LinkClient
+from controller.wire.link_client import LinkClient
 from controller.games.blackjack.model import Blackjack
 from controller.journal import boot
 from controller.policies import default_policies
@@ -237,7 +237,7 @@ def test_a_hit_while_its_link_is_down_stays_pending_and_is_paid_when_it_returns(
 
 def test_a_tables_floor_section_names_a_link_per_progressive():
     from controller.errors import ConfigError
-    from controller.floor.config import check_floor
+    from controller.wire.config import check_floor
     base = {"url": "nats://127.0.0.1:4222", "table_id": "T1", "password_file": "/x"}
     assert check_floor(dict(base, links=dict(LINKS)))["links"] == LINKS
     for bad, why in (({"links": ["BB"]}, "is a table"),

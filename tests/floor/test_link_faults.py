@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from controller.floor import subjects as S
+from controller.wire import subjects as S
 from controller.floor.linkctl import ControllerThread
 from tests.floor.conftest import CA_FILES, FLOOR_PW, ROOT, tablectl, wait_for
 from tests.floor.linkpub import LinkTable

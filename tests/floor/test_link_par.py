@@ -8,8 +8,8 @@ from fractions import Fraction
 
 import pytest
 
-from controller.par import registry
-from controller.par.linked import linked, text, whole_hit_chance
+from controller.lab.par import registry
+from controller.lab.par.linked import linked, text, whole_hit_chance
 from tests.floor.conftest import ROOT
 
 SCF = "six-card-fortune-pai-gow"
@@ -73,8 +73,8 @@ def test_raise_it_up_s_linked_wager_is_priced_under_the_optimal_strategy():
     """Strategy-dependent (a fold forfeits it), priced by raise_it_up_progressive's exact
     three-card reading: the fixed part, the meter part, and at the reset meter the hold
     that reading's own `holds` gives."""
-    from controller.par import raise_it_up_optimal as RO
-    from controller.par import raise_it_up_progressive as RP
+    from controller.lab.par import raise_it_up_optimal as RO
+    from controller.lab.par import raise_it_up_progressive as RP
     solver = RO.Solver()
     sheet = RP.LinkedSheet(solver)
     assert sheet.meter_share() == Fraction(1, 22100)    # the spade A-K-Q, never folded

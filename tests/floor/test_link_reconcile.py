@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from controller.floor import subjects as S
+from controller.wire import subjects as S
 from controller.floor.linkctl import ControllerThread
 from tests.floor.conftest import FLOOR_PW, _connect, tablectl, wait_for
 from tests.floor.linkpub import LinkTable

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from controller.floor.link_client import attach
+from controller.wire.link_client import attach
 from hal_sim.simulation import Simulation
 from tests.floor.conftest import Floor, journal_rows
 from tests.floor.link_harness import FakeLink

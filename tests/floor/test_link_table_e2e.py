@@ -12,8 +12,8 @@ import signal
 
 import pytest
 
-from controller.floor.link_client import attach
-from controller.floor.uplink import attach as attach_uplink
+from controller.wire.link_client import attach
+from controller.wire.uplink import attach as attach_uplink
 from hal_sim.simulation import Simulation
 from tests.floor.conftest import journal_rows, tablectl, wait_for
 from tests.floor.link_table_proc import rig

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from controller.errors import ConfigError
-from controller.floor.config import check_floor
+from controller.wire.config import check_floor
 from controller.games.blackjack.model import Blackjack
 from controller.journal.live import check
 from controller.journal.formats import open_journal
@@ -85,7 +85,7 @@ def test_the_link_is_a_link_id(link):
 
 
 def test_a_game_without_a_progressive_wager_is_not_linked(tmp_path):
-    from controller.floor.link_client import ProgressiveLink
+    from controller.wire.link_client import ProgressiveLink
     from controller.runtime import Runtime
     from tests.controller.test_runtime import runtime
     rt, _ = runtime(tmp_path)

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from controller.floor.uplink import attach
-from controller.sim import Simulation
+from controller.wire.uplink import attach
+from controller.lab.sim import Simulation
 from tests.floor.conftest import ARTIFACTS, ServiceThread, wait_for
 from tests.floor.proxy import Proxy
 

@@ -4,7 +4,7 @@ started after the loop and stopped (drained) before the console and the journal.
 import pytest
 
 from controller.errors import ConfigError
-from controller.floor.config import check_floor
+from controller.wire.config import check_floor
 from tests.floor.conftest import (RunningTable, assert_exactly_once, journal_rows, stream_rows,
                                   wait_for)
 from tests.test_run import sim_table  # noqa: F401 - the fixture

@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-from controller.floor import subjects as S
-from controller.floor.outbox import carries_card, releasable
-from controller.floor.uplink import Uplink
+from controller.wire import subjects as S
+from controller.wire.outbox import carries_card, releasable
+from controller.wire.uplink import Uplink
 from controller.journal.store import Store
 from controller.journal.show import hide_cards
 from tests.floor.conftest import FLOOR_PW, journal_rows, run, stream_rows, wait_for
@@ -68,8 +68,8 @@ def test_no_card_is_on_the_wire_before_its_round_is_over(floor, tmp_path):
 def test_a_played_round_shows_no_card_before_its_snapshot(floor, tmp_path):
     """Over a real simulated table's play: every card row reached the stream only with (or
     after) the snapshot that closed its round, which the stream order shows."""
-    from controller.floor.uplink import attach
-    from controller.sim import Simulation
+    from controller.wire.uplink import attach
+    from controller.lab.sim import Simulation
     journal = str(tmp_path / "t1.journal")
     sim = Simulation("blackjack", seed=2, journal=journal)
     seen = []

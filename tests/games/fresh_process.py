@@ -6,11 +6,11 @@ import os
 import subprocess
 import sys
 
-from controller.scenario import Runner
+from controller.lab.scenario import Runner
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FINISH = ("import json, sys\n"
-          "from controller.scenario import Runner\n"
+          "from controller.lab.scenario import Runner\n"
           "print(json.dumps(Runner.resume(json.load(sys.stdin)).finish()))\n")
 
 

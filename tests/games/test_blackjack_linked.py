@@ -1,6 +1,6 @@
 """Blackjack's three progressives (633a.7(o)(1)-(3)) on links (docs/linked-progressives.md):
 the game side, event by event, without a link: the link's acknowledgements, meters and
-awards are the input events its client submits (controller/floor/link_client.py). The same
+awards are the input events its client submits (controller/wire/link_client.py). The same
 against a real nats-server and the links' real controllers: tests/floor/test_link_blackjack.py."""
 
 import pytest

@@ -12,7 +12,7 @@ from controller.errors import ConfigError
 from controller.games.blackjack.model import Blackjack
 from controller.games.engine import IllegalEvent, GameMachine, mermaid
 from controller.games.events import Event
-from controller.scenario import play
+from controller.lab.scenario import play
 from tests.games.fresh_process import finish_elsewhere, runner_after
 from tests.games.test_blackjack import (ROOT, SCENARIOS, act, cards, index, record, results,
                                         start, table)

@@ -12,7 +12,7 @@ from controller.games import model_class
 from controller.games.blackjack.double_attack import DoubleAttackBlackjack as DAB
 from controller.games.engine import IllegalEvent, GameMachine, mermaid
 from controller.games.events import Event
-from controller.scenario import play
+from controller.lab.scenario import play
 from tests.games.fresh_process import finish_elsewhere, runner_after
 from tests.games.events import act, cards, wagers
 from tests.builders import table_of

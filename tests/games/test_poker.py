@@ -194,7 +194,7 @@ def test_a_card_is_dealt_twice_only_from_a_deck_said_to_hold_it_twice():
 
 
 def test_the_rest_of_a_scenarios_deck_is_the_52_cards_after_the_listed_ones():
-    from controller import scenario
+    from controller.lab import scenario
     r = scenario.Runner({"game": "poker", "seats": {"1": {"stack": 1000}, "2": {"stack": 1000}},
                          "cards": ["Ah", "2s"], "deck": {"missing": ["3c"]}})
     assert r.cards[:4] == ["Ah", "2s", "2h", "2d"]

@@ -1,6 +1,6 @@
 """Raise It Up's Progressive Payout Wager on a linked meter (docs/linked-progressives.md): the
 game side, event by event, without a link: the link's acknowledgements, meter and awards are
-the input events its client submits (controller/floor/link_client.py)."""
+the input events its client submits (controller/wire/link_client.py)."""
 
 import pytest
 

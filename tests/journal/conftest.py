@@ -8,7 +8,7 @@ import pytest
 
 from controller.journal.chain import GENESIS_HASH, row_hash
 from controller.journal.formats import open_journal
-from controller.sim import Simulation
+from controller.lab.sim import Simulation
 
 
 def simulate(path, game="raise-it-up-stud", rounds=3, seed=1, faults=(), key=None):

@@ -17,7 +17,7 @@ from controller.journal.store import load
 from controller.policies import default_policies
 from controller.policies.devices import DAY_NS, ReaderInspection
 from controller.policies.intervals import HOUR_NS, ChangeIntervals
-from controller.sim import Simulation, game_config
+from controller.lab.sim import Simulation, game_config
 from tests.journal.test_boot import fresh
 from tests import builders
 

@@ -180,7 +180,7 @@ def test_a_keyed_journal_rewritten_unkeyed_is_refused_when_a_key_is_configured(
 def _play_and_die(path, rounds):
     """A child process that plays and is killed with its rows still in the -wal."""
     code = ("import os, signal, sys; from tests.journal.conftest import simulate\n"
-            "from controller.sim import Simulation\n"
+            "from controller.lab.sim import Simulation\n"
             "s = Simulation(%r, 3, (), journal=%r); s.run(%d)\n"
             "os.kill(os.getpid(), signal.SIGKILL)\n" % (GAME, str(path), rounds))
     # SQLite's -wal, whatever new journals are made as (the log's torn writes and power

@@ -48,7 +48,7 @@ def test_a_journaled_controller_keeps_a_tail_and_the_console_reads_the_whole_fil
 
 def test_the_simulator_without_a_journal_keeps_a_bounded_tail_in_memory():
     """Issue 16, Leaks: `sim` without --journal kept every entry and refusal in memory."""
-    from controller.sim import Simulation
+    from controller.lab.sim import Simulation
     s = Simulation("props-and-hops", 1)
     try:
         s.run(3)

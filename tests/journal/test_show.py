@@ -6,7 +6,7 @@ import pytest
 from controller import cli
 from controller.games import declaration
 from controller.journal.show import HIDDEN, redact, redact_row
-from controller.sim import Simulation
+from controller.lab.sim import Simulation
 from tests.journal.conftest import simulate
 
 

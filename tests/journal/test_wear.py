@@ -17,7 +17,7 @@ import pytest
 from controller.journal import store as S
 from controller.journal.live import INPUT_RECORDS
 from controller.journal.store import Store
-from controller.sim import Simulation
+from controller.lab.sim import Simulation
 
 FRAME_HEADER, WAL_HEADER = 24, 32
 

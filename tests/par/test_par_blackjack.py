@@ -1,6 +1,6 @@
 """Basic strategy, its house edge and the optional wagers' sheets of the blackjack games.
 
-The strategy engine (controller/par/blackjack_strategy.py) is checked three ways: the dealer's
+The strategy engine (controller/lab/par/blackjack_strategy.py) is checked three ways: the dealer's
 outcomes against a brute-force walk of every ordered draw through the rules core's own
 dealer rule; the house edge of standard Blackjack against published figures for the same
 rules; and Double Attack's two readings of 581.9(b) against issue 19's independent figures.
@@ -11,9 +11,9 @@ from itertools import product
 
 import pytest
 
-from controller.par import blackjack as par
-from controller.par import blackjack_strategy as s
-from controller.par import double_attack as da_par
+from controller.lab.par import blackjack as par
+from controller.lab.par import blackjack_strategy as s
+from controller.lab.par import double_attack as da_par
 from controller.rules import blackjack as bj
 from controller.rules import blackjack_side_payouts as P
 from controller.rules import cards

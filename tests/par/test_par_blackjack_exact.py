@@ -13,9 +13,9 @@ from fractions import Fraction
 
 import pytest
 
-from controller.par import blackjack_bad_beat as bad_beat
-from controller.par import blackjack as par
-from controller.par import blackjack_strategy as s
+from controller.lab.par import blackjack_bad_beat as bad_beat
+from controller.lab.par import blackjack as par
+from controller.lab.par import blackjack_strategy as s
 from controller.rules import blackjack as bj
 from controller.rules import blackjack_side_wagers as W
 from controller.rules import cards
@@ -188,7 +188,7 @@ def test_bad_beat_exactly_as_a_brute_force_deal_out_with_and_without_any_twenty(
 @pytest.mark.reg("633a.7(o)(1)(i)")
 def test_bad_beat_split_rounds_tracked_hand_by_hand_agree_with_inclusion_exclusion():
     """The third way: every card of every hand tracked (blackjack_play.ChartPlay.finals)."""
-    from controller.par import blackjack_play as bp
+    from controller.lab.par import blackjack_play as bp
     shoe = SHOE
     for up in (2, 8):
         rest = list(shoe)
@@ -226,7 +226,7 @@ def test_bad_beat_exact_polynomial_equals_the_term_by_term_sum(split_hands):
 def _split_rounds(rules):
     """(shoe less the up card, v, the chart's play, cap, (the dealer's 21s, the hole cards))
     for every up card and split pair the reduced shoe can deal."""
-    from controller.par import blackjack_play as bp
+    from controller.lab.par import blackjack_play as bp
     for up in s.VALUES:
         if not SHOE[up]:
             continue
@@ -252,7 +252,7 @@ def test_bad_beat_pairing_by_support_equals_the_pairing_by_covers(split_hands):
     values) against add_split_round (against a cover of up to five values), numerator for
     numerator, for every up card and split pair of the reduced shoe, with the dealer's 21s
     and with the hole cards (the any-20 row), then the whole figure both ways."""
-    from controller.par import blackjack_split_exact as exact
+    from controller.lab.par import blackjack_split_exact as exact
     rules = s.blackjack_rules({"split_hands": split_hands})
     paired = 0
     for rest, v, play, cap, dealer_sets in _split_rounds(rules):
@@ -379,9 +379,9 @@ def test_bad_beat_vector_pairing_equals_the_dict_pairing(split_hands, band_keys,
     then the whole figure both ways. band_keys 4: the hands' lengths in up to six bands, each
     over its own longest pair's falling factorial and its own primes (on the default table
     only the largest polynomials are banded)."""
-    from controller.par import blackjack_play as bp
-    from controller.par import blackjack_split_exact as exact
-    from controller.par import blackjack_split_vector as vector
+    from controller.lab.par import blackjack_play as bp
+    from controller.lab.par import blackjack_split_exact as exact
+    from controller.lab.par import blackjack_split_vector as vector
     if band_keys:
         monkeypatch.setattr(vector, "BAND_KEYS", band_keys)
     rules = s.blackjack_rules({"split_hands": split_hands})
@@ -408,7 +408,7 @@ def test_bad_beat_vector_pairing_equals_the_dict_pairing(split_hands, band_keys,
 def test_bands_cover_every_length_once():
     import numpy as np
 
-    from controller.par import blackjack_split_vector as vector
+    from controller.lab.par import blackjack_split_vector as vector
     lengths = np.array([5, 9, 9, 9, 12, 12, 30, 31, 31, 48] * 30_000)
     bands = vector._bands(lengths)
     assert len(bands) == 3                          # 300,000 multisets: three bands
@@ -419,7 +419,7 @@ def test_bands_cover_every_length_once():
 
 
 def test_crt_names_the_integer_of_least_magnitude():
-    from controller.par import blackjack_split_vector as vector
+    from controller.lab.par import blackjack_split_vector as vector
     for x in (0, 1, -1, 10 ** 40 + 7, -(3 ** 70)):
         primes = vector.primes_over(abs(x))
         assert vector.crt([x % p for p in primes], primes) == x

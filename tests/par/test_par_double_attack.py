@@ -10,8 +10,8 @@ from itertools import permutations, product
 
 import pytest
 
-from controller.par import double_attack as da
-from controller.par.sheet import LOSES, StrategyDependent, WagerPar
+from controller.lab.par import double_attack as da
+from controller.lab.par.sheet import LOSES, StrategyDependent, WagerPar
 from controller.rules import blackjack, cards
 
 SPANISH_RANKS = [r for r in range(13) if r != cards.TEN]

@@ -4,8 +4,8 @@ from math import comb
 
 import pytest
 
-from controller.par import counting, flop_poker, raise_it_up
-from controller.par.sheet import StrategyDependent, StrategyPar, WagerPar
+from controller.lab.par import counting, flop_poker, raise_it_up
+from controller.lab.par.sheet import StrategyDependent, StrategyPar, WagerPar
 from controller.rules import paytables as pt
 
 

@@ -7,8 +7,8 @@ from fractions import Fraction
 
 import pytest
 
-from controller.par import props_and_hops as ph
-from controller.par.sheet import LOSES, WagerPar
+from controller.lab.par import props_and_hops as ph
+from controller.lab.par.sheet import LOSES, WagerPar
 from controller.rules import dice
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, 7)]

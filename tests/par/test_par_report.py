@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from controller.console import manifest
-from controller.par import registry, report
-from controller.par.sheet import StrategyPar, WagerPar
+from controller.lab.par import registry, report
+from controller.lab.par.sheet import StrategyPar, WagerPar
 
 CHROME_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--no-first-run")

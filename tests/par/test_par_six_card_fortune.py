@@ -12,8 +12,8 @@ from math import comb
 
 import pytest
 
-from controller.par import counting, six_card_fortune as scf
-from controller.par.sheet import StrategyDependent, WagerPar
+from controller.lab.par import counting, six_card_fortune as scf
+from controller.lab.par.sheet import StrategyDependent, WagerPar
 from controller.rules import cards as C
 from controller.rules import paigow as pg
 

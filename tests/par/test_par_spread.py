@@ -1,4 +1,4 @@
-"""`tablectl par` spreads its sums over worker processes (controller/par/spread.py): the same
+"""`tablectl par` spreads its sums over worker processes (controller/lab/par/spread.py): the same
 integers whichever process computes them, no worker left behind, one line for a bad --jobs."""
 import json
 import multiprocessing
@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from controller.par import blackjack_bad_beat as bad_beat
-from controller.par import blackjack_strategy as s
-from controller.par import spread
+from controller.lab.par import blackjack_bad_beat as bad_beat
+from controller.lab.par import blackjack_strategy as s
+from controller.lab.par import spread
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RULES = s.blackjack_rules()

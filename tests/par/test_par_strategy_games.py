@@ -6,8 +6,8 @@ from itertools import combinations
 
 import pytest
 
-from controller.par import flop_poker_optimal as FO
-from controller.par import raise_it_up_optimal as RO
+from controller.lab.par import flop_poker_optimal as FO
+from controller.lab.par import raise_it_up_optimal as RO
 from controller.rules import cards as C
 from controller.rules import flop_poker as F
 from controller.rules import raise_it_up as R
@@ -197,7 +197,7 @@ def test_flop_poker_full_deck_hold():
 @pytest.mark.reg("670a.11(f)", "670a.6(c)")
 def test_six_card_fortune_fast_result_is_the_rules_cores_wager_result():
     import random
-    from controller.par import six_card_fortune_house_way as HW
+    from controller.lab.par import six_card_fortune_house_way as HW
     from controller.rules import paigow as G
     rng = random.Random(5)
     deck = C.joker_deck()
@@ -215,7 +215,7 @@ def test_six_card_fortune_fast_result_is_the_rules_cores_wager_result():
 
 @pytest.mark.reg("670a.11(d)", "670a.11(f)", "670a.12(a)")
 def test_six_card_fortune_simulation_is_reproducible_and_counts_every_round():
-    from controller.par import six_card_fortune_house_way as HW
+    from controller.lab.par import six_card_fortune_house_way as HW
     a = HW.simulate(shuffles=40, seed=11)
     b = HW.simulate(shuffles=40, seed=11)
     assert a == b
@@ -229,7 +229,7 @@ def test_six_card_fortune_simulation_is_reproducible_and_counts_every_round():
 
 @pytest.mark.reg("669a.12(b)", "583.12(a)", "670a.12(a)")
 def test_par_json_carries_each_base_game_beside_the_other_entries():
-    from controller.par import registry
+    from controller.lab.par import registry
     for game, strategy, exact in (("raise-it-up-stud", "optimal", True),
                                   ("flop-poker", "optimal", True),
                                   ("six-card-fortune-pai-gow", "house_way", False)):
@@ -252,7 +252,7 @@ def test_par_json_carries_each_base_game_beside_the_other_entries():
 
 @pytest.mark.reg("583.11(b)")
 def test_flop_poker_written_rule_is_the_exact_optimum_for_every_hand():
-    from controller.par import flop_poker_strategy as FS
+    from controller.lab.par import flop_poker_strategy as FS
     _, _, decisions = FO.full_rows()
     assert sum(n for _, _, n, _, _ in decisions) == 22100
     for ranks, suited, n, decision, ev in decisions:
@@ -261,7 +261,7 @@ def test_flop_poker_written_rule_is_the_exact_optimum_for_every_hand():
 
 @pytest.mark.reg("669a.11(b)", "669a.11(d)", "669a.11(f)")
 def test_raise_it_up_printout_covers_every_state_with_the_solvers_decision():
-    from controller.par import raise_it_up_strategy as RS
+    from controller.lab.par import raise_it_up_strategy as RS
     _, _, solver = RO.full_rows()
     for level in (4, 5):
         covered = 0

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from controller.par import reading, readings
-from controller.par import six_card_fortune_readings as scf_readings
+from controller.lab.par import reading, readings
+from controller.lab.par import six_card_fortune_readings as scf_readings
 
 DOC = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "interpretations.md")
 
@@ -59,7 +59,7 @@ def test_simulated_readings_agree_with_a_smaller_run_of_the_same_seed():
     for r, line in simulated:
         doc = _figures(line)
         small = r.estimate(SMALL)
-        from controller.par import six_card_fortune_house_way as H
+        from controller.lab.par import six_card_fortune_house_way as H
         assert "n = %s rounds" % format(small["rounds"] * H.SHUFFLES // SMALL, ",") in line
         for (mean, (lo, hi)), full in zip(small["holds"] + small["moves"][1:],
                                           (doc[0], doc[3], doc[6])):
@@ -81,14 +81,14 @@ def test_flop_below_jacks_is_priced_both_ways_and_flagged():
     r = readings.by_key("flop-below-jacks")
     taken, alternative = r.figures()
     assert 0 < taken < 0.1 and alternative < 0 and r.flagged()
-    from controller.par import flop_poker_optimal as FO
+    from controller.lab.par import flop_poker_optimal as FO
     with pytest.raises(ValueError):
         FO.Solver(below_jacks="pushed")
 
 
 @pytest.mark.reg("670a.11(f)")
 def test_identical_low_goes_to_the_dealer_only_under_the_alternative():
-    from controller.par import six_card_fortune_house_way as H
+    from controller.lab.par import six_card_fortune_house_way as H
     from controller.rules import cards as C
     alt = scf_readings._scf_result_dealer_takes_identical
     high_wins_low_ties = ((9, C.make(5, 0), True), (5, C.make(5, 1), True))
@@ -164,7 +164,7 @@ def test_three_card_counts_add_to_every_hand_and_match_the_sheet():
 
 def _wild_brute_force(ranks, suits):
     import itertools
-    from controller.par import six_card_fortune_joker as scf_joker
+    from controller.lab.par import six_card_fortune_joker as scf_joker
     from controller.rules import cards as C
     from controller.rules import paigow as G
     deck = [C.make(r, s) for r in ranks for s in range(suits)] + [C.JOKER]
@@ -181,7 +181,7 @@ def _wild_brute_force(ranks, suits):
     ((8, 9, 10, 11, 12), 3),               # royals, five aces
 ])
 def test_wild_counts_equal_substitution_brute_force_on_reduced_decks(ranks, suits):
-    from controller.par import six_card_fortune_joker as scf_joker
+    from controller.lab.par import six_card_fortune_joker as scf_joker
     counted = scf_joker.best_hand_counts(ranks, suits)
     assert counted == _wild_brute_force(ranks, suits)
 
@@ -189,7 +189,7 @@ def test_wild_counts_equal_substitution_brute_force_on_reduced_decks(ranks, suit
 @pytest.mark.reg("670a.6(a)", "670a.6(b)(1)")
 def test_wild_value_equals_substitution_on_random_joker_hands():
     import random
-    from controller.par import six_card_fortune_joker as scf_joker
+    from controller.lab.par import six_card_fortune_joker as scf_joker
     from controller.rules import cards as C
     rng = random.Random(6701)
     deck = C.joker_deck()[:52]
@@ -262,7 +262,7 @@ def _riu_brute_force(solver, pays):
     (raise_it_up.progressive_hand, forfeited without a Play Wager) and on the best
     three-card hand of any three of the six cards."""
     import itertools
-    from controller.par import raise_it_up_optimal as RO
+    from controller.lab.par import raise_it_up_optimal as RO
     from controller.rules import poker as P
     from controller.rules import raise_it_up as R
     deck = solver.deck()
@@ -301,8 +301,8 @@ def _riu_brute_force(solver, pays):
 @pytest.mark.reg("669a.11(g)", "669a.11(i)(3)(i)", "669a.12(e)(1)", "669a.12(e)(2)")
 @pytest.mark.parametrize("ranks", [(0, 1, 2, 7, 10, 11, 12), (0, 1, 2, 3, 5, 7, 12)])
 def test_riu_progressive_both_readings_equal_brute_force_on_a_reduced_deck(ranks):
-    from controller.par import raise_it_up_optimal as RO
-    from controller.par import raise_it_up_progressive as RP
+    from controller.lab.par import raise_it_up_optimal as RO
+    from controller.lab.par import raise_it_up_progressive as RP
     solver = RO.Solver(ranks, 2)
     pays = RP.payouts()
     three, six, deals, folds = _riu_brute_force(solver, pays)
@@ -316,8 +316,8 @@ def test_riu_progressive_both_readings_equal_brute_force_on_a_reduced_deck(ranks
 @pytest.mark.reg("669a.11(g)", "669a.12(e)(1)", "669a.12(e)(3)")
 def test_riu_progressive_as_read_loses_the_folds_of_the_optimal_strategy():
     from fractions import Fraction
-    from controller.par import raise_it_up_optimal as RO
-    from controller.par import raise_it_up_progressive as RP
+    from controller.lab.par import raise_it_up_optimal as RO
+    from controller.lab.par import raise_it_up_progressive as RP
     rows, deals, solver = RO.full_rows()
     pays = RP.payouts()
     assert pays["ace_king_queen_of_spades"] == 1000 and pays["straight"] == 6   # $1,000 / $1

@@ -2,7 +2,7 @@
 import pytest
 
 from controller.errors import InvalidCard, InvalidHand
-from controller.par.three_card import three_card_counts
+from controller.lab.par.three_card import three_card_counts
 from controller.rules import cards as C
 from controller.rules import poker as P
 

@@ -1,5 +1,5 @@
 """What every game's scenario library test does: pair each NAME.json with NAME.expect.json,
-play it through `controller.scenario.play` (and some through `tablectl play` in a
+play it through `controller.lab.scenario.play` (and some through `tablectl play` in a
 subprocess, which is what a lab runs), and mark each with the section it checks.
 
 NAME.expect.json is {"section": ..., "output": {...}} for a round played to its end, or
@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from controller import scenario
+from controller.lab import scenario
 from controller.errors import TablectlError
 
 HERE = os.path.dirname(os.path.abspath(__file__))

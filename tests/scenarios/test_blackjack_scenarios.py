@@ -1,12 +1,12 @@
 """Blackjack scenario files (tests/scenarios/blackjack/NAME.json with NAME.expect.json): each is
-played through `controller.scenario.play` and must give exactly the expected output, worked out
+played through `controller.lab.scenario.play` and must give exactly the expected output, worked out
 by hand from the default paytables (or the file's own configuration), or be refused naming the
 problem and the section; some go through `tablectl play` in a subprocess, as a lab runs them."""
 import os
 
 import pytest
 
-from controller import scenario
+from controller.lab import scenario
 from tests.scenarios import harness
 from controller.rules import blackjack_side_payouts as P
 from controller.rules import settle

@@ -1,12 +1,12 @@
 """Double Attack Blackjack scenario files (tests/scenarios/double-attack-blackjack/NAME.json with
-NAME.expect.json): each is played through `controller.scenario.play` and must give exactly the
+NAME.expect.json): each is played through `controller.lab.scenario.play` and must give exactly the
 expected output, or be refused naming the problem and the section; some go through
 `tablectl play` in a subprocess, as a lab runs them."""
 import os
 
 import pytest
 
-from controller import scenario
+from controller.lab import scenario
 from tests.scenarios import harness
 
 HERE = os.path.dirname(os.path.abspath(__file__))

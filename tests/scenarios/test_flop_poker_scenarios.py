@@ -1,5 +1,5 @@
 """Flop Poker scenario files (tests/scenarios/flop-poker/NAME.json with NAME.expect.json): each
-is played through `controller.scenario.play` and must give exactly the expected output, worked
+is played through `controller.lab.scenario.play` and must give exactly the expected output, worked
 out by hand from the 583.12 paytables, or be refused naming the problem; a few go through
 `tablectl play` in a subprocess, which is what a lab runs."""
 import glob

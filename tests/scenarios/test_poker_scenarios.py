@@ -1,5 +1,5 @@
 """Poker room scenario files (tests/scenarios/poker/NAME.json with NAME.expect.json): each hand
-is played through `controller.scenario.play` and must give exactly the expected output, worked
+is played through `controller.lab.scenario.play` and must give exactly the expected output, worked
 out by hand (blinds, bets, side pots, rake and odd chips), or be refused naming the problem; a
 few go through `tablectl play` in a subprocess, which is what a lab runs."""
 import glob

@@ -1,5 +1,5 @@
 """Props & Hops scenario files (tests/scenarios/props-and-hops/NAME.json with NAME.expect.json):
-each is played through `controller.scenario.play` and must give exactly the expected output
+each is played through `controller.lab.scenario.play` and must give exactly the expected output
 or be refused naming the problem; a few go through `tablectl play` in a subprocess, which is
 what a lab runs."""
 import glob

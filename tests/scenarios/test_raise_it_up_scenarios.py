@@ -1,5 +1,5 @@
 """Raise It Up Stud Poker scenario files (tests/scenarios/raise-it-up-stud/NAME.json with
-NAME.expect.json): each is played through `controller.scenario.play` and must give exactly
+NAME.expect.json): each is played through `controller.lab.scenario.play` and must give exactly
 the expected output, worked by hand from the 669a.12 paytables, or be refused naming the
 problem; a few go through `tablectl play` in a subprocess, which is what a lab runs."""
 import glob

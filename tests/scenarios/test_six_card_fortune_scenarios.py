@@ -1,5 +1,5 @@
 """Six-Card Fortune Pai Gow Poker scenario files (tests/scenarios/six-card-fortune-pai-gow/NAME.json
-with NAME.expect.json): each stacked 53-card deck is played through `controller.scenario.play` and
+with NAME.expect.json): each stacked 53-card deck is played through `controller.lab.scenario.play` and
 must give exactly the expected output (worked out by hand from 670a.11 and the 670a.12 paytables),
 or be refused naming the problem and the section; some go through `tablectl play` in a subprocess,
 as a lab runs them."""

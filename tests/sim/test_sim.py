@@ -275,7 +275,7 @@ def test_a_device_that_never_answers_ends_the_run_in_the_summary_not_a_traceback
     assert stuck["why"].startswith("shoe did not answer within 0 s") or \
         stuck["why"].startswith("shoe did not answer"), stuck
     out = io.StringIO()
-    from controller.sim import _print_summary
+    from controller.lab.sim import _print_summary
     _print_summary(dict(summary, elapsed_s=0.0), out)
     assert "stuck at round 1 (table dealing): shoe did not answer" in out.getvalue()
 

@@ -19,7 +19,7 @@ Readings of the text (581 is silent or loose on them):
     Double Attack halves (options.surrender_double_down "half", the default). 581.9(b) names
     only the Bet and Double Attack Wagers; read literally ("returned") the Double Down is a free
     option to look at the card and surrender, and the game's house edge under basic strategy
-    goes from +0.52% to -2.31% (controller/par/readings.py; docs/interpretations.md).
+    goes from +0.52% to -2.31% (controller/lab/par/readings.py; docs/interpretations.md).
   * A hand that can take no more cards (doubled, split aces) but totals under 21 is not asked
     to stand: the surrender 581.9(a) still allows it is an offer, and the hand stands when it
     is declined.

@@ -11,7 +11,7 @@ Round data (JSON-native, restored from a snapshot as is):
                 hand after the one split, 581.11(b)); a hand is a dict made by `new_hand`
     wagers      {seat: {name: cents}}: every wager on the layout under its output name
                 (`wager_name`): the hand wagers of the k-th hand carry "#k" ("bet#2")
-    pending     what the round waits for (controller/scenario.py's protocol): the data of
+    pending     what the round waits for (controller/lab/scenario.py's protocol): the data of
                 the machine's wait state <step>_waits_<need> (WAITS)
     deal_queue  targets ("1".."6" or "dealer") of the initial deal still to come
     offer_queue seats still to be asked the offer in `pending`

@@ -12,7 +12,7 @@ total cannot change the outcome (n) -> the progressives (o) -> the Blackjack Wag
 the order of (r). A dealer Blackjack ends the round at the reader (h).
 
 States: dealing -> side_wagers -> [insurance] -> [peek] -> decisions -> dealer -> settled.
-`pending` (controller/scenario.py's protocol):
+`pending` (controller/lab/scenario.py's protocol):
     {"need": "card", "for": ...}        the next card; "the determinant card" with a double shoe
     {"need": "offer", "seat", "offer"}  "insurance" (amount), "even_money" (a seat holding a
                                         Blackjack, ace up), "house_money_to_blackjack" (with

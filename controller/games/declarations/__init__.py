@@ -55,11 +55,11 @@ class Declaration:
     # shared when several players of a round win it (the floor's late awards)
     jackpot_shares: str = None
     # ((wager, section), ...): the progressive wagers a linked progressive may serve
-    # (controller/floor/links.py; the texts' minimum reset and rate are the rules core's
+    # (controller/wire/links.py; the texts' minimum reset and rate are the rules core's
     # paytables.PROGRESSIVE_MINIMUMS)
     linkable: tuple = ()
     # "module:NAME": the list of the game's readings of docs/interpretations.md, each priced
-    # under it and its alternative (controller/par/readings.py collects them in game order)
+    # under it and its alternative (controller/lab/par/readings.py collects them in game order)
     readings: str = None
     # "module:Class": the game's answers to a scenario (`tablectl play`): its deck, the waits
     # only it can answer, its part of the output (controller/games/scenario_answers.py)

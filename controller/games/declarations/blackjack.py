@@ -12,13 +12,13 @@ DECLARES = Declaration(
              "controller.games.blackjack.side_wagers", "controller.games.blackjack.scenario",
              "controller.games.blackjack.family_scenario",
              "controller.games.declarations.blackjack", "controller.rules.blackjack*",
-             "controller.par.blackjack*", "controller.par.counting"),
+             "controller.lab.par.blackjack*", "controller.lab.par.counting"),
     no_more_bets_section="633a.7",
     secret=HOLE_CARD,
-    par_sheets="controller.par.blackjack",
-    readings="controller.par.blackjack_readings:BLACKJACK",
+    par_sheets="controller.lab.par.blackjack",
+    readings="controller.lab.par.blackjack_readings:BLACKJACK",
     par_configured=True,
-    strategy=("controller.par.blackjack_strategy", "strategy_text", (GAME,)),
+    strategy=("controller.lab.par.blackjack_strategy", "strategy_text", (GAME,)),
     scenario="controller.games.blackjack.scenario:BlackjackScenario",
     jackpot_shares="controller.rules.blackjack_side_payouts:share_jackpot",   # 633a.7(o)
     # 633a.7(o): the three progressives; the texts set no minimum reset or rate for them

@@ -7,7 +7,7 @@ GAME = "poker"
 DECLARES = Declaration(
     game=GAME,
     modules=("controller.games.poker_*",
-             "controller.games.declarations.poker", "controller.par.poker"),
-    par_sheets="controller.par.poker",
+             "controller.games.declarations.poker", "controller.lab.par.poker"),
+    par_sheets="controller.lab.par.poker",
     scenario="controller.games.poker_scenario:PokerScenario",
 )

@@ -13,9 +13,9 @@ def _dice(model):
 DECLARES = Declaration(
     game=GAME,
     modules=("controller.games.props_and_hops", "controller.games.props_and_hops_scenario",
-             "controller.games.declarations.props_and_hops", "controller.par.props_and_hops"),
+             "controller.games.declarations.props_and_hops", "controller.lab.par.props_and_hops"),
     intervals=(Interval("dice", _dice, by_game=True),),
     no_more_bets_section="585.3(e)",
-    par_sheets="controller.par.props_and_hops",
+    par_sheets="controller.lab.par.props_and_hops",
     scenario="controller.games.props_and_hops_scenario:PropsAndHopsScenario",
 )

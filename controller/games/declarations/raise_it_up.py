@@ -15,15 +15,15 @@ DECLARES = Declaration(
     modules=("controller.games.single_deck.raise_it_up",
              "controller.games.single_deck.raise_it_up_scenario",
              "controller.games.declarations.raise_it_up",
-             "controller.rules.raise_it_up", "controller.par.raise_it_up*"),
+             "controller.rules.raise_it_up", "controller.lab.par.raise_it_up*"),
     intervals=(Interval("deck", _deck, by_game=True),),
     no_more_bets_section="669a.2(c)(2)",
     count_handed_as="progressive_chips",      # it reconciles the count itself (669a.8(b))
-    par_sheets="controller.par.raise_it_up",
-    readings="controller.par.raise_it_up_readings:READINGS",
-    strategy=("controller.par.raise_it_up_strategy", "text", ()),
+    par_sheets="controller.lab.par.raise_it_up",
+    readings="controller.lab.par.raise_it_up_readings:READINGS",
+    strategy=("controller.lab.par.raise_it_up_strategy", "text", ()),
     # its Progressive Payout Wager's hold depends on the strategy: a link prices it so
-    linked_par=("progressive", "controller.par.raise_it_up_progressive:LinkedSheet"),
+    linked_par=("progressive", "controller.lab.par.raise_it_up_progressive:LinkedSheet"),
     scenario="controller.games.single_deck.raise_it_up_scenario:RaiseItUpScenario",
     linkable=(("progressive", "669a.12(e)(3)"),),
 )

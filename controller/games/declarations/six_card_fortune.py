@@ -25,7 +25,7 @@ DECLARES = Declaration(
     game=GAME,
     modules=("controller.games.six_card_fortune", "controller.games.six_card_fortune.*",
              "controller.games.declarations.six_card_fortune",
-             "controller.rules.paigow", "controller.par.six_card_fortune*"),
+             "controller.rules.paigow", "controller.lab.par.six_card_fortune*"),
     intervals=(Interval("deck", _deck, by_game=False),
                # {"dice": true} on its new_deck says the dice were changed too
                Interval("dice", _dice, by_game=False, renewed_with="dice")),
@@ -33,8 +33,8 @@ DECLARES = Declaration(
     count_handed_as="progressive_accepted",   # it is handed the accepted seats (670a.8(b)(2))
     secure_rng=secrets_rng,
     dice_per_roll=3,                          # 670a.12: three dice
-    par_sheets="controller.par.six_card_fortune",
-    readings="controller.par.six_card_fortune_readings:READINGS",
+    par_sheets="controller.lab.par.six_card_fortune",
+    readings="controller.lab.par.six_card_fortune_readings:READINGS",
     scenario="controller.games.six_card_fortune.scenario:SixCardFortuneScenario",
     linkable=(("progressive", "670a.12(d)(2)"),),
 )

@@ -31,7 +31,7 @@ Readings of the text:
     generator's value, {"dice": [a, b, c]} the dice; that form decides the method for the
     round (a config that names the other method contradicts it and is refused).
   * The stub: the deck holds the cards a scenario's shoe holds (its listed cards, then the rest
-    of the deck less `deck.missing`, plus `deck.extra`: controller/scenario.py), or the `count`
+    of the deck less `deck.missing`, plus `deck.extra`: controller/lab/scenario.py), or the `count`
     a shuffle event gives (a shuffler that counts), else 53. After the deal that count less the
     42 cards dealt must be 11; a card found face up went to the discard rack (670a.13(f)) and
     is counted with the stub, not missing. A scenario deck with a card missing or extra: no

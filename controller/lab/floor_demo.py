@@ -1,0 +1,179 @@
+"""`tablectl floor demo --tables N`: a whole floor on this machine, for a newcomer.
+
+A nats-server with JetStream on 127.0.0.1 (a free port, a store under the demo's folder, one
+credential per table), the floor service with its page, and N `tablectl sim` processes of
+mixed games, each journaling to its own file and forwarding it with its own credential,
+a round a second, now and then a device fault that the floorperson clears. The Raise It Up
+tables play their Progressive Payout Wager on one linked progressive (DEMO_LINK: defined
+here, its controller a `tablectl floor link run` process, docs/linked-progressives.md), whose
+meter the floor page shows. The floor service and the link's controller are `tablectl floor`
+processes, not imports: the lab never imports the floor server. It prints the page's address;
+Ctrl-C, SIGTERM or SIGHUP stop the tables, the link's controller, the floor and the server,
+in that order.
+"""
+
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import tempfile
+
+from controller.lab.natsserver import NatsServer, users_block
+from controller.games import ALL_GAMES, declaration
+from controller.wire.links import LINKABLE
+from hal_sim.games import sim_game
+
+DEMO_LINK = "RIU-LINK"
+# the game whose tables share the demo's link: the simulator's registry says which
+LINKED_GAME = next(g for g in ALL_GAMES if sim_game(g).demo_linked)
+
+
+def demo_games():
+    """The games in the order the tables take them: the linked game first and every seventh
+    table after (so 8 tables put two Raise It Up tables on the link), the rest mixed: every
+    game, as `tablectl sim` plays every one (controller/lab/sim.py PLAYABLE, which the demo knows
+    only by its command line, table_command; tests/floor keep the two the same)."""
+    return [LINKED_GAME] + [g for g in ALL_GAMES if g != LINKED_GAME]
+
+
+def table_ids(n):
+    return ["T%02d" % (i + 1) for i in range(n)]
+
+
+def write_secret(path, text):
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(text + "\n")
+    return path
+
+
+def table_command(workdir, url, table, game, seed, pause, fault_rate):
+    fault = sim_game(game).demo_fault
+    return [sys.executable, "-m", "controller.cli", "sim", "--game", game, "--seed", str(seed),
+            "--journal", os.path.join(workdir, "%s.journal" % table), "--floor", url,
+            "--table-id", table, "--floor-password-file",
+            os.path.join(workdir, "%s.password" % table), "--pause", str(pause),
+            "--fault", "%s:%s" % (fault, fault_rate), "--json"] + \
+        (["--link", DEMO_LINK] if game == LINKED_GAME else [])
+
+
+def tablectl(*argv):
+    """A `tablectl` command line of this interpreter's (the demo's parts are processes of
+    their own: the lab imports nothing of the floor server, .importlinter)."""
+    return [sys.executable, "-m", "controller.cli"] + list(argv)
+
+
+def demo_link_define(url, floor_pw_file, tables):
+    """`tablectl floor link define` of the demo's link across its linked game's tables, on the
+    game's first linkable wager at the texts' minimums (Raise It Up: 669a.12(e)(3), $1,000
+    reset, 14%)."""
+    wager = declaration(LINKED_GAME).linkable[0][0]
+    _section, reset, rate = LINKABLE[LINKED_GAME][wager]
+    return tablectl("floor", "link", "define", DEMO_LINK, "--game", LINKED_GAME, "--wager", wager,
+                    "--tables", ",".join(tables), "--reset", str(reset), "--rate", str(rate),
+                    "--nats", url, "--password-file", floor_pw_file)
+
+
+class _Stop(Exception):
+    """A signal that stops the demo (SIGTERM, SIGHUP), handled as Ctrl-C is."""
+
+
+def _raise_stop(signum, frame):
+    raise _Stop(signum)
+
+
+def _stop(proc, grace=15):
+    """SIGINT, then SIGKILL after `grace` seconds: each part's own clean stop first."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)
+
+
+def cmd_demo(args, out, err):
+    if not 1 <= args.tables <= 64:
+        err.write("tablectl floor demo: --tables is 1 to 64\n")
+        return 2
+    workdir = args.dir or tempfile.mkdtemp(prefix="tablectl-floor-")
+    os.makedirs(workdir, exist_ok=True)
+    tables = table_ids(args.tables)
+    passwords = {t: secrets.token_urlsafe(18) for t in tables}
+    for t in tables:
+        write_secret(os.path.join(workdir, "%s.password" % t), passwords[t])
+    floor_pw = secrets.token_urlsafe(18)
+    floor_pw_file = write_secret(os.path.join(workdir, "floor.password"), floor_pw)
+    old = {s: signal.signal(s, _raise_stop) for s in (signal.SIGTERM, signal.SIGHUP)}
+    server = NatsServer(workdir, users_block(tables, floor_pw, passwords)).start()
+    procs, floor, link_ctl = [], None, None
+
+    def start(argv, name):
+        log = open(os.path.join(workdir, "%s.log" % name), "ab")
+        try:
+            return subprocess.Popen(argv, stdout=log, stderr=log, stdin=subprocess.DEVNULL,
+                                    start_new_session=True)
+        finally:
+            log.close()
+    try:
+        floor = subprocess.Popen(
+            tablectl("floor", "--nats", server.url, "--password-file", floor_pw_file,
+                     "--http", "127.0.0.1:%d" % args.port),
+            stdout=subprocess.PIPE, stderr=open(os.path.join(workdir, "floor.log"), "ab"),
+            stdin=subprocess.DEVNULL, start_new_session=True, text=True)
+        for line in floor.stdout:
+            if line.startswith("floor page: "):
+                break
+        else:
+            err.write("tablectl floor demo: the floor service stopped (%s)\n"
+                      % os.path.join(workdir, "floor.log"))
+            return 1
+        out.write("%s(nats-server %s, pid %d; journals and logs in %s)\n"
+                  % (line, server.url, server.pid, workdir))
+        out.flush()
+        games = demo_games()
+        linked = [t for i, t in enumerate(tables) if games[i % len(games)] == LINKED_GAME]
+        if linked:
+            defined = subprocess.run(demo_link_define(server.url, floor_pw_file, linked),
+                                     capture_output=True, text=True, stdin=subprocess.DEVNULL)
+            if defined.returncode != 0:
+                err.write("tablectl floor demo: %s\n" % (defined.stderr.strip() or
+                                                         "the link was not defined"))
+                return 1
+            link_ctl = start(tablectl("floor", "link", "run", DEMO_LINK, "--nats", server.url,
+                                      "--password-file", floor_pw_file), "link-controller")
+            out.write("linked progressive %s: %s, its meter on the page\n"
+                      % (DEMO_LINK, ", ".join(linked)))
+        for i, t in enumerate(tables):
+            procs.append(start(table_command(workdir, server.url, t, games[i % len(games)], i,
+                                             args.pause, args.fault_rate), t))
+        out.write("%d tables playing: %s. Ctrl-C stops everything.\n"
+                  % (len(tables), ", ".join("%s %s" % (t, games[i % len(games)])
+                                            for i, t in enumerate(tables))))
+        out.flush()
+        for _ in floor.stdout:              # until the floor service ends or we are stopped
+            pass
+        floor.wait()
+    except (KeyboardInterrupt, _Stop):
+        pass
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)        # a second Ctrl-C: stop whole
+        # the reverse order of start: tables, the link's controller, the floor, nats-server
+        for p in procs:
+            if p.poll() is None:
+                p.send_signal(signal.SIGINT)
+        for p in procs:
+            _stop(p)
+        if link_ctl is not None:
+            _stop(link_ctl)
+        if floor is not None:
+            _stop(floor)
+        server.stop()
+        for s, h in old.items():
+            signal.signal(s, h)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        out.write("stopped: %d tables, %sthe floor service and nats-server\n"
+                  % (len(procs), "the link's controller, " if link_ctl is not None else ""))
+    return 0

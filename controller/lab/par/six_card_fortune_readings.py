@@ -1,0 +1,157 @@
+"""Six-Card Fortune's readings of docs/interpretations.md: under the house way by a seeded
+simulation on common deals (670a.11(f), (g)(2)), and its joker (670a.6(a)) exact over all
+C(53, 6) hands."""
+
+from controller.lab.par.reading import MultiReading, SimulatedReading, paytable_return
+from controller.rules import paytables as pt
+
+def _scf_result_dealer_takes_identical(player, dealer):
+    """The alternative to 670a.11(f)(2): a higher high hand with an identical low hand, or
+    the reverse, goes to the dealer as identical hands do (670a.6(c))."""
+    from controller.rules import paigow as G
+    p_high, p_low, p_valid = player
+    d_high, d_low, _ = dealer
+    if not p_valid:
+        return -1
+    low = G.compare_low(p_low, d_low)
+    if (p_high > d_high and low == 0) or (p_high == d_high and low > 0):
+        return -1
+    if p_high > d_high and low > 0:
+        return 1
+    if p_high > d_high or low > 0:
+        return 0
+    return -1
+
+
+def paired_simulation(results, shuffles=None, seed=None, setter=None):
+    """Each of `results` (player setting, dealer setting) -> +1/0/-1 priced on the SAME
+    deals: six_card_fortune_house_way.simulate's shuffles, seed and pairing (so the first,
+    its own result, reproduces the sheet's figure), the house's win per shuffle one
+    observation. `setter` (six cards -> setting) is the house way's set_hand unless given.
+    Why paired: the move between two readings is measured on common deals, so its interval
+    is far narrower than the two holds' intervals would suggest.
+    Returns {'holds': [(mean, (lo, hi))], 'moves': [(mean, (lo, hi))] of each result
+    less the first, 'shuffles', 'rounds', 'seed'}."""
+    import math
+    import random
+    from controller.rules import cards as C
+    from controller.lab.par import six_card_fortune_house_way as H
+    shuffles = H.SHUFFLES if shuffles is None else shuffles
+    seed = H.SEED if seed is None else seed
+    if shuffles < 2:
+        raise ValueError("a confidence interval needs at least two shuffles, not %d" % shuffles)
+    rng = random.Random(seed)
+    deck = C.joker_deck()
+    k = H.HANDS_PER_SHUFFLE
+    pairs = k * (k - 1)
+    n = len(results)
+    obs = [[0.0, 0.0] for _ in range(2 * n)]     # sums and squares: holds, then moves
+    for _ in range(shuffles):
+        cards = rng.sample(deck, 6 * k)
+        sets = [(setter or H.set_hand)(cards[6 * i:6 * i + 6]) for i in range(k)]
+        nets = [0] * n
+        for i in range(k):
+            for j in range(k):
+                if i != j:
+                    for r, f in enumerate(results):
+                        nets[r] += f(sets[i], sets[j])
+        xs = [-x / pairs for x in nets]
+        xs += [x - xs[0] for x in xs]
+        for o, x in zip(obs, xs):
+            o[0] += x
+            o[1] += x * x
+
+    def est(o):
+        mean = o[0] / shuffles
+        var = max(0.0, (o[1] - shuffles * mean * mean) / (shuffles - 1))
+        half = H.Z95 * math.sqrt(var / shuffles)
+        return mean, (mean - half, mean + half)
+    return {"holds": [est(o) for o in obs[:n]], "moves": [est(o) for o in obs[n:]],
+            "shuffles": shuffles, "rounds": shuffles * pairs, "seed": seed}
+
+
+def _scf_pushes(shuffles=None):
+    from controller.lab.par import six_card_fortune_house_way as H
+    return paired_simulation((H.result, _scf_result_dealer_takes_identical), shuffles)
+
+
+def _dd_setting(six):
+    """The house way's setting plus whether these six cards qualify as the dealer's for the
+    Double Down (a pair of eights or better, 670a.11(g)(1))."""
+    from controller.rules import paigow as G
+    from controller.lab.par import six_card_fortune_house_way as H
+    return H.set_hand(six) + (G.dealer_qualifies_double_down(six),)
+
+
+def _dd_returned(player, dealer):
+    """670a.11(g)(2) as read: returned below the dealer's pair of eights, even on a foul."""
+    from controller.lab.par import six_card_fortune_house_way as H
+    return H.result(player[:3], dealer[:3]) if dealer[3] else 0
+
+
+def _dd_lost_on_foul(player, dealer):
+    """The alternative: a fouled hand loses the Double Down even when it would be returned."""
+    from controller.lab.par import six_card_fortune_house_way as H
+    if not dealer[3]:
+        return 0 if player[2] else -1
+    return H.result(player[:3], dealer[:3])
+
+
+def _scf_double_down(shuffles=None):
+    return paired_simulation((_dd_returned, _dd_lost_on_foul), shuffles, setter=_dd_setting)
+
+
+# ---- Six-Card Fortune's joker (670a.6(a)), exact over all C(53, 6) hands ----------------
+
+_SCF_COUNTS = {}
+SCF_PROGRESSIVE_WAGER = 100         # cents: the $1 Progressive Payout Wager of 670a.12(d)(4)
+
+
+def scf_counts(wild):
+    """{hand: six-card hands} with the joker as the firmware reads it (a bug completing
+    straights and flushes, six_card_fortune.best_hand_counts, valued by paigow itself)
+    or as a wild card (six_card_fortune_joker); counted once per process, about a second each."""
+    if wild not in _SCF_COUNTS:
+        from controller.lab.par import six_card_fortune, six_card_fortune_joker as scf_joker
+        _SCF_COUNTS[wild] = (scf_joker.best_hand_counts() if wild
+                             else six_card_fortune.best_hand_counts())
+    return _SCF_COUNTS[wild]
+
+
+def _scf_hold(wager):
+    from math import comb
+    table = pt.get(pt.SCF, wager)
+    meter = pt.PROGRESSIVE_MINIMUMS[pt.SCF]["reset"]
+
+    def hold(wild):
+        return 1 - paytable_return(table, scf_counts(wild), comb(53, 6), meter,
+                                   SCF_PROGRESSIVE_WAGER)
+    return lambda: (hold(False), hold(True))
+
+
+READINGS = [
+    SimulatedReading("scf-pushes", "A higher high hand with an identical low hand, or the "
+                     "reverse, is a push (670a.11(f))",
+                     "Six-Card Fortune Wager under the house way",
+                     "a push", "the dealer's (identical hands go to the dealer, 670a.6(c))",
+                     simulate=_scf_pushes),
+    SimulatedReading("scf-double-down-returned", "A Double Down is returned when the dealer "
+                     "holds less "
+            "than a pair of eights, even on a foul (670a.11(g)(2))",
+            "Six-Card Fortune Double Down, placed on every hand, under the house way "
+            "(a setting by the house way never fouls, so the two readings part only for a "
+            "player who sets his own hand)", "returned", "lost on a foul",
+            simulate=_scf_double_down),
+    MultiReading("scf-joker", "The joker completes straights and flushes only, as the "
+                 "highest rank not held (670a.6(a))",
+                 "Fortune Bonus, Insurance and Progressive (670a.12), exact over all "
+                 "22,957,480 six-card hands",
+                 "an ace that completes straights and flushes",
+                 "a wild card: any card not in the hand, so a pair and the joker are three "
+                 "of a kind",
+                 [("Fortune Bonus (670a.12(b)(1))", _scf_hold("fortune_bonus")),
+                  ("Insurance (670a.12(c))", _scf_hold("insurance")),
+                  ("Progressive (670a.12(d)(1), a $1 wager with the meter at its $5,000 "
+                   "reset, 670a.12(d)(2))", _scf_hold("progressive"))],
+                 note="The Envy Bonuses are paid per other player and left out."),
+]

@@ -1,0 +1,388 @@
+"""The table's uplink: its journal forwarded to the floor, row by row, exactly once, in order.
+
+A part with start()/stop(), run on a thread of its own with its own asyncio loop and its own
+connections to the journal file (outbox.py): the game loop never waits for it, and plays on
+through any outage; the journal is the outbox, so nothing is lost while the link is down.
+
+Exactly once and gap-free: each row is published to the table's subject with the message id
+"<table>:<seq>" (the stream drops a duplicate) and the header
+Nats-Expected-Last-Subject-Sequence naming the stream sequence of the row before it on that
+subject (the stream refuses a row whose predecessor is not the last one stored). After any
+error, and at every start, the uplink asks the stream for the last row stored on its subject
+(a direct get, allowed to this table only) and resumes after it: a publish acknowledged but
+whose acknowledgement was lost, a process killed between the stream's store and the local
+write of the acknowledged sequence, or a stream that lost rows are all resolved from the
+stream itself. The acknowledged sequence is then written to the journal database.
+
+Rows with cards wait for the end of their round (outbox.releasable). Twice a second the
+uplink also publishes the table's live status (no cards) on its status subject, from
+`status()` (the runtime's provider): what the floor page shows between rounds, and how the
+floor knows the table is there.
+"""
+
+import asyncio
+import json
+import logging
+import threading
+import time
+
+from controller.wire.aio import close_quietly, pause
+from controller.wire import subjects as S
+from controller.wire.outbox import Outbox, releasable
+
+log = logging.getLogger(__name__)
+
+BATCH = 256
+STATUS_EVERY_S = 0.5
+RETRY_S = 0.25
+POLL_S = 0.02                   # a new journal row is looked for this often
+
+
+class Uplink:
+    """Forwards the journal at `journal_path` as table `table_id` to the NATS at `url`."""
+
+    def __init__(self, journal_path, table_id, url, user=None, password=None, status=None,
+                 clock=time.time, ca_file=None):
+        self.journal_path = journal_path
+        self.table_id = S.check_table_id(table_id)
+        self.subject = S.journal_subject(table_id)
+        self.url, self.user, self.password = url, user or table_id, password
+        self.status = status or (lambda: {})
+        self.ca_file = ca_file
+        self.clock = clock
+        self.state, self.since = "down", clock()
+        self.last_error = None
+        self.acked_seq = self.stream_seq = 0
+        self.head_seq = 0
+        self.held = 0
+        self.published = 0
+        self.failed_attempt_at = None   # when the last failed connect attempt began
+        self._thread = None
+        self._loop = None
+        self._stop = None
+        self._wake = None
+        self.outbox = None
+
+    # ---- the part's interface ----------------------------------------------------------
+
+    def start(self):
+        self.outbox = Outbox(self.journal_path)
+        self.acked_seq, self.stream_seq = self.outbox.acked()
+        self.head_seq = self.outbox.head()
+        ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(ready,), daemon=True,
+                                        name="uplink-%s" % self.table_id)
+        self._thread.start()
+        ready.wait(5)
+        return self
+
+    drain_s = 0.0
+
+    def stop(self, drain_s=None):
+        """Stop; with `drain_s`, first wait that long at most for every row to be sent."""
+        if self._thread is None:
+            return
+        drain_s = self.drain_s if drain_s is None else drain_s
+        end = time.monotonic() + drain_s
+        # Drained while the floor can be reached: while up, and also while a session that
+        # just broke is being re-established (a publish whose connection closed under it
+        # waits out its timeout with the state still "up"; a link just restored is retried
+        # within RETRY_S): a table stopped in that second lost the rows it had to send.
+        # Given up early only when a connect attempt begun after the stop failed: the
+        # floor is not there now.
+        began = time.monotonic()
+        while drain_s and time.monotonic() < end and self._sendable() and \
+                not (self.state != "up" and self.failed_attempt_at is not None and
+                     self.failed_attempt_at >= began):
+            self.notify()
+            time.sleep(0.05)
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._stop.set)
+        self._thread.join(10)
+        self._thread = None
+        self.outbox.close()
+
+    def _sendable(self):
+        """Rows that may go now and have not (read on a connection of the caller's own)."""
+        from controller.journal.formats import open_journal
+        store = open_journal(self.journal_path, readonly=True)
+        try:
+            rows = list(store.rows(self.acked_seq + 1))
+        finally:
+            store.close()
+        return releasable(rows)
+
+    def notify(self):
+        """A row was appended: look now rather than at the next poll (optional)."""
+        if self._loop is not None and self._wake is not None:
+            self._loop.call_soon_threadsafe(self._wake.set)
+
+    def rows_waiting(self):
+        return max(0, self.head_seq - self.acked_seq)
+
+    def _head_now(self):
+        """The journal's last seq, read now on a connection of the caller's own (the link
+        status is asked from the console's and the summary's threads, and while the link is
+        down the uplink's own loop may be waiting on a connect)."""
+        from controller.journal.formats import READ_ERRORS, open_journal
+        try:
+            store = open_journal(self.journal_path, readonly=True)
+        except READ_ERRORS:
+            return self.head_seq
+        try:
+            return store.last_seq
+        finally:
+            store.close()
+
+    def link_status(self):
+        self.head_seq = max(self.head_seq, self._head_now())
+        return {"state": self.state, "since": self.since, "rows_waiting": self.rows_waiting(),
+                "acked_seq": self.acked_seq, "held_for_round": self.held,
+                "error": self.last_error}
+
+    # ---- the thread ----------------------------------------------------------------------
+
+    def _run(self, ready):
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        try:
+            loop.run_until_complete(self._main(ready))
+        finally:
+            loop.run_until_complete(loop.shutdown_default_executor())
+            loop.close()
+
+    def _set(self, state, error=None):
+        if state != self.state:
+            self.state, self.since = state, self.clock()
+        if error is not None:
+            self.last_error = error
+
+    async def _main(self, ready):
+        import nats
+        self._stop, self._wake = asyncio.Event(), asyncio.Event()
+        ready.set()
+        while not self._stop.is_set():
+            nc = None
+            connected, attempt_at = False, time.monotonic()
+            try:
+                # bounded: the client can wait on a server that refuses, and the loop must
+                # see a stop and note what waits meanwhile
+                connecting = asyncio.ensure_future(nats.connect(
+                    servers(self.url), user=self.user, password=self.password,
+                    tls=tls_context(self.url, self.ca_file), connect_timeout=1,
+                    allow_reconnect=False, max_reconnect_attempts=0, name=self.table_id,
+                    error_cb=self._on_error, closed_cb=None))
+                stopping = asyncio.ensure_future(self._stop.wait())
+                await asyncio.wait([connecting, stopping], timeout=3,
+                                   return_when=asyncio.FIRST_COMPLETED)
+                stopping.cancel()
+                if not connecting.done():
+                    connecting.cancel()
+                    raise ConnectionError("no answer from %s" % self.url)
+                nc = connecting.result()
+                js = nc.jetstream(timeout=2)
+                await self._resync(js)
+                connected = True
+                self._set("up")
+                await self._forward(nc, js)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:              # noqa: BLE001 - any failure: down, retry
+                if not connected:
+                    self.failed_attempt_at = attempt_at
+                self._set("down", "%s: %s" % (type(e).__name__, e))
+            finally:
+                await close_quietly(nc)
+            if not self._stop.is_set():
+                self._set("down")
+                try:
+                    self.head_seq = self.outbox.head()    # what waits, while down
+                except Exception as e:          # noqa: BLE001 - the next try reads it
+                    log.warning("uplink %s: reading the journal's head: %s", self.table_id, e)
+                await pause(self._stop, RETRY_S)
+
+    async def _on_error(self, e):
+        self.last_error = "%s: %s" % (type(e).__name__, e)
+
+    async def _resync(self, js):
+        """Resume after the last row the stream holds on our subject."""
+        from nats.js.errors import NotFoundError
+        try:
+            last = await js.get_last_msg(S.STREAM, self.subject, direct=True)
+        except NotFoundError:
+            seq, stream_seq = 0, 0
+        else:
+            _, seq = S.parse_msg_id((last.headers or {}).get("Nats-Msg-Id"))
+            stream_seq = last.seq
+        if seq != self.acked_seq:
+            if seq < self.acked_seq:
+                log.warning("uplink %s: the stream holds rows to %d, acknowledged were %d: "
+                            "sending again from %d", self.table_id, seq, self.acked_seq,
+                            seq + 1)
+            self.outbox.set_acked(seq, stream_seq)
+        self.acked_seq, self.stream_seq = seq, stream_seq
+
+    async def _forward(self, nc, js):
+        next_status = 0.0
+        more = True                     # the first look reads, whatever the file says
+        while not self._stop.is_set():
+            if not nc.is_connected:
+                raise ConnectionError("connection lost")
+            now = time.monotonic()
+            if now >= next_status:
+                await self._publish_status(nc)
+                next_status = now + STATUS_EVERY_S
+            # read on this thread (the loop serves this uplink alone, and reading a few rows
+            # is shorter than a hand-over to a thread pool), and only when the file changed
+            # or the last read was a full batch (rows may follow it that no change announces)
+            if self.outbox.changed() or more:
+                rows = self.outbox.rows_after(self.acked_seq, BATCH)
+                more = len(rows) == BATCH
+                n = releasable(rows)
+                # Held to the batch's end: the snapshot that releases those rows lies beyond
+                # it, so read on until it is found or the file ends. Waiting for the next
+                # change instead left an idle table's last rounds unsent, and a round longer
+                # than a batch could never be sent at all.
+                while more and n < len(rows):
+                    after = self.outbox.rows_after(rows[-1]["seq"], BATCH)
+                    more = len(after) == BATCH
+                    rows += after
+                    n = releasable(rows)
+                self.head_seq = max(self.head_seq, rows[-1]["seq"] if rows else self.acked_seq)
+                if more:
+                    self.head_seq = self.outbox.head()
+                self.held = len(rows) - n
+                if n:
+                    await self._publish(js, rows[:n])
+                    if more:
+                        continue
+            self._wake.clear()
+            try:
+                await asyncio.wait_for(self._wake.wait(), POLL_S)
+            except asyncio.TimeoutError:
+                pass
+
+    async def _publish(self, js, rows):
+        try:
+            for row in rows:
+                headers = {"Nats-Msg-Id": S.msg_id(self.table_id, row["seq"]),
+                           "Nats-Expected-Last-Subject-Sequence": str(self.stream_seq),
+                           "Tablectl-Sent-Ns": str(time.time_ns())}
+                ack = await js.publish(self.subject, json.dumps(row).encode(), headers=headers)
+                if ack.duplicate:
+                    raise RuntimeError("row %d was already stored" % row["seq"])
+                self.stream_seq, self.acked_seq = ack.seq, row["seq"]
+                self.published += 1
+        finally:
+            self.outbox.set_acked(self.acked_seq, self.stream_seq)
+
+    async def _publish_status(self, nc):
+        try:
+            status = dict(self.status())
+        except Exception as e:                  # noqa: BLE001 - a status is best effort
+            status = {"error": str(e)}
+        status.update(table=self.table_id, link=self.link_status(), sent=self.clock())
+        await nc.publish(S.status_subject(self.table_id), json.dumps(status).encode())
+
+
+def servers(url):
+    """A URL, or several comma-separated (a cluster's nodes): the client tries each."""
+    return [u.strip() for u in url.split(",") if u.strip()] if isinstance(url, str) else url
+
+
+def tls_context(url, ca_file=None):
+    """For tls:// URLs: the server's certificate verified against `ca_file` (the casino's
+    CA), or the system's CAs; None for nats:// (loopback in tests)."""
+    if not any(u.startswith("tls://") for u in servers(url)):
+        return None
+    import ssl
+    ctx = ssl.create_default_context(cafile=ca_file)
+    ctx.minimum_version = ssl.TLSVersion.TLSv1_2
+    return ctx
+
+
+def status_of(ctl):
+    """The live status a table sends (no cards): what its console's `status` shows first."""
+    def status():
+        model = ctl.model
+        lo = getattr(model, "lockout", None) or None
+        return {"game": model.GAME, "state": model.state,
+                "round_no": getattr(model, "round_no", 0),
+                "lockout": None if lo is None else {"reason": lo.get("reason"),
+                                                    "section": lo.get("section"),
+                                                    "device": lo.get("device")},
+                "faults": ctl.stats.get("faults", 0)}
+    return status
+
+
+def read_password(path):
+    """A credential file: its first line (mode 0600 advised, as the journal key's)."""
+    from controller.errors import ConfigError
+    try:
+        with open(path) as f:
+            text = f.readline().strip()
+    except OSError as e:
+        raise ConfigError("floor password file %s: %s" % (path, e.strerror))
+    if not text:
+        raise ConfigError("floor password file %s is empty" % path)
+    return text
+
+
+def console_link(uplink, ctl):
+    """The console's `show link` / `status` provider (controller/console/commands.py):
+    {up, since_ns (table time), waiting}."""
+    def provider():
+        st = uplink.link_status()
+        since_ns = ctl.clock() - int(max(0.0, time.time() - st["since"]) * 1e9)
+        return {"up": st["state"] == "up", "since_ns": since_ns, "waiting": st["rows_waiting"],
+                "acked_seq": st["acked_seq"]}
+    return provider
+
+
+class FloorLink:
+    """The floor uplink as one registered part of a Runtime (controller/runtime.py): built
+    at start, when the runtime's controller and journal are there; stopped (drained for
+    `drain_s` at most) on the shutdown path after the journal's last commit, just before
+    the journal closes, so the rows the shutdown itself writes are sent too."""
+
+    name = "floor link"
+    reads_journal = True        # the runtime stops it after the journal's last commit
+
+    def __init__(self, runtime, table_id, url, password, ca_file=None, drain_s=5.0):
+        from controller.errors import ConfigError
+        try:
+            S.check_table_id(table_id)
+        except ValueError as e:
+            raise ConfigError(str(e))
+        if runtime.journal_path is None:
+            raise ConfigError("the floor link forwards the journal: give --journal PATH too")
+        self.runtime = runtime
+        self.args = (table_id, url, password, ca_file)
+        self.drain_s = drain_s
+        self.uplink = None
+
+    def start(self):
+        table_id, url, password, ca_file = self.args
+        ctl = self.runtime.ctl
+        self.uplink = Uplink(self.runtime.journal_path, table_id, url, password=password,
+                             status=status_of(ctl), ca_file=ca_file)
+        self.uplink.drain_s = self.drain_s
+        self.uplink.start()
+        ctl.link_status = self.uplink.link_status
+        console = getattr(self.runtime, "console", None)
+        commands = getattr(getattr(console, "session", None), "commands", None)
+        if commands is not None:
+            commands.link = console_link(self.uplink, ctl)
+
+    def stop(self):
+        if self.uplink is not None:
+            self.uplink.stop()
+
+
+def attach(host, ctl, journal_path, table_id, url, password, drain_s=5.0, ca_file=None):
+    """A FloorLink registered with `host` (a Runtime, or a Simulation: its runtime); started
+    at once when the host already runs. Returns the Uplink."""
+    runtime = getattr(host, "runtime", host)
+    part = FloorLink(runtime, table_id, url, password, ca_file=ca_file, drain_s=drain_s)
+    runtime.register_part(part)
+    return part.uplink
