@@ -56,8 +56,9 @@ def tablectl(*args, env=None):
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def read_until(proc, prefix, timeout=20.0):
-    """stderr lines until one starts with `prefix`; (that line, every line read)."""
+def read_until(proc, prefix, timeout=120.0):
+    """stderr lines until one starts with `prefix`; (that line, every line read). The bound is
+    generous (a loaded machine starts a controller slowly); it returns as soon as the line comes."""
     seen = []
     end = time.monotonic() + timeout
     while time.monotonic() < end:
