@@ -259,7 +259,7 @@ fi
 
 # ---- 6. the software manifest, completion, man page ------------------------------------
 
-# The manifest: SHA-256 of every installed file of tablectl and of the dependencies that
+# The manifest: SHA-256 of every file of the firmware and of the dependencies that
 # decide outcomes (transitions, pokerkit, pyserial, with their versions), where the console's
 # `verify` looks for it (controller/console/manifest.py). Written after the last pip step.
 run "$ROOT$VENV/bin/python" -m controller.cli manifest
