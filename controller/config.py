@@ -41,6 +41,7 @@ import tomllib
 
 from controller.errors import ConfigError
 from controller.rules import paytables as pt
+from controller import device_registry as registry
 
 COMMON_KEYS = ("game", "table_min", "table_max", "offered", "limits", "paytables",
                "progressive", "options", "controller")
@@ -53,10 +54,10 @@ CONSOLE_KEYS = ("tty", "pins", "manifest")
 # limit, meter or wager comes near this.
 MAX_CENTS = 10 ** 11
 
-# the simulated serial devices a bench configuration may name as sim://NAME (hal_sim.devices
-# SIMULATORS; a test keeps them equal; named here so that the firmware never loads hal_sim)
-SIMULATED_DEVICES = ("card_reader", "dealer_panel", "dice_reader", "meter_display", "shoe",
-                     "shuffler")
+# the simulated serial devices a bench configuration may name as sim://NAME: each kind's one
+# registration (controller/device_registry.py) names its simulator, so the firmware never
+# loads hal_sim
+SIMULATED_DEVICES = tuple(sorted(registry.simulated()))
 
 # serial_for_url's schemes (pyserial) a device url may use; a url without a scheme is a port
 URL_SCHEMES = ("loop", "socket", "rfc2217", "spy", "alt", "hwgrep", "cp2110")
@@ -250,10 +251,9 @@ def device_keys(kind, cls, serial):
         from drivers.link import LINK_OPTIONS, Link
         keys |= {p for p in inspect.signature(Link.__init__).parameters}
         keys |= set(LINK_OPTIONS) | {"url", "baudrate"}
-    else:
-        from drivers.devices import buttons, tower_light
-        keys |= {"buttons": set(buttons.BUTTONS),
-                 "tower_light": set(tower_light.SAFE)}.get(kind, set())
+    extra = registry.types()[kind].keys          # pin names, registered with the kind
+    if extra:
+        keys |= set(registry.resolve(extra))
     return keys - _INTERNAL
 
 
