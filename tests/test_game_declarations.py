@@ -142,8 +142,13 @@ def test_every_game_has_one_declaration_and_one_simulated_play():
 # scenario answers, how a jackpot is shared) in the firmware, which a table without the wings
 # has; what only the lab loads (par, readings, strategy, a link's par) in the lab. The import
 # contracts cannot see a string: this is their check for the declarations' strings.
-FIRMWARE_FIELDS = ("model", "scenario", "jackpot_shares")
+# ("house_take": the floor's count of a poker pot, loaded from the game's own module, h34)
+FIRMWARE_FIELDS = ("model", "scenario", "jackpot_shares", "house_take")
 LAB_FIELDS = ("par_sheets", "readings", "strategy", "linked_par")
+# the Declaration's fields that name no code (a new field that does is classified above)
+NOT_NAMES = ("game", "modules", "intervals", "no_more_bets_section", "count_handed_as",
+             "secret", "secure_rng", "reader_inspection", "dice_per_roll", "par_configured",
+             "linkable")
 WINGS = ("controller.lab", "controller.floor", "hal_sim")
 
 
@@ -151,7 +156,7 @@ def targets(d):
     """[(field, "module" or "module:name")] of the dotted names declaration `d` holds."""
     out = []
     for field in FIRMWARE_FIELDS + LAB_FIELDS:
-        value = getattr(d, field)
+        value = getattr(d, field, None)
         if value is None:
             continue
         if field == "strategy":
@@ -196,8 +201,13 @@ def test_every_dotted_name_a_declaration_holds_resolves_in_its_wing():
     modules = [module_name(ROOT, p) for p in walk(ROOT)]
     wrong = [w for game in ALL_GAMES for w in misplaced(declaration(game), modules)]
     assert not wrong, "\n".join(wrong)
-    assert {f for game in ALL_GAMES for f, _ in targets(declaration(game))} == \
-        set(FIRMWARE_FIELDS + LAB_FIELDS)        # every kind of name is checked somewhere
+    import dataclasses
+
+    from controller.games.declarations import Declaration
+    fields = {f.name for f in dataclasses.fields(Declaration)} - set(NOT_NAMES)
+    unclassified = fields - set(FIRMWARE_FIELDS + LAB_FIELDS)
+    assert not unclassified, "a Declaration field naming code: is it loaded by a table " \
+        "(FIRMWARE_FIELDS) or by the lab (LAB_FIELDS)? %s" % sorted(unclassified)
 
 
 def test_the_check_of_the_declarations_names_can_fail():
