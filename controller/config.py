@@ -22,9 +22,9 @@ section is valid and the templates stay equal to the defaults):
     hal          "real" | "sim": the GPIO backend (wins over $TABLECTL_HAL, drivers/hal.py)
     journal_key  the journal's key file (controller/journal/keys.py): the journal is keyed
                  with it (an HMAC-SHA256 chain); read, and its mode checked, at boot
-    journal_format  "sqlite" | "log": what a NEW journal is written as (default log,
-                 journal/formats.py);
-                 an existing journal is read as what its file is, whatever this says
+    journal_format  "log": what a NEW journal is written as, the sector log and nothing
+                 else (journal/formats.py); an existing journal is read as what its file is
+                 (an older version's SQLite file too)
     [controller.devices.NAME]   one table per device, as drivers.devices.build_devices takes
                                 it: type (default NAME), url for a serial device, its pins
                                 for a GPIO device, its options; every key is checked against
@@ -194,9 +194,11 @@ def check_controller(section):
                               "file, not %r" % (path,))
         out["journal_key"] = path
     if "journal_format" in section:
-        from controller.journal.formats import FORMATS
-        out["journal_format"] = _one_of("controller.journal_format", section["journal_format"],
-                                        FORMATS)
+        from controller.journal.formats import NEW, new_format_refusal
+        if section["journal_format"] != NEW:
+            raise ConfigError("controller.journal_format: %s"
+                              % new_format_refusal(section["journal_format"]))
+        out["journal_format"] = NEW
     devices = _table("controller.devices", section.get("devices", {}))
     from drivers.devices import SERIAL, TYPES
     for name, entry in devices.items():
