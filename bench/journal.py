@@ -2,6 +2,7 @@
 
     python bench/journal.py [--sizes 2000,20000,200000] [--seed S] [--keyed] [--keep DIR]
                             [--wear-rounds N] [--wear-game GAME ...] [--sector-log DIR]
+                            [--sqlite]
 
 SD wear (issue 16), per game, `tablectl sim --journal` (the real drivers and controller) in
 a child process, over --wear-rounds rounds:
@@ -95,6 +96,17 @@ class Clock:
         return self.now
 
 
+def older_sqlite():
+    """With --sqlite ($TABLECTL_BENCH_SQLITE in the wear children): a new journal made as an
+    older version's SQLite file (tests/journal/legacy.py; the production path makes sector
+    logs only), else as every new journal is."""
+    import contextlib
+    if os.environ.get("TABLECTL_BENCH_SQLITE"):
+        from tests.journal.legacy import new_journals_as_sqlite
+        return new_journals_as_sqlite()
+    return contextlib.nullcontext()
+
+
 def build(path, rows, seed, key=None, fast=False):
     """A journal of at least `rows` rows written by the JournaledController; its rounds.
     `fast`: without fsync (the same rows, for a journal built only to be read)."""
@@ -103,7 +115,8 @@ def build(path, rows, seed, key=None, fast=False):
     cls = model_class(GAME)
     model = cls(config.validate({}, cls))
     policies = default_policies(GAME, no_more_bets={"window_ns": WINDOW_NS})
-    ctl = boot(path, GameMachine(model), policies, clock=clock, key=key)
+    with older_sqlite():
+        ctl = boot(path, GameMachine(model), policies, clock=clock, key=key)
     witnesses = ctl.witnesses
     if fast:                             # no fsync: neither the rows' nor the anchor's
         if hasattr(ctl.store, "db"):
@@ -186,8 +199,9 @@ def wear_child(game, rounds, where, log_dir=None):
     from controller.journal.formats import open_journal
     from controller.lab.sim import Simulation
     path = os.path.join(where, "%s.db" % game)
-    s = Simulation(game, 1, (), journal=path)
-    is_log = not hasattr(s.ctl.store, "db")           # TABLECTL_JOURNAL_FORMAT=log
+    with older_sqlite():
+        s = Simulation(game, 1, (), journal=path)
+    is_log = not hasattr(s.ctl.store, "db")           # else an older version's (--sqlite)
     stat = sector_log.device_stat(where)
     try:
         s.run(2)                                     # warm: the first rounds' imports
@@ -442,8 +456,12 @@ def main(argv=None):
                     "counted alone)")
     ap.add_argument("--no-strace", action="store_true", help="the wear children not under "
                     "strace (no fsync count): the bytes at the pace the table runs alone")
+    ap.add_argument("--sqlite", action="store_true", help="on SQLite journals of an older "
+                    "version, resumed (a new journal is a sector log): the -wal frame by frame")
     ap.add_argument("--wear-child", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.sqlite:                      # the wear children inherit it
+        os.environ["TABLECTL_BENCH_SQLITE"] = "1"
     if args.wear_child:
         game, rounds, where, *log_dir = args.wear_child
         wear_child(game, int(rounds), where, *log_dir)

@@ -2,7 +2,7 @@
 restart, verify, resume; and damage what a kill left (SQLite: its `-wal` deleted, truncated,
 a byte flipped; the sector log: its index deleted, the file cut, a byte flipped in what was
 written last). Issue 11's campaign, on the format new journals are made as
-(TABLECTL_JOURNAL_FORMAT, else the default: the sector log).
+(the sector log; with --sqlite an older version's SQLite journal, resumed).
 
     python bench/power_cut.py [--kills 1000] [--seed 7] [--damage-every 10] [--keep DIR]
                               [--game GAME ...]
@@ -47,7 +47,6 @@ from controller import config as configuration  # noqa: E402
 from controller.games import ALL_GAMES, model_class  # noqa: E402
 from controller.games.engine import LOCKED_OUT, GameMachine  # noqa: E402
 from controller.runtime import table_policies  # noqa: E402
-from controller.journal.formats import new_format  # noqa: E402
 from tests.journal.power_loss import Series  # noqa: E402
 
 
@@ -281,10 +280,13 @@ def damaged_wal(series, game, before, where, outcome):
             shutil.rmtree(os.path.dirname(copy), ignore_errors=True)
 
 
-def campaign(game, kills, seed, where, damage_every, outcome):
+def campaign(game, kills, seed, where, damage_every, outcome, sqlite=False):
     d = os.path.join(where, game)
     os.makedirs(d, exist_ok=True)
     series = Series(game, os.path.join(d, "journal.db"), seed, os.path.join(d, "stderr.log"))
+    if sqlite:          # an older version's journal: every restart resumes it as SQLite
+        from tests.journal.legacy import sqlite_journal
+        sqlite_journal(series.path, game, seed)
     ended = {}
     for i in range(kills):
         if i % 5 == 0 and game != "props-and-hops":
@@ -313,6 +315,8 @@ def main(argv=None):
                     help="damage a copy (its -wal, or the sector log) after every N-th kill "
                     "(0: never)")
     ap.add_argument("--keep", metavar="DIR", help="keep the journals in DIR")
+    ap.add_argument("--sqlite", action="store_true", help="on an SQLite journal of an older "
+                    "version (a new journal is a sector log), whose -wal is damaged")
     ap.add_argument("--game", action="append", metavar="GAME",
                     help="only these games (repeatable; default all seven), --kills spread "
                     "over them: a campaign can run as several processes")
@@ -331,7 +335,8 @@ def main(argv=None):
         for game, kills in zip(games, per):
             if not kills:
                 continue
-            stats, totals = campaign(game, kills, args.seed, where, args.damage_every, outcome)
+            stats, totals = campaign(game, kills, args.seed, where, args.damage_every, outcome,
+                                     args.sqlite)
             row = dict(stats, **totals)
             for k in total:
                 total[k] += row.get(k, 0)
@@ -345,7 +350,7 @@ def main(argv=None):
             shutil.rmtree(where, ignore_errors=True)
     for how, o in outcome.items():
         print("%s %-9s caught %4d  lost nothing %4d  LOST %d"
-              % ("damaged" if new_format() == "log" else "-wal", how, o["caught"],
+              % ("-wal" if args.sqlite else "damaged", how, o["caught"],
                  o["lost nothing"], o["LOST"]))
     print("settlements: none lost, none doubled (independent reader) over %d kills, %d rounds "
           "and %d voids in %.0f s" % (total["kills"], total["rounds"], total["voids"],

@@ -31,7 +31,7 @@ VERBS = (
     ("floor", "controller.floor.cli", "floor"),
     ("top", "controller.top", "firmware"),
     ("trace", "controller.lab.trace.cli", "lab"),
-    ("completion, manpage", "controller.lab.cli_docs", "lab"),
+    ("completion, manpage, udev-rules", "controller.lab.cli_docs", "lab"),
 )
 WING_EXTRAS = {"lab": "the lab's tools are not installed on this machine (a workstation: "
                       "pip install 'tablectl[lab]')",

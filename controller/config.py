@@ -22,9 +22,9 @@ section is valid and the templates stay equal to the defaults):
     hal          "real" | "sim": the GPIO backend (wins over $TABLECTL_HAL, drivers/hal.py)
     journal_key  the journal's key file (controller/journal/keys.py): the journal is keyed
                  with it (an HMAC-SHA256 chain); read, and its mode checked, at boot
-    journal_format  "sqlite" | "log": what a NEW journal is written as (default log,
-                 journal/formats.py);
-                 an existing journal is read as what its file is, whatever this says
+    journal_format  "log": what a NEW journal is written as, the sector log and nothing
+                 else (journal/formats.py); an existing journal is read as what its file is
+                 (an older version's SQLite file too)
     [controller.devices.NAME]   one table per device, as drivers.devices.build_devices takes
                                 it: type (default NAME), url for a serial device, its pins
                                 for a GPIO device, its options; every key is checked against
@@ -41,6 +41,7 @@ import tomllib
 
 from controller.errors import ConfigError
 from controller.rules import paytables as pt
+from controller import device_registry as registry
 
 COMMON_KEYS = ("game", "table_min", "table_max", "offered", "limits", "paytables",
                "progressive", "options", "controller")
@@ -53,10 +54,10 @@ CONSOLE_KEYS = ("tty", "pins", "manifest")
 # limit, meter or wager comes near this.
 MAX_CENTS = 10 ** 11
 
-# the simulated serial devices a bench configuration may name as sim://NAME (hal_sim.devices
-# SIMULATORS; a test keeps them equal; named here so that the firmware never loads hal_sim)
-SIMULATED_DEVICES = ("card_reader", "dealer_panel", "dice_reader", "meter_display", "shoe",
-                     "shuffler")
+# the simulated serial devices a bench configuration may name as sim://NAME: each kind's one
+# registration (controller/device_registry.py) names its simulator, so the firmware never
+# loads hal_sim
+SIMULATED_DEVICES = tuple(sorted(registry.simulated()))
 
 # serial_for_url's schemes (pyserial) a device url may use; a url without a scheme is a port
 URL_SCHEMES = ("loop", "socket", "rfc2217", "spy", "alt", "hwgrep", "cp2110")
@@ -193,9 +194,11 @@ def check_controller(section):
                               "file, not %r" % (path,))
         out["journal_key"] = path
     if "journal_format" in section:
-        from controller.journal.formats import FORMATS
-        out["journal_format"] = _one_of("controller.journal_format", section["journal_format"],
-                                        FORMATS)
+        from controller.journal.formats import NEW, new_format_refusal
+        if section["journal_format"] != NEW:
+            raise ConfigError("controller.journal_format: %s"
+                              % new_format_refusal(section["journal_format"]))
+        out["journal_format"] = NEW
     devices = _table("controller.devices", section.get("devices", {}))
     from drivers.devices import SERIAL, TYPES
     for name, entry in devices.items():
@@ -250,10 +253,9 @@ def device_keys(kind, cls, serial):
         from drivers.link import LINK_OPTIONS, Link
         keys |= {p for p in inspect.signature(Link.__init__).parameters}
         keys |= set(LINK_OPTIONS) | {"url", "baudrate"}
-    else:
-        from drivers.devices import buttons, tower_light
-        keys |= {"buttons": set(buttons.BUTTONS),
-                 "tower_light": set(tower_light.SAFE)}.get(kind, set())
+    extra = registry.types()[kind].keys          # pin names, registered with the kind
+    if extra:
+        keys |= set(registry.resolve(extra))
     return keys - _INTERNAL
 
 

@@ -6,9 +6,11 @@ ns, stamped at the edge or frame by whoever saw it) and where it came from,
 so the journal can say both.
 """
 
+from controller import device_registry
 from controller.errors import RulesError
 
-# What each kind carries. The machine rejects an event its state does not expect.
+# What each kind carries. The machine rejects an event its state does not expect. A device's
+# own kinds (the card reader's answer, the dice) come with its one registration.
 KINDS = {
     "open_table": "decks received, inspected and verified (581.4, 633a.4): {'decks': n}",
     "shuffle": "cards shuffled and cut; {'by': 'shuffler' | 'hand'}: how (none: the table's "
@@ -18,8 +20,6 @@ KINDS = {
     "no_more_bets": "the dealer closes wagering",
     "card": "{'card': 'As'}: the next card out of the shoe",
     "decision": "{'seat': n, 'action': name, 'amount': cents?}",
-    "reader": "{'blackjack': bool}: the card reader's answer",
-    "dice": "{'dice': [a, b]}: the dice in the uncovered shaker; {'no_roll': why} (585.3(f), (g))",
     "irregularity": "{'kind': name, ...}: an irregularity the dealer reports",
     "fault": "{'device': name, 'reason': text}: a device malfunction",
     "frame_rejected": "{'device', 'reason', 'frame'}: input a driver threw away; the controller "
@@ -35,6 +35,7 @@ KINDS = {
     "link_meter": "{'link', 'value', 'applied_seq'}: the link's meter changed",
     "link_state": "{'link', 'up', 'value'?}: the link was lost, or is back with its meter",
 }
+KINDS.update(device_registry.event_kinds())
 
 # The card reader's one answer, {READER_ANSWER: bool}: whether the hole card makes a
 # blackjack (581.13). The device's word, not a game's id.

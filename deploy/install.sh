@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install tablectl on Raspberry Pi OS: a venv under /opt/tablectl, the GPIO library this Pi
+# Install tablectl on Raspberry Pi OS: a venv under /opt/tablectl holding the firmware alone
+# (no floor server, lab tools or simulator: setup.py's TABLECTL_WINGS), the GPIO library this Pi
 # needs, the tablectl user in the dialout and gpio groups, the systemd unit, the udev rules,
 # a table configuration and the journal's key, the software manifest, bash completion and the
 # man page; it refuses to finish (enable and start the service) until the console's role PINs
@@ -229,7 +230,9 @@ elif "${PIP[@]}" show "$GPIO_OTHER" >/dev/null 2>&1; then
 fi
 run "${PIP[@]}" install "${gpio_force[@]}" "$GPIO_PKG"
 # --force-reinstall: an upgrade from a checkout of the same version still gets the new code.
-run "${PIP[@]}" install --no-deps --force-reinstall "$SRC"
+# TABLECTL_WINGS=firmware (setup.py): the firmware alone, no floor server, lab tools or
+# simulator on a table, so its files are exactly what `tablectl manifest` signs.
+run env TABLECTL_WINGS=firmware "${PIP[@]}" install --no-deps --force-reinstall "$SRC"
 run install -m 0644 "$SRC/docs/deploy.md" "$ROOT$PREFIX/docs/deploy.md"
 
 # ---- 5. configuration, journal key, unit, udev rules ----------------------------------
@@ -256,7 +259,7 @@ fi
 
 # ---- 6. the software manifest, completion, man page ------------------------------------
 
-# The manifest: SHA-256 of every installed file of tablectl and of the dependencies that
+# The manifest: SHA-256 of every file of the firmware and of the dependencies that
 # decide outcomes (transitions, pokerkit, pyserial, with their versions), where the console's
 # `verify` looks for it (controller/console/manifest.py). Written after the last pip step.
 run "$ROOT$VENV/bin/python" -m controller.cli manifest

@@ -25,6 +25,7 @@ the simulation ends in its summary.
 import random
 import time
 
+from controller import device_registry
 from controller.games.engine import CLOSED, DECK_REMOVED, LOCKED_OUT, OPENED, ROUND_OVER, \
     SHUFFLED, WAGERS_OPEN
 from controller.progressive import meter_values
@@ -480,6 +481,5 @@ class Autoplay:
 LINE_FAULTING = ("babble", "silence")
 LINE_REJECTED = ("junk", "bad_crc", "split")     # each costs the driver a rejected frame
 LINE_KINDS = {"junk": 16, "bad_crc": 1, "split": 1, "delay": 5, "babble": 12, "silence": True}
-DEVICE_KINDS = {"shoe": ("jam",), "card_reader": ("fail",), "shuffler": ("jam", "miscount"),
-                "progressive": ("bounce", "past_post"), "dice_reader": ("no_roll",),
-                "meter_display": ("stuck", "segment")}
+# the device faults, registered with each kind (controller/device_registry.py)
+DEVICE_KINDS = device_registry.faults()

@@ -15,7 +15,8 @@ import argparse
 import os
 import sys
 
-from hal_sim.devices import BUTTON_PINS, PROGRESSIVE_PINS, TABLE_DEVICES, TOWER_PINS
+from hal_sim.devices import BUTTON_PINS, PROGRESSIVE_DEVICES, PROGRESSIVE_PINS, TABLE_DEVICES, \
+    TOWER_PINS
 
 FOLDER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                       "deploy", "tables")
@@ -28,7 +29,7 @@ def bench_devices(game):
     from controller.progressive import progressives
     cls = model_class(game)
     cfg = configuration.validate({"game": game}, cls)
-    serial = TABLE_DEVICES + (("meter_display",) if progressives(cls(cfg)) else ())
+    serial = TABLE_DEVICES + (PROGRESSIVE_DEVICES if progressives(cls(cfg)) else ())
     devices = {name: {"url": "sim://%s" % name} for name in serial}
     devices["shuffler"]["counts"] = cfg.get("options", {}).get("shuffler") == "counting"
     dice = declaration(game).dice_per_roll            # 670a.12: three dice

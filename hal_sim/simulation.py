@@ -52,7 +52,8 @@ def parse_fault(text):
         raise ConfigError("--fault %r: the rate is a number 0..1" % text)
     if not 0 <= rate <= 1:
         raise ConfigError("--fault %r: the rate is a number 0..1" % text)
-    serial = ("shoe", "card_reader", "shuffler", "dice_reader", "dealer_panel", "meter_display")
+    from hal_sim.devices import SIMULATORS
+    serial = tuple(SIMULATORS)
     ok = kind in DEVICE_KINDS.get(device, ()) or (device in serial and kind in LINE_KINDS)
     if not ok:
         raise ConfigError("--fault %r: unknown; device faults: %s; line faults on %s: %s"
@@ -76,15 +77,15 @@ class SimulatedDevices:
     real ptys and its GPIO factory, configured as the game's table needs them."""
 
     def __init__(self, game, faults, model, link_options=None):
-        from hal_sim.devices import TABLE_DEVICES
+        from hal_sim.devices import PROGRESSIVE_DEVICES, TABLE_DEVICES
         self.game = game
         self.link_options = link_options
         self.counting = game_config(game, faults)[1]
-        self.names = TABLE_DEVICES + (("meter_display",) if progressives(model) else ())
+        self.names = TABLE_DEVICES + (PROGRESSIVE_DEVICES if progressives(model) else ())
         for device, kind, _ in faults:
-            if device == "meter_display" and device not in self.names:
-                raise ConfigError("--fault %s:%s: %s has no progressive meter display"
-                                  % (device, kind, game))
+            if device in PROGRESSIVE_DEVICES and device not in self.names:
+                raise ConfigError("--fault %s:%s: %s has no progressive %s"
+                                  % (device, kind, game, device.replace("_", " ")))
         self.sim = None
         self.config = {}
 

@@ -96,39 +96,52 @@ def test_usage_errors_are_one_line_starting_with_the_verb_exit_2(argv, verb, wor
 
 def test_manifest_verb_writes_the_software_and_the_outcome_dependencies(tmp_path):
     """`tablectl manifest` over an installed layout (site-packages holding tablectl and its
-    dependencies): the project's files, and transitions, pokerkit and pyserial with their
-    versions; `--check` then passes, and fails naming a changed file."""
-    import glob
-    import importlib.metadata as md
-
-    import serial
-    site = os.path.dirname(os.path.dirname(serial.__file__))
+    dependencies): the firmware's files, and transitions, pokerkit and pyserial with their
+    versions, nothing of the floor server, the lab or the simulator; `--check` then passes,
+    and fails naming a changed file."""
+    from tests.site_packages import link_dependencies
     root = tmp_path / "site-packages"
     root.mkdir()
     for pkg in ("controller", "drivers", "hal_sim"):
         shutil.copytree(os.path.join(ROOT, pkg), root / pkg,
                         ignore=shutil.ignore_patterns("__pycache__"))
-    for dist, pkg in (("transitions", "transitions"), ("pokerkit", "pokerkit"),
-                      ("pyserial", "serial")):
-        os.symlink(os.path.join(site, pkg), root / pkg)
-        info = glob.glob(os.path.join(site, "%s-*.dist-info" % dist))[0]
-        os.symlink(info, root / os.path.basename(info))
+    versions = link_dependencies(root)
     out = tmp_path / "tablectl.manifest"
     p = run("manifest", "--root", str(root), "--out", str(out))
     assert p.returncode == 0, p.stderr
     text = out.read_text()
-    for dist, pkg in (("transitions", "transitions"), ("pokerkit", "pokerkit"),
-                      ("pyserial", "serial")):
-        version = md.version(dist)
+    for (dist, version), pkg in zip(versions.items(), ("transitions", "pokerkit", "serial")):
         assert "%s %s" % (dist, version) in p.stdout
         assert "  %s-%s.dist-info/METADATA\n" % (dist, version) in text
         assert "  %s/__init__.py\n" % pkg in text
-    assert "  controller/cli.py\n" in text
+    assert "  controller/cli.py\n" in text and "  drivers/hal.py\n" in text
+    for wing in ("  controller/lab/", "  controller/floor/", "  hal_sim/"):
+        assert wing not in text                 # the wings are not inside a table's signature
+    p = run("manifest", "--check", "--root", str(root), "--out", str(out))
+    assert p.returncode == 0 and p.stdout.startswith("PASS"), p.stdout + p.stderr
+    (root / "controller" / "lab" / "diagram.py").write_text("# a lab tool changed\n")
     p = run("manifest", "--check", "--root", str(root), "--out", str(out))
     assert p.returncode == 0 and p.stdout.startswith("PASS"), p.stdout + p.stderr
     (root / "controller" / "cli.py").write_text("# changed\n")
     p = run("manifest", "--check", "--root", str(root), "--out", str(out))
     assert p.returncode == 1 and "changed: controller/cli.py" in p.stdout
+
+
+def test_manifest_on_a_development_install_signs_what_a_table_would(tmp_path):
+    """Issue 32: on a checkout (`pip install -e .`) `tablectl manifest` exited 2; it writes the
+    firmware of the checkout and the dependencies Python finds, with the signature that
+    `firmware_signature()` gives (what the lab report prints), and checks it."""
+    from controller.console.manifest import firmware_signature
+    out = tmp_path / "tablectl.manifest"
+    p = run("manifest", "--out", str(out))
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("wrote %s, signature %s\n" % (out, firmware_signature()))
+    listed = [line.split("  ", 1)[1] for line in out.read_text().splitlines()]
+    assert "controller/console/manifest.py" in listed and "transitions/core.py" in listed
+    assert not [f for f in listed if f.startswith(("controller/lab/", "controller/floor/",
+                                                   "hal_sim/", "tests/", "bench/"))]
+    p = run("manifest", "--check", "--out", str(out))
+    assert p.returncode == 0 and p.stdout.startswith("PASS %d files" % len(listed)), p.stdout
 
 
 def test_manifest_refuses_a_root_without_the_dependencies(tmp_path):

@@ -126,14 +126,106 @@ def test_the_check_fails_naming_the_file_and_line(tmp_path):
 
 
 def test_every_game_has_one_declaration_and_one_simulated_play():
+    from controller.games import REGISTRY
     from hal_sim.games import SIM_GAMES
     assert set(GAMES) == set(DECLARATIONS) == set(SIM_GAMES) == set(ALL_GAMES)
+    assert len(REGISTRY) == len(ALL_GAMES)          # a game is registered once, by one line
     for game in ALL_GAMES:
         cls = model_class(game)
         assert cls.DECLARES is declaration(game) and cls.DECLARES.game == game == cls.GAME
         assert is_owned(cls.__module__, cls.DECLARES.modules), cls.__module__
         assert is_owned(DECLARATIONS[game], cls.DECLARES.modules)
         assert SIM_GAMES[game].panel_wagers
+
+
+# Where each dotted name a declaration holds must point: what a table loads (its model, its
+# scenario answers, how a jackpot is shared) in the firmware, which a table without the wings
+# has; what only the lab loads (par, readings, strategy, a link's par) in the lab. The import
+# contracts cannot see a string: this is their check for the declarations' strings.
+# ("house_take": the floor's count of a poker pot, loaded from the game's own module, h34)
+FIRMWARE_FIELDS = ("model", "scenario", "jackpot_shares", "house_take")
+LAB_FIELDS = ("par_sheets", "readings", "strategy", "linked_par")
+# the Declaration's fields that name no code (a new field that does is classified above)
+NOT_NAMES = ("game", "modules", "intervals", "no_more_bets_section", "count_handed_as",
+             "secret", "secure_rng", "reader_inspection", "dice_per_roll", "par_configured",
+             "linkable")
+WINGS = ("controller.lab", "controller.floor", "hal_sim")
+
+
+def targets(d):
+    """[(field, "module" or "module:name")] of the dotted names declaration `d` holds."""
+    out = []
+    for field in FIRMWARE_FIELDS + LAB_FIELDS:
+        value = getattr(d, field, None)
+        if value is None:
+            continue
+        if field == "strategy":
+            value = "%s:%s" % value[:2]
+        elif field == "linked_par":
+            value = value[1]
+        out.append((field, value))
+    return out
+
+
+def misplaced(d, modules=None):
+    """What is wrong with the dotted names of declaration `d`: a name that does not resolve,
+    one in the wrong wing, a `modules` pattern that matches no module of the tree."""
+    import importlib
+    wrong = []
+    for field, value in targets(d):
+        module, _, name = value.partition(":")
+        in_wing = any(module == w or module.startswith(w + ".") for w in WINGS)
+        if field in FIRMWARE_FIELDS and in_wing:
+            wrong.append("%s.%s = %r: a table loads it, and a table has no %s"
+                         % (d.game, field, value, module.split(".")[1] if
+                            module.startswith("controller.") else module.split(".")[0]))
+        if field in LAB_FIELDS and not module.startswith("controller.lab."):
+            wrong.append("%s.%s = %r: the lab's, not in controller.lab" % (d.game, field, value))
+        try:
+            target = importlib.import_module(module)
+            if name:
+                getattr(target, name)
+        except (ImportError, AttributeError) as e:
+            wrong.append("%s.%s = %r does not resolve: %s" % (d.game, field, value, e))
+    modules = modules if modules is not None else [module_name(ROOT, p) for p in walk(ROOT)]
+    for pattern in d.modules:
+        if not any(fnmatch.fnmatchcase(m, pattern) for m in modules):
+            wrong.append("%s.modules: %r matches no module" % (d.game, pattern))
+    return wrong
+
+
+def test_every_dotted_name_a_declaration_holds_resolves_in_its_wing():
+    """Issue 32: the import contracts cannot see the strings by which a declaration names
+    its model, scenario answers, par, readings and strategy; each resolves, and lies in the
+    wing that loads it."""
+    modules = [module_name(ROOT, p) for p in walk(ROOT)]
+    wrong = [w for game in ALL_GAMES for w in misplaced(declaration(game), modules)]
+    assert not wrong, "\n".join(wrong)
+    import dataclasses
+
+    from controller.games.declarations import Declaration
+    fields = {f.name for f in dataclasses.fields(Declaration)} - set(NOT_NAMES)
+    unclassified = fields - set(FIRMWARE_FIELDS + LAB_FIELDS)
+    assert not unclassified, "a Declaration field naming code: is it loaded by a table " \
+        "(FIRMWARE_FIELDS) or by the lab (LAB_FIELDS)? %s" % sorted(unclassified)
+
+
+def test_the_check_of_the_declarations_names_can_fail():
+    import dataclasses
+    d = dataclasses.replace(
+        declaration("raise-it-up-stud"), scenario="controller.lab.scenario:ScenarioError",
+        par_sheets="controller.games.single_deck.raise_it_up",
+        readings="controller.lab.par.raise_it_up_readings:NO_SUCH",
+        modules=declaration("raise-it-up-stud").modules + ("controller.games.gone*",))
+    assert misplaced(d) == [
+        "raise-it-up-stud.scenario = 'controller.lab.scenario:ScenarioError': a table loads "
+        "it, and a table has no lab",
+        "raise-it-up-stud.par_sheets = 'controller.games.single_deck.raise_it_up': the lab's, "
+        "not in controller.lab",
+        "raise-it-up-stud.readings = 'controller.lab.par.raise_it_up_readings:NO_SUCH' does "
+        "not resolve: module 'controller.lab.par.raise_it_up_readings' has no attribute "
+        "'NO_SUCH'",
+        "raise-it-up-stud.modules: 'controller.games.gone*' matches no module"]
 
 
 def test_declarations_load_without_the_game_models():

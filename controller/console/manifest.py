@@ -1,25 +1,39 @@
-"""The software manifest and its check: SHA-256 of every installed file, like a lab's.
+"""The software manifest and its check: SHA-256 of every file a lab signs, like a lab's.
 
-`write(path)` records, for every file of the installed packages (controller, drivers,
-hal_sim; no __pycache__), its SHA-256 in `sha256sum` format ("<hex>  <path>", paths
-relative to the install root), so `sha256sum -c` checks it too. `verify(path)` hashes
-the files again and names every changed, missing and unlisted file; `signature` is the
-SHA-256 of the manifest's sorted lines: one value to compare with the lab's approved
-one. `seeded(seed)` is the HMAC-SHA-256 under the lab's seed of every listed file in
+What is signed (issue 32): the firmware, the packages `controller` (but for the floor server,
+controller/floor, and the lab's tools, controller/lab) and `drivers`, and the dependencies that
+decide outcomes (`OUTCOME_DEPENDENCIES`: transitions runs the game machines, pokerkit the
+poker room's hands, pyserial says what the devices say), each its package's files and its
+METADATA (name and version). Nothing else: not the simulator, the floor server, the par
+solvers or another dependency, so a wording fix in a par sheet changes no table's signature.
+The same files on a development install (the firmware in the checkout, the dependencies
+where Python finds them) as on a table (all in one site-packages): one signature for both.
+
+`write(path)` records, for every signed file, its SHA-256 in `sha256sum` format ("<hex>
+<path>", each path relative to the folder that holds its package, so `sha256sum -c` checks
+it from a table's site-packages). `verify(path)` hashes the files again and names every
+changed, missing and unlisted file; `signature` is the SHA-256 of the manifest's sorted lines:
+one value to compare with the lab's approved one (`firmware_signature()` is the one a table
+shows). `seeded(seed)` is the HMAC-SHA-256 under the lab's seed of every listed file in
 order, the way a lab's verification tool proves the files are read now, not recalled.
 
-    python3 -m controller.console.manifest [--root DIR] [--out FILE] [--check]
+One command writes and checks it: `tablectl manifest [--check]` (controller/cli_manifest.py).
 """
 
-import argparse
 import hashlib
 import hmac
 import os
-import sys
 
 from controller.errors import ManifestError
 
-PACKAGES = ("controller", "drivers", "hal_sim")
+# The firmware: these packages but for the wings in NOT_FIRMWARE (setup.py builds the same set
+# with TABLECTL_WINGS=firmware; tests/deploy/test_packaging.py keeps the two equal).
+FIRMWARE = ("controller", "drivers")
+NOT_FIRMWARE = ("controller/floor", "controller/lab")
+# The dependencies that decide outcomes: distribution name -> import package.
+OUTCOME_DEPENDENCIES = {"transitions": "transitions", "pokerkit": "pokerkit",
+                        "pyserial": "serial"}
+COMMAND = "tablectl manifest"
 NAME = "tablectl.manifest"
 SKIP_DIRS = ("__pycache__",)
 SKIP_SUFFIXES = (".pyc", ".pyo", ".swp", "~")
@@ -35,18 +49,63 @@ def default_path(root=None):
     return os.environ.get("TABLECTL_MANIFEST") or os.path.join(root or install_root(), NAME)
 
 
-def files(root, packages=PACKAGES):
-    """Relative paths of the software files under `root`, sorted."""
-    out = []
-    for pkg in packages:
-        top = os.path.join(root, pkg)
-        for folder, dirs, names in os.walk(top):
-            dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
-            for name in names:
-                if name.endswith(SKIP_SUFFIXES) or name.startswith("."):
-                    continue
-                out.append(os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/"))
-    return sorted(out)
+class Sources:
+    """Where each signed package lives: the firmware under `root` (default: where this
+    `controller` is), each outcome dependency in the folder that holds it (under `root` only,
+    when given: a table's site-packages holds all of them). ManifestError naming a dependency
+    that is not installed there: the manifest holds the firmware and them together."""
+
+    def __init__(self, root=None):
+        import importlib.metadata as md
+        self.root = root or install_root()
+        self.base = {pkg: self.root for pkg in FIRMWARE}    # first path part -> its folder
+        self.dependencies = []                              # (distribution, version)
+        self.metadata = []                                  # the dist-info METADATA files
+        for dist_name, package in OUTCOME_DEPENDENCIES.items():
+            if root:
+                dist = next(iter(md.distributions(name=dist_name, path=[root])), None)
+            else:
+                try:
+                    dist = md.distribution(dist_name)
+                except md.PackageNotFoundError:
+                    dist = None
+            info = dist and next((f for f in dist.files or () if f.name == "METADATA"
+                                  and f.parent.name.endswith(".dist-info")), None)
+            site = dist and str(dist.locate_file(""))
+            if info is None or not os.path.isdir(os.path.join(site, package)):
+                raise ManifestError(
+                    "%s (%s) is not installed %s: the manifest holds the firmware and the "
+                    "dependencies that decide outcomes together (%s)"
+                    % (dist_name, package, "under %s" % root if root else "for this Python",
+                       "give --root the site-packages that holds them" if root
+                       else "pip install %s" % dist_name))
+            self.base[package] = self.base[str(info.parent)] = site
+            self.dependencies.append((dist_name, dist.version))
+            self.metadata.append(str(info).replace(os.sep, "/"))
+
+    def path(self, rel):
+        """The file a manifest's relative path names."""
+        return os.path.join(self.base.get(rel.split("/", 1)[0], self.root), rel)
+
+    def files(self):
+        """The signed files' relative paths, sorted."""
+        out = list(self.metadata)
+        for pkg in self.base:
+            top = os.path.join(self.base[pkg], pkg)
+            if pkg.endswith(".dist-info") or not os.path.isdir(top):
+                continue
+            for folder, dirs, names in os.walk(top):
+                rel_folder = os.path.relpath(folder, self.base[pkg]).replace(os.sep, "/")
+                dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith(".")
+                                 and "%s/%s" % (rel_folder, d) not in NOT_FIRMWARE)
+                out.extend("%s/%s" % (rel_folder, name) for name in names
+                           if not (name.endswith(SKIP_SUFFIXES) or name.startswith(".")))
+        return sorted(out)
+
+
+def files(root=None):
+    """Relative paths of the signed files (the firmware under `root`), sorted."""
+    return Sources(root).files()
 
 
 def sha256(path):
@@ -57,10 +116,10 @@ def sha256(path):
     return h.hexdigest()
 
 
-def build(root=None, packages=PACKAGES):
-    """{relative path: sha256 hex} of the installed software."""
-    root = root or install_root()
-    return {rel: sha256(os.path.join(root, rel)) for rel in files(root, packages)}
+def build(root=None, sources=None):
+    """{relative path: sha256 hex} of the signed software."""
+    sources = sources or Sources(root)
+    return {rel: sha256(sources.path(rel)) for rel in sources.files()}
 
 
 def text(digests):
@@ -72,11 +131,18 @@ def signature(digests):
     return hashlib.sha256(text(digests).encode()).hexdigest()
 
 
-def write(path=None, root=None, packages=PACKAGES):
-    """Write the manifest of the software under `root`; returns (path, signature)."""
-    root = root or install_root()
-    path = path or default_path(root)
-    digests = build(root, packages)
+def firmware_signature(root=None):
+    """The signature a table with this software shows (`tablectl manifest`, the console's
+    `show version` on a table whose manifest was written at installation): the firmware under
+    `root` (default: this one) with the outcome dependencies Python finds beside it."""
+    return signature(build(root))
+
+
+def write(path=None, root=None):
+    """Write the manifest of the software under `root`; returns (path, signature, Sources)."""
+    sources = Sources(root)
+    path = path or default_path(sources.root)
+    digests = build(sources=sources)
     tmp = path + ".tmp"
     try:
         with open(tmp, "w") as f:
@@ -84,7 +150,7 @@ def write(path=None, root=None, packages=PACKAGES):
         os.replace(tmp, path)
     except OSError as e:
         raise ManifestError("cannot write the manifest %s: %s" % (path, e.strerror))
-    return path, signature(digests)
+    return path, signature(digests), sources
 
 
 def read(path):
@@ -93,8 +159,8 @@ def read(path):
         with open(path) as f:
             lines = f.read().splitlines()
     except FileNotFoundError:
-        raise ManifestError("no manifest at %s: write one at installation "
-                            "(python3 -m controller.console.manifest)" % path)
+        raise ManifestError("no manifest at %s: write one at installation (%s)"
+                            % (path, COMMAND))
     except OSError as e:
         raise ManifestError("cannot read the manifest %s: %s" % (path, e.strerror))
     out = {}
@@ -104,10 +170,12 @@ def read(path):
         digest, sep, rel = line.partition("  ")
         if not sep or len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest) \
                 or not rel or rel.startswith("/") or ".." in rel.split("/"):
-            raise ManifestError("manifest %s line %d is not '<sha256>  <path>'" % (path, n))
+            raise ManifestError("manifest %s line %d is not '<sha256>  <path>' (write it "
+                                "again: %s)" % (path, n, COMMAND))
         out[rel] = digest
     if not out:
-        raise ManifestError("manifest %s lists no files" % path)
+        raise ManifestError("manifest %s lists no files (write it again: %s)"
+                            % (path, COMMAND))
     return out
 
 
@@ -124,13 +192,13 @@ class Result:
         self.signature = signature(actual)
 
 
-def verify(path=None, root=None, packages=PACKAGES):
-    """Hash the installed files again and compare them with the manifest at `path`."""
-    root = root or install_root()
-    expected = read(path or default_path(root))
-    actual = build(root, packages)
+def verify(path=None, root=None):
+    """Hash the signed files again and compare them with the manifest at `path`."""
+    expected = read(path or default_path(root))        # no manifest: say so first
+    sources = Sources(root)
+    actual = build(sources=sources)
     for rel in expected:                     # a listed file outside the packages still counts
-        full = os.path.join(root, rel)
+        full = sources.path(rel)
         if rel not in actual and os.path.isfile(full):
             actual[rel] = sha256(full)
     return Result(expected, actual)
@@ -138,48 +206,19 @@ def verify(path=None, root=None, packages=PACKAGES):
 
 def seeded(seed, path=None, root=None):
     """HMAC-SHA-256 keyed by the lab's `seed` (hex or text) over every listed file in order."""
-    root = root or install_root()
+    listed = sorted(read(path or default_path(root)))
+    sources = Sources(root)
     try:
         key = bytes.fromhex(seed)
     except ValueError:
         key = seed.encode()
     mac = hmac.new(key, digestmod=hashlib.sha256)
-    for rel in sorted(read(path or default_path(root))):
-        full = os.path.join(root, rel)
+    for rel in listed:
         mac.update(rel.encode() + b"\0")
         try:
-            with open(full, "rb") as f:
+            with open(sources.path(rel), "rb") as f:
                 for block in iter(lambda: f.read(1 << 16), b""):
                     mac.update(block)
         except OSError:
             mac.update(b"\0missing\0")
     return mac.hexdigest()
-
-
-def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python3 -m controller.console.manifest",
-                                 description="write (or check) the software manifest")
-    ap.add_argument("--root", help="install root (default: where controller/ is installed)")
-    ap.add_argument("--out", help="manifest file (default $TABLECTL_MANIFEST or "
-                    "ROOT/tablectl.manifest)")
-    ap.add_argument("--check", action="store_true", help="verify instead of writing")
-    args = ap.parse_args(argv)
-    try:
-        if args.check:
-            r = verify(args.out, args.root)
-            for what in ("changed", "missing", "unlisted"):
-                for rel in getattr(r, what):
-                    print("%s: %s" % (what, rel))
-            print("%s %d files, signature %s" % ("PASS" if r.ok else "FAIL", len(r.expected),
-                                                  r.signature))
-            return 0 if r.ok else 1
-        path, sig = write(args.out, args.root)
-        print("wrote %s, signature %s" % (path, sig))
-        return 0
-    except ManifestError as e:
-        print("manifest: %s" % e, file=sys.stderr)
-        return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())

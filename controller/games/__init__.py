@@ -1,37 +1,33 @@
 """One `transitions` machine per game, driven only by events (see engine.py).
 
-The firmware's one registry of games: each game's id, its model and its declaration (what
-the table must know about it: controller/games/declarations/). Everything outside a game's
-own modules asks `declaration(game)` (or `model.DECLARES`), never the game's name.
-Game modules are imported when a table of that game is built; declarations are light.
+The firmware's one registry of games: a line per game naming its declaration (what the table
+must know about it, its id and its model among it: controller/games/declarations/).
+Everything outside a game's own modules asks `declaration(game)` (or `model.DECLARES`), never
+the game's name. Game modules are imported when a table of that game is built; declarations
+are light (the standard library only), so all of them are read here.
 """
 
 import importlib
 
 from controller.errors import ConfigError
 
-GAMES = {
-    "double-attack-blackjack": "controller.games.blackjack.double_attack:DoubleAttackBlackjack",
-    "blackjack": "controller.games.blackjack.model:Blackjack",
-    "props-and-hops": "controller.games.props_and_hops:PropsAndHops",
-    "six-card-fortune-pai-gow": "controller.games.six_card_fortune.model:SixCardFortune",
-    "flop-poker": "controller.games.single_deck.flop_poker:FlopPoker",
-    "raise-it-up-stud": "controller.games.single_deck.raise_it_up:RaiseItUpStud",
-    "poker": "controller.games.poker_room:PokerRoom",
-}
+# The registry: one line per game, its declaration (controller/games/declarations/), which
+# names the game's id, its model and all the table must know about it. The order is the
+# order games are listed in. GAMES, ALL_GAMES and DECLARATIONS derive from it.
+REGISTRY = (
+    "controller.games.declarations.double_attack",
+    "controller.games.declarations.blackjack",
+    "controller.games.declarations.flop_poker",
+    "controller.games.declarations.props_and_hops",
+    "controller.games.declarations.raise_it_up",
+    "controller.games.declarations.six_card_fortune",
+    "controller.games.declarations.poker",
+)
 
-ALL_GAMES = ("double-attack-blackjack", "blackjack", "flop-poker", "props-and-hops",
-             "raise-it-up-stud", "six-card-fortune-pai-gow", "poker")
-
-DECLARATIONS = {
-    "double-attack-blackjack": "controller.games.declarations.double_attack",
-    "blackjack": "controller.games.declarations.blackjack",
-    "flop-poker": "controller.games.declarations.flop_poker",
-    "props-and-hops": "controller.games.declarations.props_and_hops",
-    "raise-it-up-stud": "controller.games.declarations.raise_it_up",
-    "six-card-fortune-pai-gow": "controller.games.declarations.six_card_fortune",
-    "poker": "controller.games.declarations.poker",
-}
+_DECLARED = [(module, importlib.import_module(module).DECLARES) for module in REGISTRY]
+DECLARATIONS = {d.game: module for module, d in _DECLARED}      # game -> its declaration
+GAMES = {d.game: d.model for _, d in _DECLARED}                 # game -> "module:Class"
+ALL_GAMES = tuple(GAMES)
 
 
 def _unknown(game):
@@ -61,4 +57,4 @@ def declaration(game):
 def all_declarations():
     """Every game's declaration, in ALL_GAMES order. (Not `declarations`: that name is the
     subpackage's, which replaces a function of that name here once it is imported.)"""
-    return [declaration(game) for game in ALL_GAMES]
+    return [d for _, d in _DECLARED]

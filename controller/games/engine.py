@@ -72,7 +72,7 @@ class GameModel:
     round transitions and the wagers placed before "no more bets"."""
 
     GAME = None
-    DECLARES = Declaration(game=None, modules=())   # each game's own: games/declarations/
+    DECLARES = Declaration(game=None, model=None, modules=())   # each game's own: declarations/
     ROUND_STATES = []            # between "no more bets" and settled/voided
     WAITS = {}                   # {round step: (need, ...)}: the waits of each step
     ANSWERS = {}                 # {event kind: (need, ...)}: only those waits take it

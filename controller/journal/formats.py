@@ -1,10 +1,12 @@
 """Which Store a journal file is read with, and which one a new journal is written as.
 
-Two formats: the SQLite file of every version so far (store.py) and the sector log
-(log.py). A file is opened by what its first bytes say it is, never by its name or the
-configuration, so a journal of any older version still verifies, replays and resumes on
-SQLite whatever new journals are made as. A new journal's format is the table
-configuration's `[controller] journal_format`, else TABLECTL_JOURNAL_FORMAT, else DEFAULT.
+Two formats a file may be: the SQLite file of the versions before the sector log (store.py)
+and the sector log (log.py). A file is opened by what its first bytes say it is, never by its
+name or the configuration, so a journal of any older version still verifies, replays and
+resumes on SQLite. A NEW journal is a sector log, always (issue 32): `[controller]
+journal_format` and TABLECTL_JOURNAL_FORMAT may say "log" and nothing else. (The tests and
+benches that damage an SQLite file make one with `store.Store.create`, which this production
+path does not offer: tests/journal/legacy.py.)
 """
 
 import os
@@ -16,8 +18,8 @@ from controller.errors import JournalError
 READ_ERRORS = (JournalError, OSError, sqlite3.Error)
 
 from controller.journal.log import MAGIC as LOG_MAGIC
-FORMATS = ("sqlite", "log")
-DEFAULT = "log"
+FORMATS = ("sqlite", "log")      # what a journal file may be, and is read as
+DEFAULT = NEW = "log"            # what a new journal is written as: the sector log alone
 
 
 def _store_class(fmt):
@@ -44,14 +46,29 @@ def open_journal(path, key=None, readonly=False):
 
 
 def new_format(fmt=None):
-    """The format a new journal is written as: `fmt` if given, else the environment's."""
-    fmt = fmt or os.environ.get("TABLECTL_JOURNAL_FORMAT") or DEFAULT
-    if fmt not in FORMATS:
-        raise JournalError("journal format %r: not one of %s" % (fmt, ", ".join(FORMATS)))
+    """The format a new journal is written as, the sector log; JournalError for anything else
+    `fmt` (or the environment) asks for."""
+    fmt = fmt or os.environ.get("TABLECTL_JOURNAL_FORMAT") or NEW
+    if fmt != NEW:
+        raise JournalError(new_format_refusal(fmt))
     return fmt
 
 
+def new_format_refusal(fmt):
+    """Why `fmt` cannot be a new journal's format (the configuration's check says it too)."""
+    if fmt == "sqlite":
+        return ("journal format 'sqlite': a new journal is a sector log (\"log\"); a SQLite "
+                "journal of an older version is still read, verified, replayed and resumed")
+    return "journal format %r: a new journal is a sector log (\"log\")" % (fmt,)
+
+
+def _new_store():
+    """The Store class of a new journal: the sector log's. (tests/journal/legacy.py replaces
+    this, in a test or a bench, to make an older version's SQLite journal.)"""
+    return _store_class(NEW)
+
+
 def create_journal(path, key=None, entries=(), meters=None, meta=None, fmt=None):
-    """A new journal at `path`, made whole (Store.create) in the format `new_format(fmt)`."""
-    return _store_class(new_format(fmt)).create(path, key=key, entries=entries, meters=meters,
-                                                meta=meta)
+    """A new journal at `path`, made whole (LogStore.create), a sector log (`new_format`)."""
+    new_format(fmt)
+    return _new_store().create(path, key=key, entries=entries, meters=meters, meta=meta)

@@ -51,10 +51,11 @@ from controller.journal.log_layout import (  # noqa: F401 - its names are log.X 
     MAGIC, FORMAT, ZDICT_VERSION, SECTOR, STREAM, FIRST, SLOT_HEAD, SLOT_MAGIC, INDEX_MAGIC,
     IX_HEAD, IX_MAGIC, INDEX_EVERY, INDEX_SEGMENT, CRC, LEN, ITEM, SEGMENT, LEVEL, _crc,
     _sector_crc, _slot_bytes, _parse_slot, _header_bytes, _index_header, _items, _row, _zero)
-from controller.journal.store import KEYED, JournalFile, encode_rows, head_mac, link_into_place
+from controller.journal.interface import (KEYED, JournalStore, encode_rows, head_mac,
+                                          link_into_place)
 
 
-class LogStore(RunningIndex, JournalFile):
+class LogStore(RunningIndex, JournalStore):
     """A sector-log journal: the methods of store.Store (which see) on the log's file."""
 
     def __init__(self, path, _create=False, key=None, readonly=False):

@@ -1,11 +1,13 @@
-"""Bash completion and the man page, generated from the argument parser itself.
+"""Bash completion and the man page, generated from the argument parser itself; the udev
+rules, from the devices' registrations (controller/device_registry.py).
 
 `tablectl completion` prints a bash completion script and `tablectl manpage` a man page in
 roff (man(7)); their output is shipped as deploy/tablectl.bash-completion and
 deploy/tablectl.1 (regenerate: `tablectl completion > deploy/tablectl.bash-completion`,
 `tablectl manpage > deploy/tablectl.1`), which deploy/install.sh installs. Both walk the argparse parser (its
 subcommands, options and choices), so they cannot fall out of step with the command line
-and need no third-party tool.
+and need no third-party tool. `tablectl udev-rules > deploy/99-tablectl.rules` writes one
+line per registered serial device (its `udev` name) and the console's.
 """
 
 import argparse
@@ -19,6 +21,44 @@ DEPLOY = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.ab
                       "deploy")
 COMPLETION_FILE = os.path.join(DEPLOY, "tablectl.bash-completion")
 MAN_FILE = os.path.join(DEPLOY, "tablectl.1")
+UDEV_FILE = os.path.join(DEPLOY, "99-tablectl.rules")
+
+UDEV_HEADER = """\
+# tablectl: stable names for the table's serial devices, /dev/tablectl/<name>.
+# Installed by deploy/install.sh as /etc/udev/rules.d/99-tablectl.rules (only when absent:
+# once edited it holds this table's serial numbers, and a reinstall keeps it).
+# Generated from each device kind's registration: tablectl udev-rules > deploy/99-tablectl.rules
+#
+# /dev/ttyUSB0, /dev/ttyUSB1... are numbered in the order the adapters enumerate, which
+# changes from one boot to the next; a shoe's frames sent to the shuffler's port is a
+# malfunction. These rules name each port by its USB adapter instead.
+#
+# PLACEHOLDERS -- edit every line before use:
+#   VVVV  the adapter's USB vendor id   (4 hex digits, e.g. 0403 for FTDI)
+#   PPPP  the adapter's USB product id  (4 hex digits, e.g. 6001)
+#   *_SERIAL  the adapter's USB serial number
+# Read them with the device plugged in:  udevadm info --attribute-walk --name=/dev/ttyUSB0
+# (the idVendor, idProduct and serial of the first parent that has them), or lsusb -v.
+# An unedited line never matches: VVVV is not a USB id. Adapters without a serial number
+# cannot be told apart this way; use ENV{ID_PATH}=="..." (the USB port) instead.
+# Apply after editing:  udevadm control --reload && udevadm trigger --subsystem-match=tty
+#
+# The group and mode are those the unit's SupplementaryGroups=dialout relies on; the
+# systemd tag gives each a device unit (dev-tablectl-card_reader.device) for diagnostics.
+
+"""
+UDEV_LINE = ('SUBSYSTEM=="tty", ATTRS{idVendor}=="VVVV", ATTRS{idProduct}=="PPPP", '
+             'ATTRS{serial}=="%s_SERIAL", SYMLINK+="tablectl/%s", GROUP="dialout", '
+             'MODE="0660", TAG+="systemd"\n')
+
+
+def udev_rules():
+    """deploy/99-tablectl.rules: a line per registered serial device, then the console's."""
+    from controller import device_registry
+    names = [d.udev for d in device_registry.DEVICES if d.udev]
+    return (UDEV_HEADER + "".join(UDEV_LINE % (n.upper(), n) for n in names)
+            + "# The technician's serial console, on an adapter of its own.\n"
+            + UDEV_LINE % ("CONSOLE", "console"))
 
 
 def _subparsers(parser):
@@ -155,14 +195,22 @@ def cmd_manpage(parser, args, out):
     return 0
 
 
+def cmd_udev_rules(args, out):
+    out.write(udev_rules())
+    return 0
+
+
 def add_parser(sub, parser):
     """`completion` and `manpage` under `sub`, each walking `parser`: the whole command line
     they belong to, handed in by the one who builds it (controller/cli.py), so that this
-    module needs nothing of the command line's and cli.py can import it."""
+    module needs nothing of the command line's and cli.py can import it; `udev-rules`."""
     c = sub.add_parser("completion", help="print the bash completion script (install.sh puts "
                        "it in /usr/share/bash-completion/completions/tablectl)")
     c.set_defaults(func=functools.partial(cmd_completion, parser))
     m = sub.add_parser("manpage", help="print the man page tablectl(1) in roff (install.sh "
                        "puts it in /usr/local/share/man/man1/tablectl.1)")
     m.set_defaults(func=functools.partial(cmd_manpage, parser))
-    return c, m
+    u = sub.add_parser("udev-rules", help="print the udev rules naming each registered serial "
+                       "device's port (deploy/99-tablectl.rules, which install.sh installs)")
+    u.set_defaults(func=cmd_udev_rules)
+    return c, m, u

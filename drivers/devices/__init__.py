@@ -7,23 +7,17 @@ See docs/devices.md.
 
 import time
 
-from drivers.devices.buttons import Buttons
-from drivers.devices.card_reader import CardReader
-from drivers.devices.dealer_panel import DealerPanel
-from drivers.devices.dealing_shoe import DealingShoe
-from drivers.devices.dice_reader import DiceReader
-from drivers.devices.meter_display import MeterDisplay
-from drivers.devices.progressive_system import ProgressiveSystem
-from drivers.devices.shuffler import Shuffler
-from drivers.devices.tower_light import TowerLight
+from controller import device_registry as registry
 from drivers.errors import DeviceError
 from drivers.link import check_url
 
-SERIAL = {"card_reader": CardReader, "shuffler": Shuffler, "shoe": DealingShoe,
-          "dealing_shoe": DealingShoe, "dice_reader": DiceReader, "dealer_panel": DealerPanel,
-          "meter_display": MeterDisplay}
-GPIO = {"progressive_system": ProgressiveSystem, "buttons": Buttons, "tower_light": TowerLight}
-TYPES = dict(SERIAL, **GPIO)
+# {type: driver class}, derived from the one registration of each kind
+# (controller/device_registry.py)
+TYPES = {name: registry.resolve(d.driver) for name, d in registry.types().items()}
+SERIAL = {name: cls for name, cls in TYPES.items()
+          if registry.types()[name].wire == "serial"}
+GPIO = {name: cls for name, cls in TYPES.items() if name not in SERIAL}
+globals().update({cls.__name__: cls for cls in TYPES.values()})   # drivers.devices.CardReader
 
 
 def build_devices(config, factory=None, *, clock=time.monotonic_ns, on_rejected=None,
@@ -63,5 +57,5 @@ def build_devices(config, factory=None, *, clock=time.monotonic_ns, on_rejected=
     return devices
 
 
-__all__ = ["build_devices", "TYPES", "Buttons", "CardReader", "DealerPanel", "DealingShoe",
-           "DiceReader", "MeterDisplay", "ProgressiveSystem", "Shuffler", "TowerLight"]
+__all__ = ["build_devices", "TYPES", "SERIAL", "GPIO"] + sorted(
+    {c.__name__ for c in TYPES.values()})

@@ -3,7 +3,7 @@
     table = SimHardware(clock=...).start()
     drivers = build_devices(table.config(), table.factory)   # drivers/devices
     table.serial["shoe"].deal("As"); table.progressive.place_wager(3)
-    SimHardware(TABLE_DEVICES + ("meter_display",))            # a table with a progressive
+    SimHardware(TABLE_DEVICES + PROGRESSIVE_DEVICES)          # a table with a progressive
     ...
     table.stop()     # every device's thread joined, every pty fd closed, the factory closed
 
@@ -13,20 +13,19 @@ their own slave ports), then the table.
 
 import time
 
-from hal_sim.devices.card_reader import SimCardReader
-from hal_sim.devices.dealer_panel import SimDealerPanel
-from hal_sim.devices.dealing_shoe import SimDealingShoe
-from hal_sim.devices.dice_reader import SimDiceReader
+from controller import device_registry as registry
 from hal_sim.devices.gpio_side import SimButtonsWire, SimProgressiveWire
-from hal_sim.devices.meter_display import SimMeterDisplay
-from hal_sim.devices.shuffler import SimShuffler
 from hal_sim.gpio import SimFactory
 
-SIMULATORS = {"card_reader": SimCardReader, "shuffler": SimShuffler, "shoe": SimDealingShoe,
-              "dice_reader": SimDiceReader, "dealer_panel": SimDealerPanel,
-              "meter_display": SimMeterDisplay}
+# {short name: simulator class} of the serial devices, derived from each kind's one
+# registration (controller/device_registry.py), which names its simulator
+SIMULATORS = {registry.short_name(d): registry.resolve(d.simulator)
+              for d in registry.DEVICES if d.simulator}
 # Every table's serial devices; a table with a progressive adds the meter display.
-TABLE_DEVICES = ("card_reader", "shuffler", "shoe", "dice_reader", "dealer_panel")
+TABLE_DEVICES = tuple(registry.short_name(d) for d in registry.DEVICES
+                      if d.simulator and d.simulated_on == "every")
+PROGRESSIVE_DEVICES = tuple(registry.short_name(d) for d in registry.DEVICES
+                            if d.simulator and d.simulated_on == "progressive")
 
 # BCM pins of the simulated table (any free lines do on a real one).
 PROGRESSIVE_PINS = {"sensors": {1: 5, 2: 6, 3: 12, 4: 13, 5: 16, 6: 19},

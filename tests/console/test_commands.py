@@ -354,27 +354,36 @@ def test_config_show_prints_the_validated_configuration(tmp_path):
 
 
 def software(root):
+    """A table's site-packages: three firmware files, a compiled one (never listed), a lab
+    tool (not firmware, never listed) and the outcome dependencies."""
+    from tests.site_packages import link_dependencies
     (root / "controller" / "games").mkdir(parents=True)
+    (root / "controller" / "lab").mkdir()
     (root / "drivers").mkdir()
     (root / "controller" / "__init__.py").write_text("")
     (root / "controller" / "games" / "engine.py").write_text("RULES = 1\n")
+    (root / "controller" / "lab" / "diagram.py").write_text("DRAW = 1\n")
     (root / "drivers" / "link.py").write_text("LINK = 1\n")
     (root / "controller" / "__pycache__").mkdir()
     (root / "controller" / "__pycache__" / "x.pyc").write_bytes(b"\0")
+    link_dependencies(root)
     return root
+
+
+FIRMWARE = ["controller/__init__.py", "controller/games/engine.py", "drivers/link.py"]
 
 
 def test_verify_compares_every_file_with_the_manifest_like_a_lab(tmp_path):
     root = software(tmp_path / "site")
-    path, sig = manifest.write(str(tmp_path / "tablectl.manifest"), str(root))
-    lines = open(path).read().splitlines()
-    assert [ln.split("  ")[1] for ln in lines] == ["controller/__init__.py",
-                                                   "controller/games/engine.py",
-                                                   "drivers/link.py"]
+    path, sig, _ = manifest.write(str(tmp_path / "tablectl.manifest"), str(root))
+    listed = [ln.split("  ")[1] for ln in open(path).read().splitlines()]
+    assert [f for f in listed if f.startswith(("controller/", "drivers/"))] == FIRMWARE
+    deps = [f for f in listed if f not in FIRMWARE]
+    assert "transitions/core.py" in deps and "serial/__init__.py" in deps
     rig = Rig(tmp_path, manifest_path=path, manifest_root=str(root))
     rig.login("technician")
     out = rig.run("verify")
-    assert "PASS: 3 files listed, 0 changed" in out and sig in out
+    assert "PASS: %d files listed, 0 changed" % len(listed) in out and sig in out
     a, b = rig.run("verify 00ff"), rig.run("verify 0a0b")
     seeded = re.compile(r"under the seed: ([0-9a-f]{64})")
     assert seeded.search(a).group(1) != seeded.search(b).group(1)
@@ -385,14 +394,14 @@ def test_verify_compares_every_file_with_the_manifest_like_a_lab(tmp_path):
     out = rig.run("verify")
     assert "changed   controller/games/engine.py" in out
     assert "missing   drivers/link.py" in out and "unlisted  drivers/extra.py" in out
-    assert "FAIL: 3 files listed, 1 changed, 1 missing, 1 unlisted" in out
+    assert "FAIL: %d files listed, 1 changed, 1 missing, 1 unlisted" % len(listed) in out
 
 
 def test_verify_shows_the_journal_head_to_write_down(tmp_path):
     from controller.journal.formats import open_journal
     from tests.journal.test_boot import boot_fresh
     root = software(tmp_path / "site")
-    path, _ = manifest.write(str(tmp_path / "tablectl.manifest"), str(root))
+    path, _, _ = manifest.write(str(tmp_path / "tablectl.manifest"), str(root))
     ctl = boot_fresh(tmp_path / "journal.db")
     try:
         commands = Commands(ctl, {}, manifest_path=path, manifest_root=str(root))
@@ -415,23 +424,30 @@ def test_verify_shows_the_journal_head_to_write_down(tmp_path):
 def test_verify_without_a_manifest_says_how_to_write_one(tmp_path):
     rig = Rig(tmp_path, manifest_path=str(tmp_path / "absent"), manifest_root=str(tmp_path))
     rig.login("technician")
-    assert "no manifest at" in rig.run("verify")
+    out = rig.run("verify")
+    assert "no manifest at" in out and "(tablectl manifest)" in out
 
 
-def test_the_manifest_is_checked_by_sha256sum_format_and_by_its_main(tmp_path, capsys):
+def test_the_manifest_is_checked_by_its_one_command(tmp_path, capsys):
+    """`tablectl manifest` writes and checks it; a malformed manifest is one line naming it
+    and the command that writes it again."""
+    from controller.cli import main
     root = software(tmp_path / "site")
     out = str(tmp_path / "m")
-    assert manifest.main(["--root", str(root), "--out", out]) == 0
-    assert manifest.main(["--root", str(root), "--out", out, "--check"]) == 0
+    assert main(["manifest", "--root", str(root), "--out", out]) == 0
+    assert main(["manifest", "--root", str(root), "--out", out, "--check"]) == 0
     (root / "drivers" / "link.py").write_text("LINK = 2\n")
-    assert manifest.main(["--root", str(root), "--out", out, "--check"]) == 1
+    assert main(["manifest", "--root", str(root), "--out", out, "--check"]) == 1
     assert "changed: drivers/link.py" in capsys.readouterr().out
     open(out, "a").write("nonsense\n")
-    assert manifest.main(["--root", str(root), "--out", out, "--check"]) == 2
+    assert main(["manifest", "--root", str(root), "--out", out, "--check"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("tablectl manifest: manifest %s line" % out)
+    assert err[0].endswith("(write it again: tablectl manifest)")
 
 
 def test_the_shipped_software_has_a_manifest_of_itself(tmp_path):
-    path, sig = manifest.write(str(tmp_path / "m"))
+    path, sig, _ = manifest.write(str(tmp_path / "m"))
     r = manifest.verify(path)
     assert r.ok and "controller/console/manifest.py" in r.expected and r.signature == sig
 

@@ -165,7 +165,7 @@ def test_show_config_has_the_controller_section_and_hash_and_show_version_the_ma
         bench, tmp_path):
     from controller.console import manifest
     from controller.console.commands import config_hash
-    mpath, signature = manifest.write(str(tmp_path / "tablectl.manifest"))
+    mpath, signature, _ = manifest.write(str(tmp_path / "tablectl.manifest"))
     cfg = {"game": "flop-poker", "controller": {"devices": {"shoe": {
         "type": "dealing_shoe", "url": "/dev/tablectl/shoe"}, "progressive_system": {
         "type": "progressive_system", "lockout": 17}}, "console": {"tty": "/dev/ttyUSB9"}}}

@@ -60,6 +60,12 @@ def test_dry_run_prints_every_action(model, package):
     assert len(pip_gpio) == 1, out
     assert "python3 -m venv /opt/tablectl/venv" in out
     assert "--no-deps --force-reinstall %s" % REPO in out        # tablectl without RPi.GPIO
+    # the firmware alone (setup.py's switch): no floor server, lab tools or simulator on a Pi
+    tablectl = [line for line in out.splitlines() if line.endswith(" install --no-deps "
+                                                                   "--force-reinstall %s" % REPO)]
+    assert len(tablectl) == 1 and tablectl[0].startswith(
+        "[dry-run] env TABLECTL_WINGS=firmware /opt/tablectl/venv/bin/python -m pip"), out
+    assert "aiohttp" not in out and "numpy" not in out      # the wings' needs stay off a table
     assert "RPi.GPIO>" not in out
     assert "usermod --append --groups dialout\\,gpio tablectl" in out
     assert "useradd --system" in out or "user tablectl exists" in out

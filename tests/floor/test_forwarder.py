@@ -115,10 +115,10 @@ def test_a_lost_acknowledgement_sends_nothing_twice(floor, tmp_path):
 def test_an_older_journal_keeps_its_acknowledgements_in_its_own_file(tmp_path):
     """An older version wrote `floor_uplink` into the journal file: it is read from there
     until the first acknowledgement goes to the file of its own, which wins from then on."""
-    from controller.journal.formats import create_journal
+    from controller.journal.store import Store       # an older version's SQLite journal
     journal = str(tmp_path / "old.journal")
-    create_journal(journal, fmt="sqlite", entries=[(1, "controller", "genesis", "genesis", 0,
-                                                    {"game": "poker"})]).close()
+    Store.create(journal, entries=[(1, "controller", "genesis", "genesis", 0,
+                                    {"game": "poker"})]).close()
     db = sqlite3.connect(journal)
     db.execute("CREATE TABLE floor_uplink (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
     db.executemany("INSERT INTO floor_uplink VALUES (?, ?)",

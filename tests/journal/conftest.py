@@ -40,7 +40,11 @@ def _copy(master, tmp_path):
 
 @pytest.fixture(scope="session")
 def journal_master(tmp_path_factory):
-    return _master(tmp_path_factory, "journal")
+    """The simulated journal as an older version wrote it, SQLite (a new journal is a sector
+    log: tests/journal/legacy.py makes the older one)."""
+    from tests.journal.legacy import new_journals_as_sqlite
+    with new_journals_as_sqlite():
+        return _master(tmp_path_factory, "journal")
 
 
 @pytest.fixture
@@ -70,7 +74,9 @@ def either_copy(request, tmp_path):
 
 @pytest.fixture(scope="session")
 def keyed_master(tmp_path_factory):
-    return _master(tmp_path_factory, "keyed", key=KEY)
+    from tests.journal.legacy import new_journals_as_sqlite
+    with new_journals_as_sqlite():                  # SQLite, as journal_master
+        return _master(tmp_path_factory, "keyed", key=KEY)
 
 
 @pytest.fixture

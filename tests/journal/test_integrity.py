@@ -178,7 +178,10 @@ def test_a_keyed_journal_rewritten_unkeyed_is_refused_when_a_key_is_configured(
 
 
 def _play_and_die(path, rounds):
-    """A child process that plays and is killed with its rows still in the -wal."""
+    """A child process that plays on an SQLite journal of an older version (a new journal
+    is a sector log: tests/journal/legacy.py) and is killed with its rows still in the -wal."""
+    from tests.journal.legacy import sqlite_journal
+    sqlite_journal(path, GAME, seed=3)
     code = ("import os, signal, sys; from tests.journal.conftest import simulate\n"
             "from controller.lab.sim import Simulation\n"
             "s = Simulation(%r, 3, (), journal=%r); s.run(%d)\n"
@@ -186,8 +189,7 @@ def _play_and_die(path, rounds):
     # SQLite's -wal, whatever new journals are made as (the log's torn writes and power
     # cuts: tests/journal/test_log.py, test_power_loss.py)
     r = subprocess.run([sys.executable, "-c", code], cwd=os.path.dirname(os.path.dirname(
-        os.path.dirname(os.path.abspath(__file__)))), capture_output=True, timeout=120,
-        env=dict(os.environ, TABLECTL_JOURNAL_FORMAT="sqlite"))
+        os.path.dirname(os.path.abspath(__file__)))), capture_output=True, timeout=120)
     assert r.returncode == -signal.SIGKILL, r.stderr[-2000:]
 
 

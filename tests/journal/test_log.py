@@ -441,35 +441,51 @@ def test_a_length_past_the_end_is_refused_not_followed(tmp_path):
         list(store._commits(L.LEN.pack(10) + b"x" * 10, 0))
 
 
-def test_the_configuration_chooses_a_new_journal_s_format_and_never_an_old_one_s(tmp_path):
+def test_a_new_journal_is_a_sector_log_whatever_is_asked(tmp_path, monkeypatch):
+    """Issue 32: the sector log is the only format of a new journal; the configuration, the
+    environment and boot refuse SQLite in one line (an older version's SQLite journal is
+    still resumed: the next test)."""
     from controller.config import check_controller
-    from controller.errors import ConfigError
+    from controller.errors import ConfigError, JournalError
     from tests.journal.test_boot import fresh
     from controller.journal import boot
     assert check_controller({"journal_format": "log"})["journal_format"] == "log"
-    with pytest.raises(ConfigError, match='journal_format must be "sqlite" or "log", not'):
+    with pytest.raises(ConfigError, match="controller.journal_format: journal format 'sqlite': "
+                       "a new journal is a sector log"):
+        check_controller({"journal_format": "sqlite"})
+    with pytest.raises(ConfigError, match="journal format 'lmdb': a new journal is a sector"):
         check_controller({"journal_format": "lmdb"})
     path = str(tmp_path / "t.journal")
-    for fmt in ("log", "sqlite"):                  # made as a log, resumed as a log
-        table, policies = fresh(GAME)
-        boot(path, table, policies, journal_format=fmt).close()
-        assert format_of(path) == "log"
+    table, policies = fresh(GAME)
+    with pytest.raises(JournalError, match="a SQLite journal of an older version is still"):
+        boot(path, table, policies, journal_format="sqlite")
+    monkeypatch.setenv("TABLECTL_JOURNAL_FORMAT", "sqlite")
+    table, policies = fresh(GAME)
+    with pytest.raises(JournalError, match="journal format 'sqlite'"):
+        boot(path, table, policies)
+    assert not os.path.exists(path)
+    monkeypatch.delenv("TABLECTL_JOURNAL_FORMAT")
+    table, policies = fresh(GAME)
+    boot(path, table, policies).close()
+    assert format_of(path) == "log"
     assert not [f for f in os.listdir(tmp_path) if ".new-" in f]      # no temporary left
 
 
 def test_a_sqlite_journal_of_an_older_version_stays_sqlite_with_the_log_the_default(tmp_path,
                                                                                     monkeypatch):
-    """The sector log is the default for a new journal (formats.DEFAULT); a table whose
-    journal is SQLite (every version before) keeps it: it boots, resumes and appends as
-    SQLite, and verifies."""
+    """The sector log is every new journal's format (formats.NEW); a table whose journal is
+    SQLite (every version before) keeps it: it boots, resumes and appends as SQLite, and
+    verifies."""
     from controller.journal import boot
     from controller.journal.formats import DEFAULT, open_journal
+    from tests.journal.legacy import new_journals_as_sqlite
     from tests.journal.test_boot import fresh
     monkeypatch.delenv("TABLECTL_JOURNAL_FORMAT", raising=False)
     assert DEFAULT == "log"
     path = str(tmp_path / "old.journal")
     table, policies = fresh(GAME)
-    boot(path, table, policies, journal_format="sqlite").close()
+    with new_journals_as_sqlite():                # as an older version made it
+        boot(path, table, policies).close()
     assert format_of(path) == "sqlite"
     before = open_journal(path).last()[0]
     table, policies = fresh(GAME)

@@ -14,6 +14,8 @@ import struct
 
 import pytest
 
+from controller.journal.formats import format_of
+
 from controller.journal import store as S
 from controller.journal.live import INPUT_RECORDS
 from controller.journal.store import Store
@@ -129,8 +131,12 @@ def test_a_table_playing_commits_once_per_input_and_its_anchor_once_per_round(tm
     and the anchor's fdatasync is the one other sync, once a round. On either format; on
     the sector log also what each commit gives the disk: whole sectors, a sector of the log
     proper written once, and one tail slot a commit."""
-    monkeypatch.setenv("TABLECTL_JOURNAL_FORMAT", fmt)
-    s = Simulation("props-and-hops", 1, journal=str(tmp_path / "j.db"))
+    path = tmp_path / "j.db"
+    if fmt == "sqlite":                      # an older version's journal, resumed as SQLite
+        from tests.journal.legacy import sqlite_journal
+        sqlite_journal(path, "props-and-hops")
+    s = Simulation("props-and-hops", 1, journal=str(path))
+    assert format_of(str(path)) == fmt
     writes = []
     try:
         store, commits, anchors = s.ctl.store, [], []

@@ -2,7 +2,8 @@
 
 The policies, the journal, the console, the simulator and par ask a game's declaration,
 never its name: adding a game is its own modules plus one line in each registry
-(controller/games/__init__.py here, hal_sim/games.py on the simulator's side), never an
+(controller/games/__init__.py's REGISTRY here, naming this declaration, which names the
+model; hal_sim/games.py on the simulator's side), never an
 edit to a policy's table keyed by game. tests/test_game_declarations.py keeps it so.
 
 A declaration is light on purpose (this package imports nothing but the standard library):
@@ -29,6 +30,8 @@ class Interval:
 @dataclass(frozen=True)
 class Declaration:
     game: str
+    # "module:Class" of its model (a GameModel); imported when a table of the game is built
+    model: str
     # The game's own modules, dotted names (fnmatch patterns): only these and the two
     # registries may name the game's id or import one another's game-specific modules.
     modules: tuple

@@ -6,6 +6,7 @@ GAME = "blackjack"
 
 DECLARES = Declaration(
     game=GAME,
+    model="controller.games.blackjack.model:Blackjack",
     modules=("controller.games.blackjack", "controller.games.blackjack.model",
              "controller.games.blackjack.family", "controller.games.blackjack.decisions",
              "controller.games.blackjack.hands", "controller.games.blackjack.shoe",

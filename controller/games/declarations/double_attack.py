@@ -6,6 +6,7 @@ GAME = "double-attack-blackjack"
 
 DECLARES = Declaration(
     game=GAME,
+    model="controller.games.blackjack.double_attack:DoubleAttackBlackjack",
     modules=("controller.games.blackjack.double_attack",
              "controller.games.declarations.double_attack", "controller.games.blackjack.family",
              "controller.games.blackjack.decisions", "controller.games.blackjack.hands",

@@ -12,6 +12,7 @@ def _deck(model):
 
 DECLARES = Declaration(
     game=GAME,
+    model="controller.games.single_deck.flop_poker:FlopPoker",
     modules=("controller.games.single_deck.flop_poker",
              "controller.games.single_deck.flop_poker_scenario",
              "controller.games.declarations.flop_poker",

@@ -6,6 +6,7 @@ GAME = "poker"
 
 DECLARES = Declaration(
     game=GAME,
+    model="controller.games.poker_room:PokerRoom",
     modules=("controller.games.poker_*",
              "controller.games.declarations.poker", "controller.lab.par.poker"),
     par_sheets="controller.lab.par.poker",

@@ -12,6 +12,7 @@ def _dice(model):
 
 DECLARES = Declaration(
     game=GAME,
+    model="controller.games.props_and_hops:PropsAndHops",
     modules=("controller.games.props_and_hops", "controller.games.props_and_hops_scenario",
              "controller.games.declarations.props_and_hops", "controller.lab.par.props_and_hops"),
     intervals=(Interval("dice", _dice, by_game=True),),

@@ -12,6 +12,7 @@ def _deck(model):
 
 DECLARES = Declaration(
     game=GAME,
+    model="controller.games.single_deck.raise_it_up:RaiseItUpStud",
     modules=("controller.games.single_deck.raise_it_up",
              "controller.games.single_deck.raise_it_up_scenario",
              "controller.games.declarations.raise_it_up",

@@ -23,6 +23,7 @@ def _dice(model):
 
 DECLARES = Declaration(
     game=GAME,
+    model="controller.games.six_card_fortune.model:SixCardFortune",
     modules=("controller.games.six_card_fortune", "controller.games.six_card_fortune.*",
              "controller.games.declarations.six_card_fortune",
              "controller.rules.paigow", "controller.lab.par.six_card_fortune*"),

@@ -19,7 +19,7 @@ dealer's 21s; about 100 s of CPU for the table). Here
   * the dealer is paired as by blackjack_split_exact.add_split_round_by_support: the hands'
     polynomial summed down to a few covers of the dealer's values, each dealer multiset's own
     support summed from the smallest of those, one short vector product per dealer multiset.
-numpy is the `par` extra (setup.cfg): without it blackjack_bad_beat uses blackjack_split_exact,
+numpy is the `lab` extra (setup.cfg): without it blackjack_bad_beat uses blackjack_split_exact,
 which gives the same Fractions more slowly. tests/par/test_par_blackjack_exact.py compares the
 two numerator for numerator.
 """
@@ -31,7 +31,7 @@ from controller.lab.par import blackjack_split_exact as exact
 
 try:
     import numpy as np
-except ImportError:                 # the `par` extra; blackjack_split_exact does without it
+except ImportError:                 # the `lab` extra; blackjack_split_exact does without it
     np = None
 
 VALUES = exact.VALUES
