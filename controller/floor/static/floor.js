@@ -22,9 +22,12 @@ function linkText(t) {
   return "up" + (tl.rows_waiting ? " (" + tl.rows_waiting + " rows waiting)" : "") +
     (down.length ? "; progressive " + down.join(", ") + " DOWN at the table" : "");
 }
-function linkClass(t) {
-  if (!t.link || !t.link.reachable || progressivesDown(t).length) return "bad";
+function floorLinkClass(t) {
+  if (!t.link || !t.link.reachable) return "bad";
   return (t.link.table_link || {}).rows_waiting ? "warn" : "ok";   // a backlog is not green
+}
+function linkClass(t) {
+  return progressivesDown(t).length ? "bad" : floorLinkClass(t);
 }
 function openLockout(t) {
   var los = t.lockouts || [];
@@ -83,6 +86,7 @@ function tableTime(t, tsNs) {
   return localTime(c.wall_ns + tsNs - c.table_ns, c.utc_offset_s);
 }
 function words(name) { return String(name).replace(/[_-]/g, " "); }
+function title(name) { return words(name).replace(/\b[a-z]/g, function (c) { return c.toUpperCase(); }); }
 function meterLabel(k) {
   var m = /^progressive\.(.+)\.(value|hits|paid|contributed)$/.exec(k);
   if (!m) return { rounds: "Rounds played", voids: "Rounds voided" }[k] || words(k);
@@ -99,12 +103,12 @@ function defs(id, pairs) {
     dd.id = id + "-" + kv[0].replace(/[^a-z]+/gi, "-").toLowerCase(); if (kv[2]) dd.className = kv[2]; dl.appendChild(dt); dl.appendChild(dd); });
 }
 function tablePage(t) {
-  text(document.getElementById("title"), "Table " + t.table + ": " + (t.game ? words(t.game) : "game not yet known"));
+  text(document.getElementById("title"), "Table " + t.table + ": " + (t.game ? title(t.game) : "game not yet known"));
   var tl = (t.link && t.link.table_link) || {};
   var off = t.clock ? t.clock.utc_offset_s : null;
   defs("now", [["state", words(t.state || "-")], ["round", t.round_no], ["lock-out", openLockout(t) || "none", openLockout(t) ? "bad" : ""],
    ["floor link", !t.link || !t.link.reachable ? "UNREACHABLE" : (tl.state ? "the table's link is " + tl.state : "up") +
-      (tl.rows_waiting ? ", " + tl.rows_waiting + " rows waiting to be sent" : ", nothing waiting"), linkClass(t)],
+      (tl.rows_waiting ? ", " + tl.rows_waiting + " rows waiting to be sent" : ", nothing waiting"), floorLinkClass(t)],
    ["last heard", t.link && t.link.last_heard ? localTime(t.link.last_heard * 1e9, off) : "never"],
    ["journal head", t.head ? "row " + t.head.seq + " (" + t.head.hash.slice(0, 16) + "…)" : "-"],
    ["chain", t.integrity && !t.integrity.ok ? "FLAGGED: " + t.integrity.problems.map(function (p) { return "row " + p.seq + ": " + p.reason; }).join("; ") : "continuous",
@@ -169,11 +173,14 @@ function pitDevices(r) {
 }
 function pitLinks(r) {
   return (r.links || []).map(function (l) {
-    return l.link + " " + dollars(l.value) + (l.operable === false ? " INOPERABLE" : "") + (l.table_sees === "down" ? " (down at the table)" : ""); }).join("; ") || "-";
+    return l.link + " " + (l.value === null || l.value === undefined ? "no meter from its controller" : dollars(l.value)) +
+      (l.operable === false ? " INOPERABLE" : "") + (l.table_sees === "down" ? " (down at the table)" : ""); }).join("; ") || "-";
 }
 function pitMoney(r) {
-  // a poker room: no handle; its win is the rake, beside its pots
-  if (r.player_banked) return ["pots " + dollars(r.pots), dollars(r.win) + " rake", "-"];
+  // a poker room: no handle; its win is the rake, beside its pots (a pit's or the floor's
+  // total: the banked tables' handle, and the rooms' pots beside it)
+  if (r.player_banked || (r.pots && !r.handle)) return ["pots " + dollars(r.pots), dollars(r.win) + " rake", "-"];
+  if (r.pots) return [dollars(r.handle) + " (pots " + dollars(r.pots) + ")", dollars(r.win), r.hold_pct === null || r.hold_pct === undefined ? "-" : r.hold_pct.toFixed(2) + " %"];
   return [dollars(r.handle), dollars(r.win), r.hold_pct === null || r.hold_pct === undefined ? "-" : r.hold_pct.toFixed(2) + " %"];
 }
 function pitRow(tbody, r, cls, label, game) {
@@ -209,10 +216,10 @@ function drawPit(doc) {
        "Drop: not seen by this system (the drop box is counted in the count room).");
   var tbody = document.querySelector("#pit tbody"), fresh = document.createElement("tbody");
   doc.pits.forEach(function (p) {
-    doc.tables.filter(function (r) { return r.pit === p.pit; }).forEach(function (r) { pitRow(fresh, r, "", null, r.game ? words(r.game) : "-"); });
-    pitRow(fresh, p, "subtotal", "Pit " + words(p.pit), p.tables + " tables");
+    doc.tables.filter(function (r) { return r.pit === p.pit; }).forEach(function (r) { pitRow(fresh, r, "", null, r.game ? title(r.game) : "-"); });
+    pitRow(fresh, p, "subtotal", "Pit " + words(p.pit), p.tables + (p.tables === 1 ? " table" : " tables"));
   });
-  pitRow(fresh, doc.floor, "total", "Floor", doc.floor.tables + " tables");
+  pitRow(fresh, doc.floor, "total", "Floor", doc.floor.tables + (doc.floor.tables === 1 ? " table" : " tables"));
   tbody.parentNode.replaceChild(fresh, tbody);
 }
 function loadPit(then) {
