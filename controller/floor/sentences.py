@@ -21,9 +21,10 @@ def _wager(data, source):
     amount = data.get("amount")
     if amount == 0:
         return "%s withdrew the %s wager" % (_seat(data).capitalize(), data.get("wager"))
-    via = " (progressive sensor)" if source == "progressive_system" else ""
-    return "%s wagered %s on %s%s" % (_seat(data).capitalize(), dollars(amount),
-                                      data.get("wager"), via)
+    if source == "progressive_system":     # a chip on the sensor: the table decides
+        return "%s's progressive sensor saw %s" % (_seat(data).capitalize(), dollars(amount))
+    return "%s wagered %s on %s" % (_seat(data).capitalize(), dollars(amount),
+                                    str(data.get("wager")).replace("_", " "))
 
 
 def _decision(data, source):

@@ -50,7 +50,7 @@ function floorRow(t) {
   var a = document.createElement("a"); a.href = "/table/" + encodeURIComponent(t.table); a.textContent = t.table;
   var td = document.createElement("td"); td.appendChild(a); fresh.appendChild(td);
   var m = t.meters || {};
-  cell(fresh, t.game); cell(fresh, t.state, "state"); cell(fresh, t.round_no);
+  cell(fresh, t.game ? title(t.game) : "-"); cell(fresh, t.state, "state"); cell(fresh, t.round_no);
   cell(fresh, openLockout(t), "lockout bad"); cell(fresh, faults(t), "faults bad");
   cell(fresh, dollars(sum(t.wagers, "handle")), "money"); cell(fresh, dollars(sum(t.wagers, "paid")), "money");
   cell(fresh, (m.rounds || 0) + " / " + (m.voids || 0));
@@ -162,9 +162,14 @@ function linkRow(m) {
 }
 // ---- the pit screen (issue 34): /api/pit every 2 s, for the gaming day chosen ----------
 var pitDay = null;
+function lasted(lo) {
+  // how long a lock-out held the table: a jam cleared in milliseconds says so
+  var ns = lo.cleared.wall_ns - lo.wall_ns;
+  return ns < 1e9 ? Math.max(0, Math.round(ns / 1e6)) + " ms" : ago(Math.round(ns / 1e9));
+}
 function pitLockout(lo, off) {
   if (!lo) return "none";
-  return localTime(lo.wall_ns, off) + " " + lo.reason + (lo.cleared ? ", cleared " + localTime(lo.cleared.wall_ns, off) + (lo.cleared.by ? " by " + lo.cleared.by : "") : ", NOT CLEARED");
+  return localTime(lo.wall_ns, off) + " " + lo.reason + (lo.cleared ? ", cleared after " + lasted(lo) + (lo.cleared.by ? " by " + lo.cleared.by : "") : ", NOT CLEARED");
 }
 function pitDevices(r) {
   var d = r.devices || {}, names = Object.keys(d), bad = names.filter(function (k) { return d[k] !== "ok"; });
@@ -194,7 +199,8 @@ function pitRow(tbody, r, cls, label, game) {
   cell(tr, r.rounds, "rounds money"); cell(tr, r.rounds_per_hour === null || r.rounds_per_hour === undefined ? "-" : r.rounds_per_hour.toFixed(1), "rph money");
   cell(tr, r.voids, "voids money"); cell(tr, r.lockouts, "lockouts money");
   var open = r.open_lockouts || [];
-  cell(tr, cls ? (r.open ? r.open + " open" : "") : open.map(function (o) { return o.reason + (o.age_s !== null && o.age_s !== undefined ? " (" + ago(o.age_s) + ")" : ""); }).join("; "), "open bad");
+  cell(tr, cls ? (r.open ? r.open + " open" : "") : open.map(function (o) { return o.reason + (o.age_s !== null && o.age_s !== undefined ? " (" + ago(o.age_s) + ")" : ""); }).join("; ") || "none",
+       "open " + (open.length || r.open ? "bad" : ""));
   cell(tr, cls ? "" : pitLockout(r.last_lockout, r.utc_offset_s), "last");
   cell(tr, cls ? "" : pitDevices(r), "devices " + (!cls && /FAULT|fault|absent/.test(pitDevices(r)) ? "bad" : ""));
   cell(tr, cls ? "" : pitLinks(r), "links");
@@ -236,7 +242,7 @@ function tableDay(doc, mine, t) {
     ["lock-outs", r.lockouts], ["drop", "not seen by this system (counted in the count room)"]]);
   fill("#day-lockouts", r.lockout_list.slice().reverse().map(function (lo) {
     return [localTime(lo.wall_ns, r.utc_offset_s), lo.reason, lo.section,
-            lo.cleared ? localTime(lo.cleared.wall_ns, r.utc_offset_s) + (lo.cleared.by ? " by " + lo.cleared.by : "") + (lo.cleared.role ? " (" + lo.cleared.role + ")" : "") : "NOT CLEARED"]; }));
+            lo.cleared ? localTime(lo.cleared.wall_ns, r.utc_offset_s) + ", after " + lasted(lo) + (lo.cleared.by ? " by " + lo.cleared.by : "") + (lo.cleared.role ? " (" + lo.cleared.role + ")" : "") : "NOT CLEARED"]; }));
   if (!r.lockout_list.length) fill("#day-lockouts", [["-", "no lock-out this gaming day", "", ""]]);
 }
 (function () {
