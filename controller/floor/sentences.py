@@ -5,6 +5,7 @@ without a sentence of its own is its name and its details as `journal show` prin
 round's cards back until the round is over, and a supervisor's screen does not need them.
 """
 
+from controller.events import READER_ANSWER
 from controller.human import dollars
 
 
@@ -79,7 +80,7 @@ SENTENCES = {
     "card": _card,
     "decision": _decision,
     "reader": lambda d, s: "The card reader answered: %s" % (
-        "blackjack" if d.get("blackjack") else "no blackjack"),
+        "a natural" if d.get(READER_ANSWER) else "no natural"),
     "dice": lambda d, s: ("Dice rolled: %s" % " ".join(str(x) for x in d["dice"])
                           if d.get("dice") else "No roll: %s" % d.get("no_roll")),
     "irregularity": lambda d, s: "Irregularity reported: %s" % str(d.get("kind")).replace(
