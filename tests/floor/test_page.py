@@ -96,7 +96,7 @@ def test_the_floor_page_shows_a_fault_within_a_second_and_a_cut_link(floor, tmp_
         wait_for(lambda: "NOT CLEARED" in driver.find_element("id", "lockouts").text,
                  timeout=10, what="T1's lock-outs")
         assert "FAULT" in driver.find_element("id", "devices").text
-        assert "flop-poker" in driver.find_element("id", "title").text
+        assert "Flop Poker" in driver.find_element("id", "title").text     # a name, not an id
         save_screenshot(driver, tmp_path, "table-page.png")
         proxy.restore()
         wait_for(lambda: svc.service.summary("T2")["link"]["reachable"], timeout=10,
