@@ -103,6 +103,7 @@ class Pit:
         self.service = service
         self.day_start_s = day_start_s
         self.pits = dict(pits or {})
+        self._spans = {}                # table -> (from ns, to ns, UTC offset, its gaming day)
 
     # ---- the consumer ---------------------------------------------------------------------
 
@@ -111,7 +112,7 @@ class Pit:
         key = (row["entry"], row["kind"])
         wall, offset = self.wall(view.s, row["ts_ns"])
         days = mine.setdefault("days", {})
-        day = day_of(wall, offset, self.day_start_s)
+        day = self._day(table, wall, offset)
         d = days.get(day)
         if d is None:
             d = days[day] = new_day()
@@ -133,6 +134,18 @@ class Pit:
                 "section": data.get("section"), "cleared": None}])[-KEEP_LOCKOUTS:]
         elif key in CLEAR_ROWS:
             self._cleared(mine, view.s, row, wall)
+
+    def _day(self, table, wall, offset):
+        """day_of, kept per table for the span of its gaming day (a row's day is a compare,
+        not a date computed: the fold's cost per row stays the fold's)."""
+        lo, hi, off, day = self._spans.get(table, (0, -1, None, None))
+        if off == offset and lo <= wall < hi:
+            return day
+        day = day_of(wall, offset, self.day_start_s)
+        start_s = (wall // NS + offset - self.day_start_s) // 86400 * 86400 \
+            + self.day_start_s - offset
+        self._spans[table] = (start_s * NS, (start_s + 86400) * NS, offset, day)
+        return day
 
     def _cleared(self, mine, s, row, wall):
         """The fold marked a lock-out cleared: the pit's entry of it gets when and by whom."""
