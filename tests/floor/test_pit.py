@@ -16,6 +16,8 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 import time
 import urllib.request
 
@@ -29,7 +31,7 @@ from controller.human import dollars
 from controller.lab.sim import Simulation
 from controller.wire import link_client
 from controller.wire.uplink import attach
-from tests.floor.conftest import journal_meters, journal_rows, wait_for
+from tests.floor.conftest import ROOT, ServiceThread, journal_meters, journal_rows, wait_for
 from tests.floor.test_page import CHROMIUM, DRIVER, browser, save_screenshot, text_of
 
 SHOTS = "/work/briefs/shots"
@@ -132,7 +134,6 @@ def fetch(page, path):
                     reason="Debian's chromium and chromium-driver (README's test set-up)")
 def test_the_pit_screen_shows_each_tables_own_money_voids_and_millisecond_lock_outs(
         floor, tmp_path):
-    from tests.floor.conftest import ServiceThread
     day_start = far_day_start()
     svc = ServiceThread(floor.url, day_start_s=day_start, pits={"T1": "MAIN", "T2": "MAIN"})
     sims, driver = {}, None
@@ -345,3 +346,45 @@ def test_a_poker_rooms_hand_is_its_pots_and_rake_never_the_players_stacks():
     fig = pit.figures()["tables"][0]
     assert fig["player_banked"] and (fig["handle"], fig["pots"], fig["rake"], fig["win"]) \
         == (0, pots, expect["rake"], expect["rake"]) and expect["rake"] > 0
+
+
+@pytest.mark.reg("669a.13(e)")
+def test_an_open_lock_out_is_on_the_pit_screen_with_its_age(floor, tmp_path):
+    """A shuffler jam nobody has cleared yet: the pit lists it open, with its age, which
+    grows while it stays open; the lock-out's time is the journal's."""
+    svc = ServiceThread(floor.url, day_start_s=far_day_start())
+    journal = str(tmp_path / "T1.journal")
+    sim = Simulation("flop-poker", seed=1, journal=journal)
+    try:
+        attach(sim, sim.ctl, journal, "T1", floor.url, floor.passwords["T1"], drain_s=5)
+        sim.run(1)
+        sim.sim.serial["shuffler"].jam_next()
+        sim.autoplay.act(sim.drivers["shuffler"].shuffle, "shuffler")
+        sim.commit()
+
+        def open_now():
+            t = json.loads(fetch(svc.page, "/api/pit"))["tables"][0]
+            return t if t["open_lockouts"] and t["open_lockouts"][0]["age_s"] is not None \
+                else None
+        first = wait_for(open_now, timeout=20, step=0.1, what="the open lock-out")
+        lo = first["open_lockouts"][0]
+        assert "shuffler" in lo["reason"] and first["lockouts"] == 1
+        assert lo["since_ns"] == own_lockouts(journal_rows(journal))[0][0]
+        assert first["last_lockout"]["cleared"] is None
+        wait_for(lambda: open_now()["open_lockouts"][0]["age_s"] >= lo["age_s"] + 1,
+                 timeout=10, step=0.2, what="its age to grow")
+    finally:
+        sim.close()
+        svc.stop()
+
+
+@pytest.mark.parametrize("option, named", [
+    (["--gaming-day-start", "25:00"], "--gaming-day-start '25:00': a local time HH:MM"),
+    (["--pit", "MAIN"], "--pit 'MAIN': NAME=TABLE,TABLE,..."),
+    (["--pit", "A=T1", "--pit", "B=T1"], "--pit: table T1 is in two pits (A, B)")])
+def test_a_bad_pit_option_is_one_line_naming_it(option, named):
+    r = subprocess.run([sys.executable, "-m", "controller.cli", "floor", "--nats",
+                        "nats://127.0.0.1:1"] + option, cwd=ROOT, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 2 and r.stderr.startswith("tablectl floor: ") and named in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
