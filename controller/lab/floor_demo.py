@@ -19,6 +19,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 from controller.lab.natsserver import NatsServer, users_block
 from controller.games import ALL_GAMES, declaration
@@ -126,19 +127,21 @@ class Parts:
 
 def _stop(procs, grace):
     """SIGINT to each (their own clean stop, together), then SIGKILL to those still running
-    after `grace` seconds."""
-    import time
+    after `grace` seconds; how many were killed."""
     procs = [p for p in procs if p is not None]
     for p in procs:
         if p.poll() is None:
             p.send_signal(signal.SIGINT)
     end = time.monotonic() + grace
+    killed = 0
     for p in procs:
         try:
             p.wait(max(0.0, end - time.monotonic()))
         except subprocess.TimeoutExpired:
             p.kill()
             p.wait(5)
+            killed += 1
+    return killed
 
 
 def _say(out, text):
@@ -224,13 +227,22 @@ def cmd_demo(args, out, err):
         # one) must not cut it short and leave parts running
         for s in STOP_SIGNALS:
             signal.signal(s, signal.SIG_IGN)
-        # the reverse order of start: tables, the link's controller, the floor, nats-server
-        _stop(procs, GRACE_S["tables"])
-        _stop([link_ctl], GRACE_S["link"])
-        _stop([floor], GRACE_S["floor"])
-        if server is not None and server.proc is not None:
-            _stop([server.proc], GRACE_S["server"])
+        # the reverse order of start: tables, the link's controller, the floor, nats-server;
+        # each step's time in the demo's folder (stop.log), for a stop that is slow
+        took, t0 = [], time.monotonic()
+        for name, group in (("tables", procs), ("link", [link_ctl]), ("floor", [floor]),
+                            ("server", [server.proc if server is not None else None])):
+            t = time.monotonic()
+            killed = _stop(group, GRACE_S[name])
+            took.append("%s %.2f s%s" % (name, time.monotonic() - t,
+                                         " (%d killed)" % killed if killed else ""))
+        if server is not None:
             server.proc = None
+        try:
+            with open(os.path.join(workdir, "stop.log"), "a") as f:
+                f.write("stop in %.2f s: %s\n" % (time.monotonic() - t0, ", ".join(took)))
+        except OSError:
+            pass
         for s, h in old.items():
             signal.signal(s, h)
         _say(out, "stopped: %d tables, %sthe floor service and nats-server\n"
