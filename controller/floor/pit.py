@@ -265,7 +265,7 @@ def devices_of(summary):
     """{device: "ok" | "FAULT: reason"}: every device the table reports in its status, and
     the faults its journal shows."""
     out = {}
-    for name, state in sorted(((summary.get("live") or {}).get("devices") or {}).items()):
+    for name, state in sorted(((summary.get("reported") or {}).get("devices") or {}).items()):
         out[name] = "ok" if state in ("ok", "ready", "idle", "connected") else str(state)
     for name, dev in sorted((summary.get("devices") or {}).items()):
         if not dev.get("ok"):
@@ -277,7 +277,7 @@ def links_of(summary, service):
     """The linked progressives the table is on, as the table sees each (its status) and as
     the link's controller publishes it."""
     out = []
-    seen = ((summary.get("live") or {}).get("progressive_links") or {})
+    seen = ((summary.get("reported") or {}).get("progressive_links") or {})
     for link_id in sorted(set(seen) | {m.get("link") for m in service.links()
                                        if summary["table"] in (m.get("tables") or [])}):
         meter = service.link_meters.get(link_id) or {}

@@ -130,6 +130,10 @@ class FloorService:
         reachable = heard is not None and now - heard < UNREACHABLE_S
         s["link"] = {"reachable": reachable, "last_heard": heard,
                      "table_link": (live or {}).get("link")}
+        if live:
+            # what the table last said of its devices and linked progressives, kept while
+            # it is unreachable too (the page says "as last reported")
+            s["reported"] = {k: live.get(k) for k in ("devices", "progressive_links")}
         if live and reachable:
             s["live"] = {k: live.get(k) for k in ("state", "round_no", "lockout", "game",
                                                   "faults", "devices", "progressive_links")}

@@ -114,16 +114,17 @@ function tablePage(t) {
    ["chain", t.integrity && !t.integrity.ok ? "FLAGGED: " + t.integrity.problems.map(function (p) { return "row " + p.seq + ": " + p.reason; }).join("; ") : "continuous",
     t.integrity && !t.integrity.ok ? "bad" : "ok"]]);
   var ul = document.getElementById("devices"); ul.innerHTML = "";
-  var live = (t.live && t.live.devices) || {}, devs = t.devices || {}, names = {};
+  var rep = t.reported || {}, stale = !(t.link && t.link.reachable) ? " (as last reported)" : "";
+  var live = rep.devices || {}, devs = t.devices || {}, names = {};
   Object.keys(live).concat(Object.keys(devs)).forEach(function (d) { names[d] = 1; });
   Object.keys(names).sort().forEach(function (d) {
     var fault = devs[d] && !devs[d].ok, st = fault ? "FAULT: " + devs[d].reason + (devs[d].section ? " (" + devs[d].section + ")" : "") : (live[d] || "ok");
-    var li = document.createElement("li"); text(li, words(d) + ": " + st);
+    var li = document.createElement("li"); text(li, words(d) + ": " + st + stale);
     li.className = fault || /fault|absent|stopped/.test(st) ? "bad" : (/ready|ok/.test(st) ? "ok" : "warn"); ul.appendChild(li); });
   if (!Object.keys(names).length) text(ul, t.link && t.link.reachable ? "the table reports no device" : "the table is not reporting (unreachable)");
-  var pl = (t.live && t.live.progressive_links) || {}, pul = document.getElementById("progressives"); pul.innerHTML = "";
+  var pl = rep.progressive_links || {}, pul = document.getElementById("progressives"); pul.innerHTML = "";
   Object.keys(pl).sort().forEach(function (k) { var li = document.createElement("li"); var up = pl[k].up && pl[k].synced;
-    text(li, k + ": " + (up ? "up at the table" : "DOWN at the table: progressive wagers refused")); li.className = up ? "ok" : "bad"; pul.appendChild(li); });
+    text(li, k + ": " + (up ? "up at the table" : "DOWN at the table: progressive wagers refused") + stale); li.className = up && !stale ? "ok" : "bad"; pul.appendChild(li); });
   if (!Object.keys(pl).length) text(pul, "none");
   var m = t.meters || {};
   fill("#meters", Object.keys(m).sort().map(function (k) { return [meterLabel(k), /\.(value|paid|contributed)$/.test(k) ? dollars(m[k]) : m[k]]; }));
@@ -223,7 +224,7 @@ function drawPit(doc) {
   var tbody = document.querySelector("#pit tbody"), fresh = document.createElement("tbody");
   doc.pits.forEach(function (p) {
     doc.tables.filter(function (r) { return r.pit === p.pit; }).forEach(function (r) { pitRow(fresh, r, "", null, r.game ? title(r.game) : "-"); });
-    pitRow(fresh, p, "subtotal", "Pit " + words(p.pit), p.tables + (p.tables === 1 ? " table" : " tables"));
+    if (p.tables > 1) pitRow(fresh, p, "subtotal", "Pit " + words(p.pit), p.tables + " tables");   // one table: its own row says it
   });
   pitRow(fresh, doc.floor, "total", "Floor", doc.floor.tables + (doc.floor.tables === 1 ? " table" : " tables"));
   tbody.parentNode.replaceChild(fresh, tbody);
@@ -237,7 +238,8 @@ function tableDay(doc, mine, t) {
   if (!r) return;
   text(document.getElementById("day-name"), doc.day + (doc.day === doc.today ? " (current)" : ""));
   var money = pitMoney(r);
-  defs("day", [[r.player_banked ? "pots" : "handle (settled rounds; voids returned)", money[0]], ["win", money[1]], ["hold", money[2]],
+  defs("day", [r.player_banked ? ["pots (the players' money)", dollars(r.pots)] : ["handle (settled rounds; voids returned)", money[0]],
+    [r.player_banked ? "win (the rake)" : "win", r.player_banked ? dollars(r.win) : money[1]], ["hold", money[2]],
     ["rounds", r.rounds], ["rounds per hour", r.rounds_per_hour === null ? "-" : r.rounds_per_hour.toFixed(1)], ["voids", r.voids],
     ["lock-outs", r.lockouts], ["drop", "not seen by this system (counted in the count room)"]]);
   fill("#day-lockouts", r.lockout_list.slice().reverse().map(function (lo) {
