@@ -22,7 +22,16 @@ def amount(cents):
     return "%s%d.%02d" % (sign, abs(cents) // 100, abs(cents) % 100)
 
 
+def text(value):
+    """A text cell as a spreadsheet shows it and never runs it: a table's words (a lock-out's
+    reason comes from the table, whose credential may be stolen, issue 31) that begin with
+    = + - @ would be a formula; they are quoted."""
+    value = "" if value is None else str(value)
+    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+
+
 def _line(fig, day, pit, table, game, last=""):
+    pit, table, game, last = text(pit), text(table), text(game), text(last)
     return [day, pit, table, game, amount(fig.get("handle")), amount(fig.get("win")),
             "" if fig.get("hold_pct") is None else "%.2f" % fig["hold_pct"],
             fig.get("rounds", 0), "%.2f" % (fig.get("hours") or 0),

@@ -388,3 +388,55 @@ def test_a_bad_pit_option_is_one_line_naming_it(option, named):
                        text=True, timeout=60)
     assert r.returncode == 2 and r.stderr.startswith("tablectl floor: ") and named in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.reg("585.3(g)")
+def test_the_pits_figures_survive_a_floor_restart_without_counting_a_round_twice(floor,
+                                                                                tmp_path):
+    """The pit's state is saved with each table's entry in the bucket: a floor service stopped
+    in the middle of play and started again goes on from it; rounds folded again after the
+    restart (between the entry's write and the position's) are not counted twice."""
+    day_start = far_day_start()
+    journal = str(tmp_path / "T1.journal")
+    sim = Simulation("props-and-hops", seed=7, faults=[("dice_reader", "no_roll", 0.4)],
+                     journal=journal)
+    svc = ServiceThread(floor.url, day_start_s=day_start)
+    try:
+        attach(sim, sim.ctl, journal, "T1", floor.url, floor.passwords["T1"], drain_s=5)
+        sim.run(4)
+        wait_for(lambda: json.loads(fetch(svc.page, "/api/pit"))["tables"][0]["rounds"] +
+                 json.loads(fetch(svc.page, "/api/pit"))["tables"][0]["voids"] == 4,
+                 timeout=20, step=0.1, what="the first four rounds")
+        svc.stop()
+        sim.run(4)                              # played while the floor is down
+        svc = ServiceThread(floor.url, day_start_s=day_start)
+        sim.commit()
+        meters = journal_meters(journal)
+        handle, win = own_money(journal)
+
+        def caught_up():
+            t = json.loads(fetch(svc.page, "/api/pit"))["tables"][0]
+            return t if t["rounds"] + t["voids"] == 8 else None
+        t = wait_for(caught_up, timeout=20, step=0.1, what="the floor to catch up")
+        assert (t["rounds"], t["voids"]) == (meters["rounds"], meters["voids"])
+        assert (t["handle"], t["win"]) == (handle, win) and meters["voids"] >= 1
+    finally:
+        sim.close()
+        svc.stop()
+
+
+def test_the_report_never_hands_a_spreadsheet_a_formula_from_a_table():
+    """A lock-out's reason is the table's words: one that begins like a formula is quoted in
+    the CSV, while amounts stay numbers (a negative win included)."""
+    from controller.floor.report import csv_text
+    from controller.human import wall_iso
+    row = {"table": "T1", "game": "poker", "pit": "=HYPERLINK(\"x\")", "handle": 100, "win": -5,
+           "hold_pct": -5.0, "rounds": 1, "hours": 1.0, "rounds_per_hour": 1.0, "voids": 0,
+           "lockouts": 1, "open_lockouts": [], "pots": 0, "rake": 0, "jackpot_drop": 0,
+           "utc_offset_s": 0, "last_lockout": {"wall_ns": 0, "reason": "@SUM(A1)"}}
+    fig = {"day": "2026-12-04", "day_start_s": 21600, "tables": [row],
+           "pits": [dict(row, tables=1)], "floor": dict(row, tables=1)}
+    lines = list(csv.reader(io.StringIO(csv_text(fig, wall_iso))))
+    t1 = next(r for r in lines if len(r) > 2 and r[2] == "T1")
+    assert t1[1] == "'=HYPERLINK(\"x\")" and t1[13].endswith("@SUM(A1)")
+    assert t1[13].startswith("1970-01-01T00:00:00+00:00") and t1[5] == "-0.05"
