@@ -12,7 +12,8 @@ What it counts, per table and gaming day (money in cents):
     rounds, voids, rounds per hour (rounds over the hours from the table's first row of the
                 day to its last)
     lock-outs   every lock-out record, each with its time and reason, and when and by whom it
-                was cleared: one cleared within milliseconds is counted and listed still
+                was cleared: one cleared within milliseconds is counted and listed still (the
+                list of the last two gaming days, 200 a day; every day keeps its count)
     pots, rake, jackpot drop: a game whose players play each other (the poker room, the
                 declaration's `house_take`): its win is the rake; it has no handle
 
@@ -31,8 +32,12 @@ import re
 
 NS = 10 ** 9
 DAY_START_S = 6 * 3600
-KEEP_DAYS = 62                  # per table: two months of gaming days in its entry
-KEEP_LOCKOUTS = 400             # per table and day
+# What a table's entry keeps (the whole entry is one bucket value, under NATS's 1 MB payload
+# and written again at each flush): two months of gaming days' figures, and the list of
+# lock-outs of the last two gaming days (at most 200 a day; older days keep their count)
+KEEP_DAYS = 62
+KEEP_LISTS = 2
+KEEP_LOCKOUTS = 200
 MONEY = ("handle", "win", "paid", "pots", "rake", "jackpot_drop")
 COUNTS = ("rounds", "voids", "hands")
 
@@ -118,6 +123,10 @@ class Pit:
             d = days[day] = new_day()
             for old in sorted(days)[:-KEEP_DAYS]:
                 del days[old]
+            for old in sorted(days)[:-KEEP_LISTS]:
+                if days[old]["lockout_list"]:
+                    days[old]["lockout_list"] = []
+                    days[old]["list_dropped"] = True
         d["first_ns"] = wall if d["first_ns"] is None else min(d["first_ns"], wall)
         d["last_ns"] = wall if d["last_ns"] is None else max(d["last_ns"], wall)
         if key in MONEY_ROWS:
@@ -197,6 +206,8 @@ class Pit:
             mine = (view.s.get("consumers") or {}).get(self.name, {}) if view else {}
             d = dict((mine.get("days") or {}).get(day) or new_day())
             lockouts = d.pop("lockout_list")
+            d["lockouts_listed"] = not d.pop("list_dropped", False) and \
+                len(lockouts) == d["lockouts"]
             row = {"table": table, "game": summary.get("game"),
                    "pit": self.pit_of(table, summary.get("game")),
                    "player_banked": bool(view and view.s.get("house_take")),

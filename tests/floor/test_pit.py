@@ -440,3 +440,31 @@ def test_the_report_never_hands_a_spreadsheet_a_formula_from_a_table():
     t1 = next(r for r in lines if len(r) > 2 and r[2] == "T1")
     assert t1[1] == "'=HYPERLINK(\"x\")" and t1[13].endswith("@SUM(A1)")
     assert t1[13].startswith("1970-01-01T00:00:00+00:00") and t1[5] == "-0.05"
+
+
+def test_a_tables_entry_keeps_two_days_of_lock_out_lists_and_every_days_count():
+    """The pit's state rides in the table's bucket entry (one NATS message, 1 MB at most):
+    the lists of lock-outs are kept for the last two gaming days, 200 a day; every day keeps
+    its count, and the page is told when a list is not whole."""
+    from controller.floor import pit as P
+    service = FloorService("nats://127.0.0.1:1")
+    pit = service.register(Pit(service, day_start_s=0))
+    view = service.views["T1"] = TableView("T1")
+    seq = 0
+    for day in range(3):
+        view.s["clock"] = {"wall_ns": (20000 + day) * 86400 * NS, "table_ns": 0,
+                           "utc_offset_s": 0}
+        for i in range(P.KEEP_LOCKOUTS + 5 if day == 2 else 3):
+            seq += 1
+            pit.on_row("T1", {"seq": seq, "ts_ns": i * NS, "entry": "record",
+                              "kind": "lock_out", "source": "controller", "round_no": 0,
+                              "data": {"reason": "device shuffler: jam"}}, view)
+    first, second, third = (pit.figures(day_of((20000 + i) * 86400 * NS, 0, 0))["tables"][0]
+                            for i in range(3))
+    assert (first["lockouts"], first["lockout_list"], first["lockouts_listed"]) == (3, [], False)
+    assert (second["lockouts"], len(second["lockout_list"]), second["lockouts_listed"]) == \
+        (3, 3, True)
+    assert third["lockouts"] == P.KEEP_LOCKOUTS + 5 and not third["lockouts_listed"]
+    assert len(third["lockout_list"]) == P.KEEP_LOCKOUTS
+    assert third["lockout_list"][-1]["seq"] == seq          # the latest kept
+    assert len(view.dump()) < 100 * 1024

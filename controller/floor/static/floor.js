@@ -192,7 +192,7 @@ function pitMoney(r) {
 function pitRow(tbody, r, cls, label, game) {
   var tr = document.createElement("tr"); if (cls) tr.className = cls;
   if (r.table && !cls) { tr.id = "p-" + r.table; var td = document.createElement("td"); var a = document.createElement("a");
-    a.href = "/table/" + encodeURIComponent(r.table); a.textContent = r.table; td.appendChild(a); td.className = "table"; tr.appendChild(td); }
+    a.href = "/table/" + encodeURIComponent(r.table) + (pitDay ? "?day=" + encodeURIComponent(pitDay) : ""); a.textContent = r.table; td.appendChild(a); td.className = "table"; tr.appendChild(td); }
   else cell(tr, label, "table");
   cell(tr, game, "game");
   var money = pitMoney(r);
@@ -245,7 +245,9 @@ function tableDay(doc, mine, t) {
   fill("#day-lockouts", r.lockout_list.slice().reverse().map(function (lo) {
     return [localTime(lo.wall_ns, r.utc_offset_s), lo.reason, lo.section,
             lo.cleared ? localTime(lo.cleared.wall_ns, r.utc_offset_s) + ", after " + lasted(lo) + (lo.cleared.by ? " by " + lo.cleared.by : "") + (lo.cleared.role ? " (" + lo.cleared.role + ")" : "") : "NOT CLEARED"]; }));
-  if (!r.lockout_list.length) fill("#day-lockouts", [["-", "no lock-out this gaming day", "", ""]]);
+  if (!r.lockout_list.length) fill("#day-lockouts", [["-", r.lockouts ? r.lockouts + " lock-outs: the list is kept for the last two gaming days" : "no lock-out this gaming day", "", ""]]);
+  else if (!r.lockouts_listed) document.querySelector("#day-lockouts tbody").appendChild((function () {
+    var tr = document.createElement("tr"); cell(tr, "…"); cell(tr, "the last " + r.lockout_list.length + " of " + r.lockouts + " lock-outs"); cell(tr, ""); cell(tr, ""); return tr; })());
 }
 (function () {
   var page = document.body.getAttribute("data-page");
@@ -266,6 +268,7 @@ function tableDay(doc, mine, t) {
     document.getElementById("pit-day").addEventListener("change", function (ev) { pitDay = ev.target.value; loadPit(drawPit); });
     loadPit(drawPit); setInterval(function () { loadPit(drawPit); }, 2000);
   } else {
+    pitDay = new URLSearchParams(location.search).get("day");      // a day chosen on the pit screen
     var day = function () { loadPit(function (doc) { tableDay(doc, mine); }); };
     day(); setInterval(day, 2000);
   }
