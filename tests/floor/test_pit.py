@@ -225,6 +225,7 @@ def test_the_pit_screen_shows_each_tables_own_money_voids_and_millisecond_lock_o
         assert "voided round returns every wager" in note and "drop box" in note
         assert "(current)" in driver.find_element("id", "pit-day").text
         assert "DOWN at the table" in text_of(driver, "#t-T2 td.link")
+        assert "pots " + dollars(room["pots"]) in text_of(driver, "#t-T3")    # not stacks
         assert "bad" in driver.find_element("css selector", "#t-T2 td.link") \
             .get_attribute("class")
         os.makedirs(SHOTS, exist_ok=True)

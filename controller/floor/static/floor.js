@@ -52,7 +52,8 @@ function floorRow(t) {
   var m = t.meters || {};
   cell(fresh, t.game ? title(t.game) : "-"); cell(fresh, t.state, "state"); cell(fresh, t.round_no);
   cell(fresh, openLockout(t), "lockout bad"); cell(fresh, faults(t), "faults bad");
-  cell(fresh, dollars(sum(t.wagers, "handle")), "money"); cell(fresh, dollars(sum(t.wagers, "paid")), "money");
+  if (t.room) { cell(fresh, "pots " + dollars(t.room.pots), "money"); cell(fresh, "rake " + dollars(t.room.rake), "money"); }
+  else { cell(fresh, dollars(sum(t.wagers, "handle")), "money"); cell(fresh, dollars(sum(t.wagers, "paid")), "money"); }
   cell(fresh, (m.rounds || 0) + " / " + (m.voids || 0));
   cell(fresh, linkText(t), "link " + linkClass(t));
   cell(fresh, t.integrity && !t.integrity.ok ? "FLAGGED row " + t.integrity.problems[t.integrity.problems.length - 1].seq : "ok",
