@@ -193,13 +193,13 @@ class TableView:
 
     def _house_take(self):
         """The game's declared count of a hand's pots and take (a poker room), or None."""
-        if "house_take" not in self.s:
+        if "house_take" not in self.s and self.s["game"]:
             from controller.games import declaration
             try:
                 self.s["house_take"] = declaration(self.s["game"]).house_take
             except Exception:                   # noqa: BLE001 - a game this floor lacks
                 self.s["house_take"] = None
-        return self.s["house_take"]
+        return self.s.get("house_take")
 
     def _count_round(self, model):
         """One round ended: its handle and what it paid, per wager. A void round returns

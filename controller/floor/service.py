@@ -115,6 +115,20 @@ class FloorService:
         self.consumers.append(consumer)
         return consumer
 
+    def _tell(self, method, table, *args):
+        """Each consumer's `method` (on_row, on_status), where it has one. One that fails is
+        logged and stops neither the fold nor the consumers after it."""
+        for consumer in self.consumers:
+            fn = getattr(consumer, method, None)
+            if fn is None:
+                continue
+            try:
+                fn(table, *args)
+            except Exception as e:                  # noqa: BLE001 - see above
+                log.warning("floor: consumer %s: %s of table %s: %s: %s",
+                            getattr(consumer, "name", consumer), method, table,
+                            type(e).__name__, e)
+
     def consumer(self, name):
         return next((c for c in self.consumers if getattr(c, "name", None) == name), None)
 
@@ -250,16 +264,7 @@ class FloorService:
                 self._dirty.add(table)
                 touched.add(table)
                 self.ingested += 1
-                view = self.views[table]
-                for consumer in self.consumers:
-                    on_row = getattr(consumer, "on_row", None)
-                    if on_row is not None:
-                        try:
-                            on_row(table, row, view)
-                        except Exception as e:  # noqa: BLE001 - one consumer must not stop
-                            log.warning("floor: consumer %s: row %s of %s: %s: %s",  # the fold
-                                        getattr(consumer, "name", consumer), row.get("seq"),
-                                        table, type(e).__name__, e)
+                self._tell("on_row", table, row, self.views[table])
                 sent = (msg.headers or {}).get("Tablectl-Sent-Ns")
                 if sent and len(self.latencies) < LAT_SAMPLES:
                     self.latencies.append(now - int(sent))
@@ -326,18 +331,10 @@ class FloorService:
         was = self.live.get(table)
         status["heard"] = self.clock()
         self.live[table] = status
-        for consumer in self.consumers:
-            on_status = getattr(consumer, "on_status", None)
-            if on_status is not None:
-                try:
-                    on_status(table, status)
-                except Exception as e:          # noqa: BLE001 - one consumer must not stop
-                    log.warning("floor: consumer %s: status of %s: %s: %s",
-                                getattr(consumer, "name", consumer), table,
-                                type(e).__name__, e)
+        self._tell("on_status", table, status)
         if was is None or any(was.get(k) != status.get(k) for k in
                               ("state", "lockout", "round_no", "faults", "devices",
-                                               "progressive_links")) or \
+                               "progressive_links")) or \
                 (was.get("link") or {}).get("state") != (status.get("link") or {}).get("state") \
                 or status["heard"] - was["heard"] > UNREACHABLE_S:
             self._changed(table)
