@@ -111,7 +111,7 @@ class Floor:
         self.server = NatsServer(workdir, users_block(tables, FLOOR_PW, self.pw)).start()
         self.append_lat = []
         self.service = FloorService(self.server.url, password=FLOOR_PW)
-        self.service.on_row = self._on_row
+        self.service.register(self)         # a consumer: each row folded (_on_row)
         ready = threading.Event()
         self.service.ready = None
 
@@ -131,9 +131,11 @@ class Floor:
         self.thread.start()
         ready.wait(30)
 
-    def _on_row(self, table, row, now_ns):
+    name = "bench"
+
+    def on_row(self, table, row, view):
         if row.get("ts_ns", 0) > 10 ** 18:          # stamped with the wall clock at append
-            self.append_lat.append(now_ns - row["ts_ns"])
+            self.append_lat.append(time.time_ns() - row["ts_ns"])
 
     def folded(self):
         return self.service.ingested

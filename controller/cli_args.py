@@ -47,3 +47,33 @@ def version():
         return dist_version("tablectl")
     except PackageNotFoundError:
         return "unknown (not installed)"
+
+
+class interrupted_by_signals:
+    """`with interrupted_by_signals():` SIGTERM (systemd, `kill`) and SIGHUP (the terminal
+    closed) end a long-running verb (`sim`, `top`) as Ctrl-C does: a KeyboardInterrupt where
+    it is, so its own clean stop runs, and no error is printed. Once the first has been taken,
+    the next ones are ignored until the block ends (a stop is not cut short by a second
+    signal). The handlers before are put back at the end. Main thread only."""
+
+    SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+
+    def __enter__(self):
+        import signal
+        self.old = {}
+        for name in self.SIGNALS:
+            s = getattr(signal, name)
+            self.old[s] = signal.signal(s, self._interrupt)
+        return self
+
+    def _interrupt(self, signum, frame):
+        import signal
+        for s in self.old:
+            signal.signal(s, signal.SIG_IGN)     # the stop under way is not interrupted
+        raise KeyboardInterrupt
+
+    def __exit__(self, *exc):
+        import signal
+        for s, handler in self.old.items():
+            signal.signal(s, handler)
+        return False

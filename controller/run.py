@@ -119,7 +119,9 @@ def cmd_run(args, out, err=None, environ=None):
     except ConfigError as e:            # e.g. the floor link's password file
         err.write("tablectl run: %s\n" % str(e).replace("\n", " "))
         return EXIT_CONFIG
-    old = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
+    # SIGHUP too: the terminal `run` was started from closed (systemd sends SIGTERM)
+    old = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT,
+                                                    signal.SIGHUP)}
     code = EXIT_OK
     try:
         try:

@@ -177,22 +177,29 @@ class JournalFollower:
 
 def cmd_top(args, out):
     follower = JournalFollower(args.journal)
-    n = 0
+    from controller.cli_args import interrupted_by_signals
     try:
-        while True:
-            screen = render(follower.read().info())
-            if out.isatty() if hasattr(out, "isatty") else False:
-                out.write(CLEAR + screen.replace("\n", "\x1b[K\n") + "\x1b[K\x1b[J")
-            else:
-                out.write(screen + "\n\n")
-            out.flush()
-            n += 1
-            if args.count and n >= args.count:
-                return 0
-            time.sleep(args.interval)
+        with interrupted_by_signals():      # SIGTERM, SIGHUP: as Ctrl-C
+            return _refresh(args, out, follower)
     except KeyboardInterrupt:
         out.write("\n")
         return 0
+
+
+def _refresh(args, out, follower):
+    """Draw the screen every interval, `--count` times or until interrupted."""
+    n = 0
+    while True:
+        screen = render(follower.read().info())
+        if out.isatty() if hasattr(out, "isatty") else False:
+            out.write(CLEAR + screen.replace("\n", "\x1b[K\n") + "\x1b[K\x1b[J")
+        else:
+            out.write(screen + "\n\n")
+        out.flush()
+        n += 1
+        if args.count and n >= args.count:
+            return 0
+        time.sleep(args.interval)
 
 
 def add_parser(sub):

@@ -43,6 +43,12 @@ def cmd_floor(args, out, err=None):
         if getattr(args, "floor_cmd", None) == "anchor":
             return _anchor(args, password, out, err)
         host, port = parse_http(args.http)
+        from controller.floor.pit import parse_day_start, parse_pits
+        try:
+            day_start_s = parse_day_start(args.gaming_day_start)
+            pits = parse_pits(args.pit)
+        except ValueError as e:
+            raise ConfigError(str(e))
     except ConfigError as e:
         err.write("tablectl floor: %s\n" % e)
         return EXIT_CONFIG
@@ -58,7 +64,8 @@ def cmd_floor(args, out, err=None):
     from controller.floor.service import serve_floor
     try:
         asyncio.run(serve_floor(args.nats, password, host, port, args.replicas, announce,
-                                user=args.user, ca_file=args.ca_file))
+                                user=args.user, ca_file=args.ca_file,
+                                day_start_s=day_start_s, pits=pits))
     except OSError as e:
         err.write("tablectl floor: %s\n" % e)
         return 1
@@ -108,6 +115,11 @@ def add_parser(sub):
                     help="where the floor page is served (default 127.0.0.1:8080; port 0: any)")
     fl.add_argument("--replicas", type=int, default=1, help="replicas of the stream and the "
                     "bucket when the floor creates them (3 on a three-node cluster)")
+    fl.add_argument("--gaming-day-start", default="06:00", metavar="HH:MM",
+                    help="the casino's gaming day begins at this local time (default 06:00)")
+    fl.add_argument("--pit", action="append", metavar="NAME=TABLES",
+                    help="a pit of the floor page, e.g. MAIN=T01,T02 (repeat for each; tables "
+                    "in no pit are grouped by their game)")
     fsub = fl.add_subparsers(dest="floor_cmd")
     an = fsub.add_parser("anchor", help="print the floor's copy of a table's journal head "
                          "(SEQ:HASH, for `tablectl journal verify --head`)")

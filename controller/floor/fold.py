@@ -19,6 +19,7 @@ import types
 
 from controller.journal import meters as M
 from controller.journal.chain import GENESIS_HASH, row_hash
+from controller.floor.sentences import sentence
 
 RECENT = 40
 MAX_LOCKOUTS = 50
@@ -50,6 +51,11 @@ class TableView:
 
     def dump(self):
         return json.dumps(self.s, sort_keys=True).encode()
+
+    def slot(self, name):
+        """A consumer's own state for this table (service.py `register`), saved with the
+        table's entry in the bucket and loaded with it."""
+        return self.s.setdefault("consumers", {}).setdefault(name, {})
 
     @property
     def head(self):
@@ -100,9 +106,17 @@ class TableView:
         if row["entry"] == "event" or row["kind"] in ("lock_out", "integrity_lock"):
             s["recent"] = (s["recent"] + [{"seq": row["seq"], "kind": row["kind"],
                                            "source": row["source"],
-                                           "round": row["round_no"],
+                                           "round": row["round_no"], "ts_ns": row["ts_ns"],
+                                           "text": sentence(row["kind"], row["source"], data),
                                            "detail": _short(data)}])[-RECENT:]
         return True
+
+    def _record_clock(self, row, data):
+        """The table's clock record (one per boot): its table time -> the casino's wall clock
+        and UTC offset, so the page says every time in local time."""
+        if all(type(data.get(k)) is int for k in ("wall_ns", "table_ns")):
+            self.s["clock"] = {"wall_ns": data["wall_ns"], "table_ns": data["table_ns"],
+                               "utc_offset_s": int(data.get("utc_offset_s") or 0)}
 
     def _genesis_genesis(self, row, data):
         self.s["game"] = data.get("game")
@@ -177,7 +191,32 @@ class TableView:
                 seen[name] = link["late_n"]
                 self._count_late(name, share, max(0, share - seats[seat]))
 
+    def _house_take(self):
+        """The game's declared count of a hand's pots and take (a poker room), or None."""
+        if "house_take" not in self.s and self.s["game"]:
+            from controller.games import declaration
+            try:
+                self.s["house_take"] = declaration(self.s["game"]).house_take
+            except Exception:                   # noqa: BLE001 - a game this floor lacks
+                self.s["house_take"] = None
+        return self.s.get("house_take")
+
     def _count_round(self, model):
+        """One round ended: its handle and what it paid, per wager. A void round returns
+        every wager (it is no handle, as the table's own money meters count it:
+        controller/console/wager_meters.py); a poker room's hand is its pots and the house's
+        take (the declaration's `house_take`), not the players' stacks."""
+        if model.get("status") != "settled":
+            return
+        take = self._house_take()
+        if take:
+            from controller.games.declarations import load
+            room = self.s.setdefault("room", {"hands": 0, "pots": 0, "rake": 0,
+                                              "jackpot_drop": 0})
+            room["hands"] += 1
+            for k, v in load(take)(model).items():
+                room[k] = room.get(k, 0) + v
+            return
         wagers = self.s["wagers"]
         for seat, placed in (model.get("wagers") or {}).items():
             for name, amount in (placed or {}).items():

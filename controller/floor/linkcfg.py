@@ -65,7 +65,8 @@ async def write_version(nc, js, kv, old, rev, new, listen_s=LIVE_LISTEN_S):
                                     listen_s)
         if on:
             raise Refused("link %s: %s not changed while its tables are on the link (%s "
-                          "connected; NY 5321.18): take them off the link first"
+                          "connected; New York's 9 NYCRR 5321.18, kept as practice): take them "
+                          "off the link first"
                           % (new["link"], " and ".join(live), ", ".join(on)))
     doc = dict(new, type="config")
     ack = await js.publish(S.linkcfg_subject(new["link"]), json.dumps(doc, sort_keys=True)

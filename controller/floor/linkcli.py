@@ -9,8 +9,9 @@ A definition is versioned: each change is published on the LINKS stream
 run again stores it once) and then written to `config.<link>` in the PROGRESSIVE bucket by
 compare-and-set (two floor clerks defining at once: the second is refused). A change of rate
 or reset is refused while any of the link's tables is on the link: heard on
-`tablectl.linkstatus.<link>.<table>` within LIVE_LISTEN_S (NY 5321.18: no parameter change
-while the link is live).
+`tablectl.linkstatus.<link>.<table>` within LIVE_LISTEN_S (no parameter change while the
+link is live: New York's rule, 9 NYCRR 5321.18, kept here; Pennsylvania's 58 Pa. Code 605a.7
+keeps the meters locked against change).
 """
 
 import argparse
@@ -122,7 +123,9 @@ async def read_meters(js, kv, link=None):
 
 
 def meters_text(meters):
-    """NY 5320.8's meters of each link, for people."""
+    """Each link's meters, for people: 58 Pa. Code 605a.7's (the meter rising with the wagers,
+    the awards paid, the cumulative payouts), with the base, the limit and the last hits that
+    New York's 9 NYCRR 5320.8 lists."""
     lines = []
     for link, m in sorted(meters.items()):
         lines.append("link %s  %s %s  version %d  %s" % (
@@ -269,7 +272,7 @@ def add_parsers(fsub):
                         "writer) until stopped")
     r.add_argument("link")
     _connection(r)
-    m = fsub.add_parser("meters", help="the linked progressives' meters (NY 5320.8)")
+    m = fsub.add_parser("meters", help="the linked progressives' meters (58 Pa. Code 605a.7)")
     m.add_argument("link", nargs="?")
     m.add_argument("--json", action="store_true")
     _connection(m)

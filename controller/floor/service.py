@@ -9,6 +9,14 @@ last message folded. Killed at any point, it restarts from the bucket, after tha
 rows folded again (written to a table's entry but not yet to the position) are skipped as
 redeliveries by the fold.
 
+What is done with each row is a consumer's (DESIGN.md: "a floor consumer registers with the
+service"): `register(consumer)` adds one, with `on_row(table, row, view)` (each row the fold
+took, once, in the table's order; `view` the table's TableView, whose `slot(name)` is a
+dict of the consumer's own saved with the table's entry, so a restarted floor goes on from
+it exactly as the fold does) and `on_status(table, status)` (each live status). The fold is
+the first consumer (`Fold`); the pit's figures (pit.py) the next; an alert feed or a report
+is one more module and one `register`, not an edit of this one.
+
 It also listens to the tables' live status (subjects.py) and serves the floor page (web.py):
 `serve_floor` runs the service and its page, for `tablectl floor` (cli.py) and the demo.
 A table not heard from for UNREACHABLE_S is shown unreachable. The floor never writes to a
@@ -55,9 +63,27 @@ async def ensure_streams(js, replicas=1):
     return kv
 
 
+class Fold:
+    """The first consumer: each table's rows folded into its TableView (fold.py). It says
+    whether the row was new: the consumers after it see only those (a redelivery after a
+    restart is skipped by the fold, and so by every consumer)."""
+
+    name = "fold"
+
+    def __init__(self, service):
+        self.service = service
+
+    def on_row(self, table, row):
+        views = self.service.views
+        view = views.get(table)
+        if view is None:
+            view = views[table] = TableView(table)
+        return view.apply(row)
+
+
 class FloorService:
     def __init__(self, url, user="floor", password=None, replicas=1, clock=time.time,
-                 ca_file=None):
+                 ca_file=None, consumers=()):
         self.url, self.user, self.password = url, user, password
         self.ca_file = ca_file
         self.replicas = replicas
@@ -74,26 +100,57 @@ class FloorService:
         self._flushing = None           # the flush task writing the bucket, if one runs
         self.position = 0               # the stream seq of the last message in the bucket
         self.nc = self.js = self.kv = None
-        self.on_row = None              # (table, row, now ns): a bench's probe
+        self.fold = Fold(self)
+        self.consumers = []             # after the fold, in the order registered
+        for consumer in consumers:
+            self.register(consumer)
         self.link_meters = {}           # link id -> its meter as last published (issue 14)
         self._link_shown = {}           # link id -> (what the page was last sent, when)
         self._stop = None
         self.ready = None
+
+    def register(self, consumer):
+        """A consumer after the fold: anything with `on_row(table, row, view)` and/or
+        `on_status(table, status)` (a `name` names its slot in the table's entry)."""
+        self.consumers.append(consumer)
+        return consumer
+
+    def _tell(self, method, table, *args):
+        """Each consumer's `method` (on_row, on_status), where it has one. One that fails is
+        logged and stops neither the fold nor the consumers after it."""
+        for consumer in self.consumers:
+            fn = getattr(consumer, method, None)
+            if fn is None:
+                continue
+            try:
+                fn(table, *args)
+            except Exception as e:                  # noqa: BLE001 - see above
+                log.warning("floor: consumer %s: %s of table %s: %s: %s",
+                            getattr(consumer, "name", consumer), method, table,
+                            type(e).__name__, e)
+
+    def consumer(self, name):
+        return next((c for c in self.consumers if getattr(c, "name", None) == name), None)
 
     # ---- what the page reads ----------------------------------------------------------------
 
     def summary(self, table_id):
         view = self.views.get(table_id)
         s = dict(view.s) if view else {"table": table_id}
+        s.pop("consumers", None)        # the consumers' own state: theirs to show
         live = self.live.get(table_id)
         now = self.clock()
         heard = live.get("heard") if live else None
         reachable = heard is not None and now - heard < UNREACHABLE_S
         s["link"] = {"reachable": reachable, "last_heard": heard,
                      "table_link": (live or {}).get("link")}
+        if live:
+            # what the table last said of its devices and linked progressives, kept while
+            # it is unreachable too (the page says "as last reported")
+            s["reported"] = {k: live.get(k) for k in ("devices", "progressive_links")}
         if live and reachable:
             s["live"] = {k: live.get(k) for k in ("state", "round_no", "lockout", "game",
-                                                  "faults")}
+                                                  "faults", "devices", "progressive_links")}
             s["state"] = live.get("state") or s.get("state")
             s["game"] = s.get("game") or live.get("game")
         return s
@@ -203,15 +260,11 @@ class FloorService:
             except ValueError:
                 log.warning("floor: table %s sent a row that is not JSON", table)
                 continue
-            view = self.views.get(table)
-            if view is None:
-                view = self.views[table] = TableView(table)
-            if view.apply(row):
+            if self.fold.on_row(table, row):
                 self._dirty.add(table)
                 touched.add(table)
                 self.ingested += 1
-                if self.on_row is not None:
-                    self.on_row(table, row, now)
+                self._tell("on_row", table, row, self.views[table])
                 sent = (msg.headers or {}).get("Tablectl-Sent-Ns")
                 if sent and len(self.latencies) < LAT_SAMPLES:
                     self.latencies.append(now - int(sent))
@@ -278,8 +331,10 @@ class FloorService:
         was = self.live.get(table)
         status["heard"] = self.clock()
         self.live[table] = status
+        self._tell("on_status", table, status)
         if was is None or any(was.get(k) != status.get(k) for k in
-                              ("state", "lockout", "round_no", "faults")) or \
+                              ("state", "lockout", "round_no", "faults", "devices",
+                               "progressive_links")) or \
                 (was.get("link") or {}).get("state") != (status.get("link") or {}).get("state") \
                 or status["heard"] - was["heard"] > UNREACHABLE_S:
             self._changed(table)
@@ -326,12 +381,17 @@ class FloorService:
 
 
 async def serve_floor(url, password, host, port, replicas=1, announce=None, stop=None,
-                      user="floor", on_service=None, ca_file=None):
+                      user="floor", on_service=None, ca_file=None, day_start_s=None,
+                      pits=None):
     """The floor service and its page until `stop` is set (or the process is signalled):
-    what `tablectl floor` runs (cli.py) and the demo starts beside its tables (demo.py)."""
+    what `tablectl floor` runs (cli.py) and the demo starts beside its tables (demo.py).
+    The pit's figures are its consumer (pit.py: the gaming day starting `day_start_s` after
+    local midnight, 06:00 by default; `pits` {table: pit})."""
+    from controller.floor.pit import DAY_START_S, Pit
     from controller.floor.web import serve
     service = FloorService(url, user=user, password=password, replicas=replicas,
                            ca_file=ca_file)
+    service.register(Pit(service, DAY_START_S if day_start_s is None else day_start_s, pits))
     if on_service:
         on_service(service)
     stop = stop or asyncio.Event()

@@ -6,8 +6,13 @@
                       change; every table once when a page connects
     /api/tables       the summaries as JSON; /api/table/ID one of them
     /api/links        the linked progressives' meters as their controllers publish them
-                      (NY 5320.8: current value, hits, the last 25 hits, base, limit); the
-                      page gets each change as a `link` event
+                      (58 Pa. Code 605a.7: the meter rising with the wagers, the hits and
+                      awards paid; with the last 25 hits, base and limit); the page gets
+                      each change as a `link` event
+    /api/pit?day=D    the pit's figures for gaming day D (YYYY-MM-DD; default the current
+                      one): per table, per pit and for the floor (pit.py); the page's pit
+                      screen reads it every 2 s
+    /report.csv?day=D the gaming-day report (report.py), a download
 The page never reloads: static/floor.js applies each event to the DOM. Money is sent in
 cents and shown in dollars.
 """
@@ -75,7 +80,41 @@ def make_app(service):
     app.router.add_get("/api/table/{table}", table)
     app.router.add_get("/api/links", links)
     app.router.add_static("/static/", STATIC)
+    add_pit_routes(app, service)
     return app
+
+
+def add_pit_routes(app, service):
+    """The pit screen's data and the gaming-day report (issue 34), from the service's `pit`
+    consumer (pit.py); absent when the service runs without one."""
+    import re
+
+    def pit_and_day(request):
+        pit = service.consumer("pit")
+        if pit is None:
+            raise web.HTTPNotFound(text="this floor service keeps no pit figures")
+        day = request.query.get("day") or None
+        if day is not None and not re.fullmatch(r"\d{4}-\d\d-\d\d", day):
+            raise web.HTTPBadRequest(text="day %r: a gaming day as YYYY-MM-DD" % day)
+        return pit, day
+
+    async def pit_figures(request):
+        pit, day = pit_and_day(request)
+        doc = pit.figures(day)
+        doc["days"] = pit.days()
+        return web.json_response(doc)
+
+    async def report(request):
+        from controller.floor.report import csv_text
+        from controller.human import wall_iso
+        pit, day = pit_and_day(request)
+        figures = pit.figures(day)
+        text = csv_text(figures, wall_iso)
+        return web.Response(text=text, content_type="text/csv", headers={
+            "Content-Disposition": 'attachment; filename="gaming-day-%s.csv"' % figures["day"]})
+
+    app.router.add_get("/api/pit", pit_figures)
+    app.router.add_get("/report.csv", report)
 
 
 async def serve(service, host="127.0.0.1", port=0):

@@ -84,3 +84,13 @@ def results(hand, pots):
             entries[name] = ["win", cents]
         out[seat] = entries
     return out
+
+
+def round_money(model):
+    """A settled hand's money as the floor counts it ({"pots", "rake", "jackpot_drop"},
+    cents), from the round's snapshot (the model's data): the players play each other, so
+    the stacks are not wagers against the house; the house's win is the rake, and the
+    jackpot drop is held for the players' jackpot (the declaration's `house_take`)."""
+    pots = model.get("pots") or []
+    return {"pots": sum(int(p.get("amount") or 0) for p in pots),
+            "rake": int(model.get("rake") or 0), "jackpot_drop": int(model.get("jackpot_drop") or 0)}

@@ -8,8 +8,9 @@ tables play their Progressive Payout Wager on one linked progressive (DEMO_LINK:
 here, its controller a `tablectl floor link run` process, docs/linked-progressives.md), whose
 meter the floor page shows. The floor service and the link's controller are `tablectl floor`
 processes, not imports: the lab never imports the floor server. It prints the page's address;
-Ctrl-C, SIGTERM or SIGHUP stop the tables, the link's controller, the floor and the server,
-in that order.
+Ctrl-C, SIGTERM or SIGHUP (its terminal closed) stop the tables, the link's controller, the
+floor and the server, in that order, within 5 s; every part is in one process group of its
+own and dies with the demo (`Parts`).
 """
 
 import os
@@ -18,6 +19,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 from controller.lab.natsserver import NatsServer, users_block
 from controller.games import ALL_GAMES, declaration
@@ -76,22 +78,79 @@ def demo_link_define(url, floor_pw_file, tables):
 
 
 class _Stop(Exception):
-    """A signal that stops the demo (SIGTERM, SIGHUP), handled as Ctrl-C is."""
+    """A signal that stops the demo (SIGINT, SIGTERM, SIGHUP)."""
 
 
 def _raise_stop(signum, frame):
     raise _Stop(signum)
 
 
-def _stop(proc, grace=15):
-    """SIGINT, then SIGKILL after `grace` seconds: each part's own clean stop first."""
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGINT)
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+# how long each step of the stop waits for its parts' own clean stop before SIGKILL: the
+# whole stop within 5 s (issue 34), the tables' drain to the floor first
+GRACE_S = {"tables": 2.5, "link": 1.0, "floor": 1.0, "server": 0.5}
+
+
+class Parts:
+    """The demo's processes, in one process group of their own: not the terminal's, so Ctrl-C
+    and a closed terminal (SIGHUP) reach the demo alone, which stops them in the reverse order
+    of their start (a nats-server that saw Ctrl-C with the demo went first, and the floor's
+    last writes timed out); one group, so `kill -- -PGID` reaches every part and a test finds
+    them all. Each part is bound to the demo's life (Linux PR_SET_PDEATHSIG): a demo killed
+    outright takes them with it (SIGTERM, each part's own clean stop) rather than leaving them
+    to PID 1."""
+
+    def __init__(self):
+        self.pgid = None
+        self.parent = os.getpid()
+
+    def popen(self):
+        """Popen's arguments that put a new process in the group."""
+        return {"process_group": self.pgid or 0, "preexec_fn": self._bound}
+
+    def joined(self, proc):
+        if self.pgid is None:
+            self.pgid = proc.pid                # the first part leads the group
+        return proc
+
+    def _bound(self):
+        """In the child, before exec: SIGTERM when the demo dies (and at once if it already
+        has)."""
+        import ctypes
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)      # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            return                              # not Linux: the demo's own stop only
+        if os.getppid() != self.parent:
+            os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _stop(procs, grace):
+    """SIGINT to each (their own clean stop, together), then SIGKILL to those still running
+    after `grace` seconds; how many were killed."""
+    procs = [p for p in procs if p is not None]
+    for p in procs:
+        if p.poll() is None:
+            p.send_signal(signal.SIGINT)
+    end = time.monotonic() + grace
+    killed = 0
+    for p in procs:
+        try:
+            p.wait(max(0.0, end - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait(5)
+            killed += 1
+    return killed
+
+
+def _say(out, text):
+    """A line to the demo's terminal, which may be gone (SIGHUP): then nothing is said."""
     try:
-        proc.wait(grace)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(5)
+        out.write(text)
+        out.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def cmd_demo(args, out, err):
@@ -106,23 +165,29 @@ def cmd_demo(args, out, err):
         write_secret(os.path.join(workdir, "%s.password" % t), passwords[t])
     floor_pw = secrets.token_urlsafe(18)
     floor_pw_file = write_secret(os.path.join(workdir, "floor.password"), floor_pw)
-    old = {s: signal.signal(s, _raise_stop) for s in (signal.SIGTERM, signal.SIGHUP)}
-    server = NatsServer(workdir, users_block(tables, floor_pw, passwords)).start()
+    # Ctrl-C too, set here: a demo started in the background by a script inherits SIGINT
+    # ignored, and its Ctrl-C (or `kill -INT`) must stop it all the same
+    old = {s: signal.signal(s, _raise_stop) for s in STOP_SIGNALS}
+    parts = Parts()
+    server = None
     procs, floor, link_ctl = [], None, None
 
     def start(argv, name):
         log = open(os.path.join(workdir, "%s.log" % name), "ab")
         try:
-            return subprocess.Popen(argv, stdout=log, stderr=log, stdin=subprocess.DEVNULL,
-                                    start_new_session=True)
+            return parts.joined(subprocess.Popen(argv, stdout=log, stderr=log,
+                                                 stdin=subprocess.DEVNULL, **parts.popen()))
         finally:
             log.close()
     try:
-        floor = subprocess.Popen(
+        server = NatsServer(workdir, users_block(tables, floor_pw, passwords))
+        server.start(**parts.popen())
+        parts.joined(server.proc)
+        floor = parts.joined(subprocess.Popen(
             tablectl("floor", "--nats", server.url, "--password-file", floor_pw_file,
                      "--http", "127.0.0.1:%d" % args.port),
             stdout=subprocess.PIPE, stderr=open(os.path.join(workdir, "floor.log"), "ab"),
-            stdin=subprocess.DEVNULL, start_new_session=True, text=True)
+            stdin=subprocess.DEVNULL, text=True, **parts.popen()))
         for line in floor.stdout:
             if line.startswith("floor page: "):
                 break
@@ -130,50 +195,56 @@ def cmd_demo(args, out, err):
             err.write("tablectl floor demo: the floor service stopped (%s)\n"
                       % os.path.join(workdir, "floor.log"))
             return 1
-        out.write("%s(nats-server %s, pid %d; journals and logs in %s)\n"
-                  % (line, server.url, server.pid, workdir))
-        out.flush()
+        _say(out, "%s(nats-server %s, pid %d; journals and logs in %s; process group %d)\n"
+             % (line, server.url, server.pid, workdir, parts.pgid))
         games = demo_games()
         linked = [t for i, t in enumerate(tables) if games[i % len(games)] == LINKED_GAME]
         if linked:
             defined = subprocess.run(demo_link_define(server.url, floor_pw_file, linked),
-                                     capture_output=True, text=True, stdin=subprocess.DEVNULL)
+                                     capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                                     **parts.popen())
             if defined.returncode != 0:
                 err.write("tablectl floor demo: %s\n" % (defined.stderr.strip() or
                                                          "the link was not defined"))
                 return 1
             link_ctl = start(tablectl("floor", "link", "run", DEMO_LINK, "--nats", server.url,
                                       "--password-file", floor_pw_file), "link-controller")
-            out.write("linked progressive %s: %s, its meter on the page\n"
-                      % (DEMO_LINK, ", ".join(linked)))
+            _say(out, "linked progressive %s: %s, its meter on the page\n"
+                 % (DEMO_LINK, ", ".join(linked)))
         for i, t in enumerate(tables):
             procs.append(start(table_command(workdir, server.url, t, games[i % len(games)], i,
                                              args.pause, args.fault_rate), t))
-        out.write("%d tables playing: %s. Ctrl-C stops everything.\n"
-                  % (len(tables), ", ".join("%s %s" % (t, games[i % len(games)])
-                                            for i, t in enumerate(tables))))
-        out.flush()
+        _say(out, "%d tables playing: %s. Ctrl-C stops everything.\n"
+             % (len(tables), ", ".join("%s %s" % (t, games[i % len(games)])
+                                       for i, t in enumerate(tables))))
         for _ in floor.stdout:              # until the floor service ends or we are stopped
             pass
         floor.wait()
     except (KeyboardInterrupt, _Stop):
         pass
     finally:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)        # a second Ctrl-C: stop whole
-        # the reverse order of start: tables, the link's controller, the floor, nats-server
-        for p in procs:
-            if p.poll() is None:
-                p.send_signal(signal.SIGINT)
-        for p in procs:
-            _stop(p)
-        if link_ctl is not None:
-            _stop(link_ctl)
-        if floor is not None:
-            _stop(floor)
-        server.stop()
+        # one stop: a second Ctrl-C, SIGTERM or SIGHUP (a closing terminal sends more than
+        # one) must not cut it short and leave parts running
+        for s in STOP_SIGNALS:
+            signal.signal(s, signal.SIG_IGN)
+        # the reverse order of start: tables, the link's controller, the floor, nats-server;
+        # each step's time in the demo's folder (stop.log), for a stop that is slow
+        took, t0 = [], time.monotonic()
+        for name, group in (("tables", procs), ("link", [link_ctl]), ("floor", [floor]),
+                            ("server", [server.proc if server is not None else None])):
+            t = time.monotonic()
+            killed = _stop(group, GRACE_S[name])
+            took.append("%s %.2f s%s" % (name, time.monotonic() - t,
+                                         " (%d killed)" % killed if killed else ""))
+        if server is not None:
+            server.proc = None
+        try:
+            with open(os.path.join(workdir, "stop.log"), "a") as f:
+                f.write("stop in %.2f s: %s\n" % (time.monotonic() - t0, ", ".join(took)))
+        except OSError:
+            pass
         for s, h in old.items():
             signal.signal(s, h)
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        out.write("stopped: %d tables, %sthe floor service and nats-server\n"
-                  % (len(procs), "the link's controller, " if link_ctl is not None else ""))
+        _say(out, "stopped: %d tables, %sthe floor service and nats-server\n"
+             % (len(procs), "the link's controller, " if link_ctl is not None else ""))
     return 0

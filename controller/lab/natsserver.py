@@ -94,11 +94,13 @@ class NatsServer:
         with open(self.conf_path, "w") as f:
             f.write(self.text if self.text is not None else render(self.conf))
 
-    def start(self, wait=True):
+    def start(self, wait=True, **popen):
+        """`popen`: more of subprocess.Popen's arguments (the demo's process group)."""
         self.write_conf()
         log = open(self.log_path, "ab")
         self.proc = subprocess.Popen([binary(), "-c", self.conf_path], stdout=log,
-                                     stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+                                     stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                     **popen)
         log.close()
         if wait:
             self.wait_ready()

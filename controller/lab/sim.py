@@ -9,11 +9,10 @@ named in it (`stuck`) and the command exits 1.
 
 import json
 import os
-import signal
 import sys
 
 from controller import config as configuration
-from controller.cli_args import UsageError, positive_int
+from controller.cli_args import UsageError, interrupted_by_signals, positive_int
 from controller.console.auth import SIM_PIN_STORE
 from controller.errors import ConfigError, JournalError, JournalInUse
 from controller.games import ALL_GAMES
@@ -100,9 +99,9 @@ def cmd_sim(args, out, err=None):
                                       simulation_path[0]))
     simulation_path = ["(see console: above)"]
 
-    old = signal.getsignal(signal.SIGINT)
-    try:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+    # Ctrl-C, SIGTERM and SIGHUP end the run the same way: the loop ends, the simulation
+    # closes (the floor link drained), the summary follows
+    with interrupted_by_signals():
         try:
             simulation = Simulation(args.game, args.seed, faults,
                                     _progress(progress, args.rounds), journal=args.journal,
@@ -147,8 +146,6 @@ def cmd_sim(args, out, err=None):
         finally:
             progress.done()
             simulation.close()
-    finally:
-        signal.signal(signal.SIGINT, old)
     summary = simulation.summary()
     plink = getattr(simulation.ctl, "progressive_link", None)
     if callable(plink):

@@ -5,9 +5,10 @@ import signal
 
 
 def stop_on_signals(stop):
-    """SIGTERM and SIGINT set `stop` (on the main thread; elsewhere the caller stops it)."""
+    """SIGTERM, SIGINT and SIGHUP (the terminal closed) set `stop` (on the main thread;
+    elsewhere the caller stops it)."""
     loop = asyncio.get_running_loop()
-    for s in (signal.SIGTERM, signal.SIGINT):
+    for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         try:
             loop.add_signal_handler(s, stop.set)
         except (RuntimeError, ValueError):     # not the main thread: the caller stops it

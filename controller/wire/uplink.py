@@ -301,18 +301,40 @@ def tls_context(url, ca_file=None):
     return ctx
 
 
-def status_of(ctl):
-    """The live status a table sends (no cards): what its console's `status` shows first."""
+def status_of(ctl, drivers=None):
+    """The live status a table sends (no cards): what its console's `status` shows first,
+    every device's state (`drivers`, the runtime's {name: driver}: the floor page lists each
+    device of the table, not only those that failed) and each linked progressive as the table
+    sees it (up and in step with its link's meter, or not: the table refuses its wagers)."""
+    from controller.progressive import linked_meters
+
     def status():
         model = ctl.model
         lo = getattr(model, "lockout", None) or None
+        links = {}
+        for m in linked_meters(model).values():
+            lk = m["link"]
+            links[lk["id"]] = {"up": bool(lk.get("up")), "synced": bool(lk.get("synced"))}
         return {"game": model.GAME, "state": model.state,
                 "round_no": getattr(model, "round_no", 0),
                 "lockout": None if lo is None else {"reason": lo.get("reason"),
                                                     "section": lo.get("section"),
                                                     "device": lo.get("device")},
-                "faults": ctl.stats.get("faults", 0)}
+                "faults": ctl.stats.get("faults", 0),
+                "devices": {name: _device_state(d) for name, d in sorted((drivers or {})
+                                                                          .items())},
+                "progressive_links": links}
     return status
+
+
+def _device_state(driver):
+    """A driver's state as its own status() says it ("ok", "FAULT", ...); one that cannot
+    say is "unknown" (the status is best effort: it never stops the table's link)."""
+    try:
+        st = driver.status()
+    except Exception:                           # noqa: BLE001 - best effort
+        return "unknown"
+    return str((st if isinstance(st, dict) else {"state": st}).get("state", "unknown"))
 
 
 def read_password(path):
@@ -365,7 +387,8 @@ class FloorLink:
         table_id, url, password, ca_file = self.args
         ctl = self.runtime.ctl
         self.uplink = Uplink(self.runtime.journal_path, table_id, url, password=password,
-                             status=status_of(ctl), ca_file=ca_file)
+                             status=status_of(ctl, getattr(self.runtime, "drivers", None)),
+                             ca_file=ca_file)
         self.uplink.drain_s = self.drain_s
         self.uplink.start()
         ctl.link_status = self.uplink.link_status

@@ -1,5 +1,5 @@
-"""A link's meters as NY 5320.8 lists them (current value, hits, the last 25 hits with table,
-seat, time, amount and hand, base, limit): `tablectl floor meters` and the floor page, the
+"""A link's meters (58 Pa. Code 605a.7; with the list New York's 9 NYCRR 5320.8 asks: current
+value, hits, the last 25 hits with table, seat, time, amount and hand, base, limit): `tablectl floor meters` and the floor page, the
 page in a real headless Chromium."""
 
 import asyncio

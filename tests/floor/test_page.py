@@ -96,8 +96,14 @@ def test_the_floor_page_shows_a_fault_within_a_second_and_a_cut_link(floor, tmp_
         wait_for(lambda: "NOT CLEARED" in driver.find_element("id", "lockouts").text,
                  timeout=10, what="T1's lock-outs")
         assert "FAULT" in driver.find_element("id", "devices").text
-        assert "flop-poker" in driver.find_element("id", "title").text
+        assert "Flop Poker" in driver.find_element("id", "title").text     # a name, not an id
         save_screenshot(driver, tmp_path, "table-page.png")
+        # the unreachable table's page: every device it last reported, said to be so
+        driver.get(svc.page + "/table/T2")
+        wait_for(lambda: "UNREACHABLE" in text_of(driver, "#now-floor-link"), timeout=10,
+                 what="T2's page")
+        devices = [d.text for d in driver.find_elements("css selector", "#devices li")]
+        assert len(devices) >= 8 and all(d.endswith("(as last reported)") for d in devices)
         proxy.restore()
         wait_for(lambda: svc.service.summary("T2")["link"]["reachable"], timeout=10,
                  what="T2 back")

@@ -64,6 +64,10 @@ class Declaration:
     # "module:NAME": the list of the game's readings of docs/interpretations.md, each priced
     # under it and its alternative (controller/lab/par/readings.py collects them in game order)
     readings: str = None
+    # "module:function" (the round's model data) -> {"pots", "rake", "jackpot_drop"} cents:
+    # a game whose players play each other (the poker room): the floor counts a hand's pots
+    # and the house's take, never the stacks as handle (controller/floor/fold.py)
+    house_take: str = None
     # "module:Class": the game's answers to a scenario (`tablectl play`): its deck, the waits
     # only it can answer, its part of the output (controller/games/scenario_answers.py)
     scenario: str = None

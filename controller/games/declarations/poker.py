@@ -11,4 +11,5 @@ DECLARES = Declaration(
              "controller.games.declarations.poker", "controller.lab.par.poker"),
     par_sheets="controller.lab.par.poker",
     scenario="controller.games.poker_scenario:PokerScenario",
+    house_take="controller.games.poker_pot_award:round_money",
 )
