@@ -32,6 +32,7 @@ import sys
 import threading
 
 from controller import config as configuration
+from controller.console.auth import PIN_DEFAULT_TEXT
 from controller.errors import ConfigError, JournalInUse, TablectlError
 from controller.games import model_class
 from controller.runtime import ConfiguredDevices, Runtime, writer
@@ -43,11 +44,12 @@ EXIT_OK, EXIT_FAILED, EXIT_CONFIG = 0, 1, 2
 
 def load_config(path, environ=None):
     """(game config, controller section, backend name); ConfigError for anything wrong."""
-    from drivers.hal import HalError, choose_backend
+    from drivers.hal import HalError, check_backend, choose_backend
     cfg = configuration.load(path, model_class)
     section = cfg.pop("controller", None) or {"devices": {}, "console": {}}
     try:
         backend = choose_backend(section.get("hal"), environ)
+        check_backend(backend)              # the GPIO library, before the journal is made
     except HalError as e:
         raise ConfigError(str(e))
     # the device settings and urls were checked by the configuration's loader (keys against
@@ -92,8 +94,12 @@ class Runner(Runtime):
         return dict(self.cfg, controller=self.section)     # `show config` shows both
 
     def start_console(self):
+        from controller.console.auth import pin_warning
         super().start_console()
         self.err.write("console: %s\n" % self.console_path)
+        warning = pin_warning(self.pins_path)        # every log-in refused: say so now
+        if warning:
+            self.say(warning)
         self.err.flush()
 
 
@@ -114,6 +120,9 @@ def cmd_run(args, out, err=None, environ=None):
     def on_signal(signum, frame):
         stop.set()
 
+    pins = getattr(args, "pins", None)
+    if pins:                            # --pins wins over [controller.console] pins
+        section = dict(section, console=dict(section.get("console") or {}, pins=pins))
     try:
         runner = Runner(cfg, section, backend, args.journal, environ=environ, err=err)
     except ConfigError as e:            # e.g. the floor link's password file
@@ -158,7 +167,11 @@ def add_parser(sub):
     run.add_argument("--config", required=True, metavar="TABLE.toml",
                      help="the table configuration (e.g. /etc/tablectl/table.toml)")
     run.add_argument("--journal", required=True, metavar="PATH",
-                     help="the journal (SQLite); created only where no file is, else resumed "
-                     "from after the boot checks (exit 2 if another process holds it)")
+                     help="the journal (a sector log, controller/journal); created only where "
+                     "no file is, else resumed from after the boot checks (exit 2 if another "
+                     "process holds it)")
+    run.add_argument("--pins", metavar="FILE", help="the console's PIN file (default: "
+                     "[controller.console] pins, else %s; `tablectl passwd ROLE --file FILE` "
+                     "sets one); a warning at start when it holds no PIN" % PIN_DEFAULT_TEXT)
     run.set_defaults(func=cmd_run)
     return run

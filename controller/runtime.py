@@ -253,9 +253,10 @@ class Runtime:
         from controller.console import start_console
         from controller.console.auth import default_pin_store
         console = self.console_section
+        self.pins_path = console.get("pins") or default_pin_store()
         self.console_path, self.console = start_console(
             self.ctl, self.drivers, clock=self.ctl.clock,
-            pin_store_path=console.get("pins") or default_pin_store(),
+            pin_store_path=self.pins_path,
             tty=console.get("tty"), manifest_path=console.get("manifest"),
             config=self.console_config())
         self.on_shutdown("console", self.console.stop)
