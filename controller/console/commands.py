@@ -46,11 +46,14 @@ class Command:
     """One word of the command tree: `func(role, args)` runs it (None: it needs a word after
     it); `children` the words that may follow; `args` the usage of what else may follow."""
 
-    __slots__ = ("name", "minimum", "usage", "help", "func", "children", "args")
+    __slots__ = ("name", "minimum", "usage", "help", "func", "children", "args", "words")
 
-    def __init__(self, name, minimum, usage, help_, func=None, children=(), args=""):
+    def __init__(self, name, minimum, usage, help_, func=None, children=(), args="",
+                 words=None):
+        """`words()`: what Tab may complete an argument to (device names, fault kinds)."""
         self.name, self.minimum, self.usage, self.help, self.func, self.args = \
             name, minimum, usage, help_, func, args
+        self.words = words
         self.children = {c.name: c for c in children}
 
 
@@ -81,6 +84,20 @@ def match(nodes, word):
 
 class Watch(str):
     """What `watch` returns: the session refreshes `screen()` in place until a key."""
+
+
+class Setting(str):
+    """What `terminal` returns: the session's own settings to change (`changes`, {"width":
+    columns, "length": lines}), which only the session holds."""
+
+    def __new__(cls, changes):
+        self = super().__new__(cls, "terminal")
+        self.changes = dict(changes)
+        return self
+
+
+HELP_COLUMN = 22             # `help`'s usage column: the text beside it fits 80 columns
+TERMINAL = {"width": (40, 250), "length": (0, 200)}     # what `terminal` may set, and bounds
 
 
 class Commands:
@@ -136,14 +153,15 @@ class Commands:
             Command("clear", "floorperson", "clear", "clear the lock-out once what its rule "
                     "names has passed", self.c_clear),
             Command("selftest", "floorperson", "selftest [DEVICE]", "run device self-tests",
-                    self.c_selftest, args="[DEVICE]"),
+                    self.c_selftest, args="[DEVICE]", words=self.device_names),
             Command("events", "floorperson", "events [N]", "the journal's last N entries",
                     self.c_events, args="[N]", children=(
                         Command("search", "floorperson", "events search TEXT",
                                 "the last entries matching TEXT", self.c_search,
                                 args="TEXT"),)),
             Command("devices", "technician", "devices [DEVICE]", "state, counters and last "
-                    "fault of each device", self.c_devices, args="[DEVICE]"),
+                    "fault of each device", self.c_devices, args="[DEVICE]",
+                    words=self.device_names),
             Command("verify", "technician", "verify [SEED]", "SHA-256 of the installed "
                     "software against its manifest; the journal's head", self.c_verify,
                     args="[SEED]"),
@@ -155,6 +173,10 @@ class Commands:
                     children=S),
             Command("watch", "dealer", "watch", "the table live, refreshed in place; any key "
                     "ends it", self.c_watch),
+            Command("terminal", "dealer", "terminal [width N] [length N]", "this session's "
+                    "terminal: its width in columns (80) and page length in lines (24; 0: no "
+                    "paging)", self.c_terminal, args="[width N] [length N]",
+                    words=lambda: sorted(TERMINAL)),
             Command("logout", "dealer", "logout", "end this session (also exit, quit)",
                     self.c_logout),
         )}
@@ -172,7 +194,7 @@ class Commands:
             Command("events", "floorperson", "show events [N]", "as `events`", self.c_events,
                     args="[N]"),
             Command("devices", "technician", "show devices [DEVICE]", "as `devices`",
-                    self.c_devices, args="[DEVICE]"),
+                    self.c_devices, args="[DEVICE]", words=self.device_names),
             Command("config", "technician", "show config", "as `config show`",
                     self.c_config),
         )
@@ -245,6 +267,27 @@ class Commands:
         if not lines:
             return "nothing you may run follows %r" % ((prefix + " " + r.partial).strip())
         return "\n".join(lines)
+
+    def complete(self, role, text):
+        """The words (sorted) that Tab may make of the last word of `text`, for `role`: the
+        commands that may follow the words before it, or an argument's words (a device)."""
+        words = text.split()
+        partial = "" if not text or text.endswith(" ") else words.pop().lower()
+        try:
+            r = self.resolve(words) if words else Resolved([], [])
+        except ConsoleError:
+            return []
+        if r.asked or r.args or not all(at_least(role, n.minimum) for n in r.path):
+            return []
+        nodes = r.path[-1].children if r.path else self.command_tree
+        found = [n.name for n in self.visible(role, nodes) if n.name.startswith(partial)]
+        node = r.command
+        if node is not None and node.words is not None:
+            found += [w for w in node.words() if w.lower().startswith(partial)]
+        return sorted(set(found))
+
+    def device_names(self):
+        return sorted(self.devices)
 
     def is_logout(self, line):
         words = line.split()
@@ -328,11 +371,14 @@ class Commands:
                     lines.append("  %s: %s (%s or above)" % (g.usage, g.help, g.minimum))
             return "\n".join(lines)
         rows = [(self.usage(role, c), c.help) for c in self.available(role)]
-        width = max(len(u) for u, _ in rows)
+        width = min(HELP_COLUMN, max(len(u) for u, _ in rows))
         lines = ["commands for a %s (a unique prefix will do; ? lists what may follow):" % role]
-        lines += ["  %-*s  %s" % (width, u, h) for u, h in rows]
-        lines.append("line editing: Backspace or DEL erases, Ctrl-U erases the line, "
-                     "Ctrl-C cancels it")
+        for u, h in rows:        # a usage wider than the column: its text on the next line
+            lines += ["  %-*s  %s" % (width, u, h)] if len(u) <= width else \
+                ["  %s" % u, "  %-*s  %s" % (width, "", h)]
+        lines.append("line editing: ? lists what may follow at once, Tab completes, the "
+                     "arrows move and recall earlier lines, Backspace or DEL erases, Ctrl-U "
+                     "erases the line, Ctrl-C cancels it; a long answer stops at -- more --")
         return "\n".join(lines)
 
     def c_logout(self, role, args):       # the session ends it (Session.is_logout)
@@ -431,10 +477,11 @@ class Commands:
     def c_lockouts(self, role, args):
         lines = []
         for n, lo in enumerate(list(self.ctl.lockouts), 1):
-            lines.append("%3d  %-9s %s  device %s  %s [%s]" % (
+            # two lines each, so that an 80-column terminal shows each whole
+            lines.append("%3d  %-9s %s  device %s" % (
                 n, "cleared" if lo.get("cleared") else "IN FORCE",
-                view.local_time(self.ctl, lo.get("ts_ns")), lo.get("device") or "-",
-                lo.get("reason"), lo.get("section") or "-"))
+                view.local_time(self.ctl, lo.get("ts_ns")), lo.get("device") or "-"))
+            lines.append("     %s [%s]" % (lo.get("reason"), lo.get("section") or "-"))
             if lo.get("cleared"):
                 lines.append("     cleared by %s%s at %s" % (
                     lo.get("cleared_by") or "-",
@@ -721,6 +768,20 @@ class Commands:
 
     def c_watch(self, role, args):
         return Watch("watch")
+
+    def c_terminal(self, role, args):
+        changes = {}
+        if len(args) % 2:
+            raise ConsoleError("usage: terminal [width N] [length N]")
+        for what, n in zip(args[::2], args[1::2]):
+            what = what.lower()
+            if what not in TERMINAL or not n.isdigit():
+                raise ConsoleError("usage: terminal [width N] [length N]")
+            lo, hi = TERMINAL[what]
+            if not lo <= int(n) <= hi:
+                raise ConsoleError("terminal %s is %d to %d" % (what, lo, hi))
+            changes[what] = int(n)
+        return Setting(changes)
 
     def screen(self):
         """What `watch` (and `tablectl top`) shows: state, devices, lock-outs, meters, rounds."""

@@ -22,6 +22,7 @@ journal gives none.
 
 import json
 import re
+import textwrap
 from collections import deque, namedtuple
 
 from controller.games.events import Event
@@ -198,3 +199,25 @@ def dollars(cents):
         return "-"
     sign = "-" if cents < 0 else ""
     return "%s$%s.%02d" % (sign, format(abs(cents) // 100, ","), abs(cents) % 100)
+
+
+def fit(text, width):
+    """Text whose every line is at most `width` columns (a serial terminal's 80): a longer
+    line is folded between words, its next lines indented under its value (the column after
+    the first run of two spaces, as in `status`'s two columns) or four columns in; a word
+    longer than the width is cut, as nothing else fits."""
+    out = []
+    for line in str(text).split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        m = re.match(r"\s*\S+(?: \S+)*\s{2,}", line)
+        lead = len(line) - len(line.lstrip(" "))
+        indent = len(m.group(0)) if m and len(m.group(0)) <= width // 2 else min(lead + 4,
+                                                                                  width // 2)
+        if max(len(w) for w in line.split()) > width - indent:
+            indent = min(lead + 2, width // 2)  # a hash or a path whole on a line of its own
+        out.extend(textwrap.wrap(line, width, subsequent_indent=" " * indent,
+                                 break_on_hyphens=False) or [""])
+    return "\n".join(out)
+

@@ -10,7 +10,7 @@ from controller.console.commands import Commands
 from controller.console.view import entries
 from controller.games.events import Event
 from controller.table import Record
-from tests.console.support import PINS, FakeDriver, Rig
+from tests.console.support import PINS, FakeDriver, Rig, said
 
 ROLES = list(PINS)
 MINIMUM = {"help": "dealer", "status": "dealer", "meters": "dealer", "inspections": "dealer",
@@ -195,9 +195,9 @@ def test_a_shuffler_covered_as_out_of_order_is_cleared_without_its_self_test(tmp
     rig.ctl.submit(rig.ctl.event("irregularity", {"kind": "device_out_of_order",
                                                   "device": "shuffler", "covered": True}))
     wait(lambda: (rig.ctl.model.lockout or {}).get("covered"))
-    assert "without a self-test: shuffler is covered as out of order" in rig.run("status")
+    assert "without a self-test: shuffler is covered as out of order" in said(rig.run("status"))
     assert "covered as out of order; `clear` clears without its self-test" in \
-        rig.run("lockouts")
+        said(rig.run("lockouts"))
     out = rig.run("clear")
     assert "self-test shuffler: none, it is covered as out of order" in out
     assert "lock-out cleared by floorperson; the table is opened" in out
@@ -274,10 +274,14 @@ def test_events_tails_and_searches_the_journal(tmp_path):
     for i in range(30):
         rig.ctl.journal(Event("wager", {"seat": 1, "wager": "ante", "amount": i}, "x", i))
     rig.login("floorperson")
-    out = rig.run("events 3").splitlines()
-    assert len(out) == 5 and out[0] == "events 3" and out[-1].startswith("tablectl[")
-    assert "amount=29" in out[1] and "console_login" in out[2]
-    assert "record:console  role=floorperson command=events" in out[3]   # itself, last
+    lines = rig.run("events 3").splitlines()
+    assert lines[0] == "events 3" and lines[-1].startswith("tablectl[")
+    assert all(len(ln) <= 80 for ln in lines)             # an entry folds on 80 columns
+    out = [ln for ln in lines if ln.startswith("#")]
+    assert len(out) == 3
+    assert "amount=29" in out[0] and "console_login" in out[1]
+    assert "record:console  role=floorperson" in out[2]   # itself, last
+    assert "command=events" in " ".join(lines[lines.index(out[2]):])
     assert "20 entries match" not in rig.run("events search amount=29")
     assert "1 entries match 'amount=29'" in rig.run("events search amount=29")
     assert "usage" in rig.run("events lots") and "1 to 500" in rig.run("events 0")
@@ -376,7 +380,7 @@ def test_verify_compares_every_file_with_the_manifest_like_a_lab(tmp_path):
     out = rig.run("verify")
     assert "PASS: 3 files listed, 0 changed" in out and sig in out
     a, b = rig.run("verify 00ff"), rig.run("verify 0a0b")
-    seeded = re.compile(r"under the seed: ([0-9a-f]{64})")
+    seeded = re.compile(r"under the seed:\s+([0-9a-f]{64})")
     assert seeded.search(a).group(1) != seeded.search(b).group(1)
     assert seeded.search(a).group(1) == seeded.search(rig.run("verify 00ff")).group(1)
     (root / "controller" / "games" / "engine.py").write_text("RULES = 2\n")
