@@ -248,7 +248,7 @@ class Simulation:
             "game": self.game, "seed": self.seed,
             "rounds_completed": ap.stats["rounds_completed"],
             "rounds_void": ap.stats["rounds_void"],
-            "lockouts": [{"reason": lo["reason"], "section": lo["section"],
+            "lockouts": [{"reason": lo["reason"], "section": ctl.model.lockout_section(lo),
                           "cleared": lo["cleared"]} for lo in ctl.lockouts],
             "wagers_after_no_more_bets": {
                 "attempted": ap.stats["past_post_attempts"],

@@ -398,7 +398,8 @@ class Commands:
                 pass
         if state == LOCKED_OUT:
             lo = model.lockout or {}
-            rows.append(("LOCKED OUT", "%s [%s]" % (lo.get("reason"), lo.get("section") or "-")))
+            rows.append(("LOCKED OUT", "%s [%s]" % (lo.get("reason"),
+                                                     model.lockout_section(lo) or "-")))
             last = self.ctl.lockouts[-1] if self.ctl.lockouts else {}
             if last.get("ts_ns") is not None and not last.get("cleared"):
                 rows.append(("since", view.local_time(ctl, last["ts_ns"])))
@@ -481,7 +482,8 @@ class Commands:
             lines.append("%3d  %-9s %s  device %s" % (
                 n, "cleared" if lo.get("cleared") else "IN FORCE",
                 view.local_time(self.ctl, lo.get("ts_ns")), lo.get("device") or "-"))
-            lines.append("     %s [%s]" % (lo.get("reason"), lo.get("section") or "-"))
+            lines.append("     %s [%s]" % (lo.get("reason"),
+                                             self.ctl.model.lockout_section(lo) or "-"))
             if lo.get("cleared"):
                 lines.append("     cleared by %s%s at %s" % (
                     lo.get("cleared_by") or "-",
@@ -702,7 +704,9 @@ class Commands:
         section = cfg.get("controller") if isinstance(cfg, dict) else None
         game = {k: v for k, v in cfg.items() if k != "controller"} if isinstance(cfg, dict) \
             else cfg
-        lines += ["%-32s %s" % kv for kv in view.flat(view.redact(game))] or ["(empty)"]
+        options = getattr(self.ctl.model, "OPTIONS", {})
+        lines += ["%-32s %s" % (k, _money(k, v, options)) for k, v in
+                  view.flat(view.redact(game))] or ["(empty)"]
         lines.append("[controller]")
         if isinstance(section, dict) and section:
             # device names and ports, not cards: "shoe" here is the dealing shoe's driver
@@ -756,7 +760,7 @@ class Commands:
         if what == "lock_out":
             return "*** LOCK-OUT %s: %s [%s]; device %s; to clear: %s" % (
                 view.local_time(self.ctl, entry.get("ts_ns")), entry.get("reason"),
-                entry.get("section") or "-", entry.get("device") or "-",
+                self.ctl.model.lockout_section(entry) or "-", entry.get("device") or "-",
                 rule_for(self.ctl.model.lockout or entry).describe())
         return "*** lock-out cleared %s by %s%s: %s; the table is %s" % (
             view.local_time(self.ctl, entry.get("cleared_ns")), entry.get("cleared_by") or "-",
@@ -823,6 +827,27 @@ def software_version():
         return version("tablectl")
     except Exception:                       # noqa: BLE001 - not installed: say so
         return "(not installed as a package)"
+
+
+MONEY_KEYS = ("table_min", "table_max", "progressive.meter", "progressive.reset")
+
+
+def _money(key, value, options):
+    """A configuration value as a person reads it: an amount of money (the table limits, a
+    wager's limits, the progressive's meter and reset, an option its check calls cents) in
+    dollars; anything else as it is."""
+    spec = options.get(key[len("options."):]) if key.startswith("options.") else None
+    money = key in MONEY_KEYS or key.startswith("limits.") or \
+        (spec is not None and getattr(spec[1], "cents", False))
+    if not money:
+        return value
+    try:
+        amounts = [int(a) for a in str(value).strip("[]").split(",")]
+    except ValueError:
+        return value
+    shown = [view.dollars(a) for a in amounts]
+    return shown[0] if len(shown) == 1 and not str(value).startswith("[") else \
+        "[%s]" % ", ".join(shown)
 
 
 def _fault_text(fault):
