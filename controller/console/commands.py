@@ -622,7 +622,8 @@ class Commands:
             if driver is None:
                 raise ConsoleError("no device %r; devices: %s"
                                    % (args[0][:40], ", ".join(sorted(self.devices)) or "none"))
-            return "\n".join("%-28s %s" % kv for kv in view.flat(view.redact(_status(driver))))
+            return "\n".join("%-28s %s" % kv for kv in view.humane(
+                view.flat(view.redact(_status(driver))), self.when))
         if not self.devices:
             return "no devices at this table"
         lines = []
@@ -637,7 +638,7 @@ class Commands:
                 lines.append("    frames rejected: %d" % rejected)
             fault = st.get("last_fault")
             lines.append("    last fault: %s" % ("none" if not fault else " ".join(
-                "%s=%s" % kv for kv in view.flat(fault))))
+                "%s=%s" % kv for kv in view.humane(view.flat(fault), self.when))))
         return "\n".join(lines)
 
     def c_verify(self, role, args):
@@ -801,7 +802,7 @@ class Commands:
             "lockout": None if lo is None else {"reason": lo.get("reason"),
                                                 "to_clear": rule_for(lo).describe()},
             "devices": [(n, str(_status(d).get("state", "-")),
-                         _fault_text(_status(d).get("last_fault")))
+                         _fault_text(_status(d).get("last_fault"), self.when))
                         for n, d in sorted(self.devices.items())],
             "lockouts": [{"when": view.local_time(ctl, x.get("ts_ns")),
                           "device": x.get("device"), "reason": x.get("reason"),
@@ -850,11 +851,11 @@ def _money(key, value, options):
         "[%s]" % ", ".join(shown)
 
 
-def _fault_text(fault):
+def _fault_text(fault, when):
     if not fault:
         return ""
     if isinstance(fault, dict):
-        return " ".join("%s=%s" % kv for kv in view.flat(view.redact(fault)))
+        return " ".join("%s=%s" % kv for kv in view.humane(view.flat(view.redact(fault)), when))
     return view.scrub(str(fault))
 
 

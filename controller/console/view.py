@@ -118,6 +118,19 @@ def flat(value, prefix=""):
     return [(prefix, _atom(value))]
 
 
+def humane(pairs, when):
+    """flat()'s (key, value) pairs as a person reads them: a table-time stamp (a key ending
+    in `ts_ns` or `_ns`, an int) becomes its time, `when(ts_ns)` (the casino's local time),
+    under the key without its unit (`last_fault.ts_ns` -> `last_fault.at`)."""
+    out = []
+    for key, value in pairs:
+        if (key.endswith("_ns") or key == "ts_ns") and str(value).lstrip("-").isdigit():
+            key = key[:-len("ts_ns")] + "at" if key.endswith("ts_ns") else key[:-len("_ns")]
+            value = when(int(value))
+        out.append((key, value))
+    return out
+
+
 def _atom(v):
     if isinstance(v, (dict, list, tuple)) and not v:
         return "none"                      # a person reads "none", not {} or []

@@ -3,6 +3,7 @@ tmux pane running socat on the console's real pty, keys typed one at a time. `?`
 the moment it is typed and draws the line again, Tab completes, the arrows recall earlier
 lines, a long answer stops at `-- more --`, and no line the console writes is wider than
 the terminal (`capture-pane -J` joins what tmux wrapped, so a wider line would show)."""
+import re
 import time
 
 import pytest
@@ -13,6 +14,7 @@ from tests.console.support import FAST, PINS, pin_store
 from tests.console.test_top import SOCAT, tmux  # noqa: F401 - fixture
 
 PROMPT = "tablectl[technician]>"
+ISO = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d"
 
 
 class Console:
@@ -180,3 +182,20 @@ def test_every_line_fits_80_columns_and_terminal_width_widens_it(console):
     c.t.wait_for("terminal width 120 columns")
     c.width = 120
     c.narrow()
+
+
+def test_devices_and_config_show_read_in_local_time_and_dollars(tmp_path):
+    from tests.console.support import Rig
+    rig = Rig(tmp_path, game="poker")
+    rig.drivers["shoe"].last_fault = {"reason": "jam", "ts_ns": rig.ctl.clock()}
+    rig.login("technician")
+    for line in ("devices", "devices shoe"):
+        out = rig.run(line)
+        assert "ts_ns" not in out and re.search(r"(last fault: reason=jam at=|last_fault\.at\s+)"
+                                                 r"%s" % ISO, out), out
+    rig.run("terminal length 0")
+    out = rig.run("config show").replace("\r", "")
+    assert re.search(r"table_min\s+\$\d[\d,]*\.\d\d", out), out
+    assert re.search(r"options\.big_blind\s+\$\d[\d,]*\.\d\d", out), out
+    assert re.search(r"options\.limit_bets\s+\d+$", out, re.M), out      # a count, not money
+    assert all(len(ln) <= 80 for ln in out.splitlines())
