@@ -96,10 +96,10 @@ class Runner(Runtime):
     def start_console(self):
         from controller.console.auth import pin_warning
         super().start_console()
-        self.err.write("console: %s\n" % self.console_path)
         warning = pin_warning(self.pins_path)        # every log-in refused: say so now
         if warning:
             self.say(warning)
+        self.err.write("console: %s\n" % self.console_path)
         self.err.flush()
 
 

@@ -127,6 +127,9 @@ class Commands:
         self.config = config
         self.apply_timeout_s = apply_timeout_s
         self.link = link
+        self.say = lambda text: None         # a line announced on the console (start_console)
+        from controller.console.practice import PracticeCommands
+        self.bench = PracticeCommands(self)
         store = getattr(controller, "store", None)
         self.meters_book = WagerMeters(controller, self.gaming_day,
                                        getattr(store, "path", None) or None)
@@ -177,6 +180,7 @@ class Commands:
                     "terminal: its width in columns (80) and page length in lines (24; 0: no "
                     "paging)", self.c_terminal, args="[width N] [length N]",
                     words=lambda: sorted(TERMINAL)),
+        ) + self.bench.nodes(Command) + (
             Command("logout", "dealer", "logout", "end this session (also exit, quit)",
                     self.c_logout),
         )}
@@ -288,6 +292,10 @@ class Commands:
 
     def device_names(self):
         return sorted(self.devices)
+
+    def close(self):
+        """The console stops: what the bench commands started (the autoplay) stops too."""
+        self.bench.close()
 
     def is_logout(self, line):
         words = line.split()
