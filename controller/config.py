@@ -254,7 +254,8 @@ def device_keys(kind, cls, serial):
         from drivers.devices import buttons, tower_light
         keys |= {"buttons": set(buttons.BUTTONS),
                  "tower_light": set(tower_light.SAFE)}.get(kind, set())
-    return keys - _INTERNAL
+    # a callback (`on_tick`, `on_due`, ...) is the code's to hand over, never a person's to set
+    return {k for k in keys - _INTERNAL if not k.startswith("on_")}
 
 
 def check_url(key, url, hal=None):

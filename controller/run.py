@@ -42,14 +42,16 @@ log = logging.getLogger(__name__)
 EXIT_OK, EXIT_FAILED, EXIT_CONFIG = 0, 1, 2
 
 
-def load_config(path, environ=None):
-    """(game config, controller section, backend name); ConfigError for anything wrong."""
+def load_config(path, environ=None, check_gpio=True):
+    """(game config, controller section, backend name); ConfigError for anything wrong
+    (`check_gpio`: also that the backend's library loads here, drivers/hal.py)."""
     from drivers.hal import HalError, check_backend, choose_backend
     cfg = configuration.load(path, model_class)
     section = cfg.pop("controller", None) or {"devices": {}, "console": {}}
     try:
         backend = choose_backend(section.get("hal"), environ)
-        check_backend(backend)              # the GPIO library, before the journal is made
+        if check_gpio:
+            check_backend(backend)          # the GPIO library, before the journal is made
     except HalError as e:
         raise ConfigError(str(e))
     # the device settings and urls were checked by the configuration's loader (keys against
