@@ -241,6 +241,11 @@ class Runtime:
         connected = getattr(self.devices, "connected", None)
         if connected is not None:
             connected(self.drivers)
+        # the table's devices, by the names the console and the configuration give them (and
+        # the kind a fault names): `tablectl top` lists them from the journal, as `watch`
+        # does from the drivers, so the two screens agree on a healthy table (issue 35)
+        self.ctl.note("devices", devices={name: str(getattr(d, "device", name))
+                                          for name, d in sorted(self.drivers.items())})
 
     def _outputs_safe(self):
         failures = self.ctl.safe_state()

@@ -2,8 +2,8 @@
 place; the screen is the one the console's `watch` draws (controller/console/screen.py).
 
 Why the journal and not the running controller: the journal is already the one record every
-part writes before anything is applied, SQLite in WAL mode lets a read-only reader follow it
-without ever blocking the controller's writer, and it needs no new port, socket or privilege on
+part writes before anything is applied, a read-only reader follows it (the sector log, or an
+older journal's SQLite file in WAL mode) without ever blocking the controller's writer, and it needs no new port, socket or privilege on
 a table (nothing to secure, nothing that can stop the loop). `top` therefore opens the file
 read-only (mode=ro), reads only the rows after those it has seen, and shows:
     the table's state (the last snapshot's, or LOCKED OUT while a lock-out is in force),
@@ -19,7 +19,7 @@ import os
 import time
 from collections import deque
 
-from controller.console.screen import render
+from controller.console.screen import fault_line, render
 from controller.console.wager_meters import add_round, round_line
 from controller.errors import JournalError
 from controller.human import gaming_day
@@ -126,17 +126,21 @@ class JournalFollower:
                                                 self._fault_device)
                 self.lockouts.append({"when": self.local(ts), "device": device,
                                       "reason": data.get("reason"), "cleared": False})
+        elif entry == "record" and kind == "devices":
+            # the runtime's list at start: every device known, healthy until it says otherwise
+            for name in data.get("devices") or {}:
+                self.devices.setdefault(str(name), {"state": "ready", "fault": "",
+                                                    "rejected": 0})
         elif entry == "event" and kind == "fault":
             # the driver's name (the event's source) is the device a technician knows
             dev = str(source if source not in (None, "console", "controller", "test")
                       else data.get("device"))
-            self.devices.setdefault(dev, {"state": "ok", "fault": "", "rejected": 0}).update(
-                state="FAULT", fault="last fault: %s at %s" % (data.get("reason"),
-                                                                   self.local(ts)))
+            self.devices.setdefault(dev, {"state": "ready", "fault": "", "rejected": 0}).update(
+                state="fault", fault=fault_line(data.get("reason"), self.local(ts)))
             self._fault_device = data.get("device") or dev
         elif entry == "event" and kind == "frame_rejected":
             dev = str(data.get("device") or source)
-            self.devices.setdefault(dev, {"state": "ok", "fault": "", "rejected": 0})
+            self.devices.setdefault(dev, {"state": "ready", "fault": "", "rejected": 0})
             self.devices[dev]["rejected"] += 1
         elif entry == "event" and kind == "clear" and self.lockout is not None and \
                 data.get("selftest") is not False:
@@ -144,7 +148,7 @@ class JournalFollower:
         elif entry == "event":
             dev = str(source)
             if dev not in ("console", "controller", "test") and dev not in self.devices:
-                self.devices[dev] = {"state": "ok", "fault": "", "rejected": 0}
+                self.devices[dev] = {"state": "ready", "fault": "", "rejected": 0}
 
     def _cleared(self, data):
         # a clear the game refused is followed by a `refused` record; a lock-out is cleared
@@ -155,13 +159,14 @@ class JournalFollower:
             if self.lockouts:
                 self.lockouts[-1].update(cleared=True, by=data.get("role"))
             for d in self.devices.values():
-                if d["state"] == "FAULT":
-                    d["state"] = "ok"
+                if d["state"] == "fault":
+                    d["state"] = "ready"
 
     def info(self):
         today = self.day(self.last_ts) if self.last_ts is not None else None
         state = "locked_out" if self.lockout else (self.state or "-")
-        return {"now": self.local(self.last_ts), "game": self.game, "state": state,
+        return {"title": "tablectl top", "now": self.local(self.last_ts), "game": self.game,
+                "state": state,
                 "round": self.round, "accepting": None,
                 "lockout": None if self.lockout is None else {
                     "reason": self.lockout["reason"],

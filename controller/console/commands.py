@@ -293,6 +293,33 @@ class Commands:
     def device_names(self):
         return sorted(self.devices)
 
+    # ---- one name per device (issue 35) ---------------------------------------------------
+    # A lock-out names the device's kind (the games know kinds: "dealing_shoe"); a
+    # technician knows the name the configuration gives it ("shoe"), which `devices`,
+    # `selftest` and `config show` use. The console shows that name wherever it names a
+    # device on its own, and takes either where a device is asked for.
+
+    def name_of(self, device):
+        """The configured name of the device `device` names (a name or a kind)."""
+        if device is None or device in self.devices:
+            return device
+        named = [n for n, d in self.devices.items() if getattr(d, "device", None) == device]
+        return named[0] if len(named) == 1 else device
+
+    def named(self, lockout):
+        """A lock-out with its device given by its configured name (for display)."""
+        if not lockout or not lockout.get("device"):
+            return lockout
+        return dict(lockout, device=self.name_of(lockout["device"]))
+
+    def driver(self, device):
+        """The driver `device` names (its name or its kind); ConsoleError listing the names."""
+        driver = self.devices.get(self.name_of(device))
+        if driver is None:
+            raise ConsoleError("no device %r; devices: %s"
+                               % (device[:40], ", ".join(sorted(self.devices)) or "none"))
+        return driver
+
     def close(self):
         """The console stops: what the bench commands started (the autoplay) stops too."""
         self.bench.close()
@@ -411,7 +438,7 @@ class Commands:
             last = self.ctl.lockouts[-1] if self.ctl.lockouts else {}
             if last.get("ts_ns") is not None and not last.get("cleared"):
                 rows.append(("since", view.local_time(ctl, last["ts_ns"])))
-            rows.append(("to clear", rule_for(lo).describe()))
+            rows.append(("to clear", rule_for(self.named(lo)).describe()))
         s = ctl.stats
         rows.append(("controller", "events %(events)d, applied %(applied)d, refused "
                      "%(refused)d, errors %(errors)d, faults %(faults)d" % s))
@@ -489,7 +516,7 @@ class Commands:
             # two lines each, so that an 80-column terminal shows each whole
             lines.append("%3d  %-9s %s  device %s" % (
                 n, "cleared" if lo.get("cleared") else "IN FORCE",
-                view.local_time(self.ctl, lo.get("ts_ns")), lo.get("device") or "-"))
+                view.local_time(self.ctl, lo.get("ts_ns")), self.name_of(lo.get("device")) or "-"))
             lines.append("     %s [%s]" % (lo.get("reason"),
                                              self.ctl.model.lockout_section(lo) or "-"))
             if lo.get("cleared"):
@@ -501,10 +528,10 @@ class Commands:
             lines.append("no lock-outs")
         if self.ctl.model.state == LOCKED_OUT:
             lo = self.ctl.model.lockout or {}
-            rule = rule_for(lo)
+            rule = rule_for(self.named(lo))
             if lo.get("covered"):
                 lines.append("now locked out: device %s, covered as out of order; `clear` "
-                             "clears without its self-test" % lo.get("device"))
+                             "clears without its self-test" % self.name_of(lo.get("device")))
             else:
                 lines.append("now locked out: %s; cleared by %s"
                              % (rule.kind_text(), rule.describe()))
@@ -527,7 +554,7 @@ class Commands:
                 lines.append("lock-out not cleared: %s failed its self-test" % failed)
             elif any(ln.startswith("journal check: FAIL") for ln in lines):
                 lines.append("lock-out not cleared: the journal failed its check; "
-                             "%s" % rule_for(ctl.model.lockout).check)
+                             "%s" % rule_for(self.named(ctl.model.lockout)).check)
             else:
                 lines.append(ticket.reason or "lock-out not cleared")
             raise ConsoleError("\n".join(lines))
@@ -535,11 +562,8 @@ class Commands:
 
     def c_selftest(self, role, args):
         if args:
-            name = args[0]
-            if name not in self.devices:
-                raise ConsoleError("no device %r; devices: %s"
-                                   % (name[:40], ", ".join(sorted(self.devices)) or "none"))
-            chosen = [(name, self.devices[name])]
+            name = self.name_of(args[0])
+            chosen = [(name, self.driver(name))]
         else:
             chosen = sorted(self.devices.items())
         if not chosen:
@@ -626,10 +650,7 @@ class Commands:
 
     def c_devices(self, role, args):
         if args:
-            driver = self.devices.get(args[0])
-            if driver is None:
-                raise ConsoleError("no device %r; devices: %s"
-                                   % (args[0][:40], ", ".join(sorted(self.devices)) or "none"))
+            driver = self.driver(args[0])
             return "\n".join("%-28s %s" % kv for kv in view.humane(
                 view.flat(view.redact(_status(driver))), self.when))
         if not self.devices:
@@ -769,8 +790,9 @@ class Commands:
         if what == "lock_out":
             return "*** LOCK-OUT %s: %s [%s]; device %s; to clear: %s" % (
                 view.local_time(self.ctl, entry.get("ts_ns")), entry.get("reason"),
-                self.ctl.model.lockout_section(entry) or "-", entry.get("device") or "-",
-                rule_for(self.ctl.model.lockout or entry).describe())
+                self.ctl.model.lockout_section(entry) or "-",
+                self.name_of(entry.get("device")) or "-",
+                rule_for(self.named(self.ctl.model.lockout or entry)).describe())
         return "*** lock-out cleared %s by %s%s: %s; the table is %s" % (
             view.local_time(self.ctl, entry.get("cleared_ns")), entry.get("cleared_by") or "-",
             " (%s)" % entry["cleared_at"] if entry.get("cleared_at") else "",
@@ -808,12 +830,13 @@ class Commands:
             "now": view.local_time(ctl, ctl.clock()), "game": model.GAME, "state": model.state,
             "round": getattr(model, "round_no", None), "accepting": ctl.accepting(),
             "lockout": None if lo is None else {"reason": lo.get("reason"),
-                                                "to_clear": rule_for(lo).describe()},
+                                                "to_clear": rule_for(self.named(lo)).describe()},
+            "title": "tablectl watch",
             "devices": [(n, str(_status(d).get("state", "-")),
-                         _fault_text(_status(d).get("last_fault"), self.when))
+                         _last_fault(_status(d).get("last_fault"), self.when))
                         for n, d in sorted(self.devices.items())],
             "lockouts": [{"when": view.local_time(ctl, x.get("ts_ns")),
-                          "device": x.get("device"), "reason": x.get("reason"),
+                          "device": self.name_of(x.get("device")), "reason": x.get("reason"),
                           "cleared": x.get("cleared"), "by": x.get("cleared_by")}
                          for x in list(ctl.lockouts)[-5:]],
             "day": self.day_text(day), "meters": today,
@@ -857,6 +880,15 @@ def _money(key, value, options):
     shown = [view.dollars(a) for a in amounts]
     return shown[0] if len(shown) == 1 and not str(value).startswith("[") else \
         "[%s]" % ", ".join(shown)
+
+
+def _last_fault(fault, when):
+    """The screen's fault column: the same words as `tablectl top` (screen.fault_line)."""
+    from controller.console.screen import fault_line
+    if not isinstance(fault, dict) or not fault:
+        return _fault_text(fault, when)
+    return fault_line(view.scrub(str(fault.get("reason"))), when(fault["ts_ns"])
+                      if isinstance(fault.get("ts_ns"), int) else "-")
 
 
 def _fault_text(fault, when):

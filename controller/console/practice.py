@@ -77,6 +77,7 @@ class PracticeCommands:
 
     def c_inject(self, role, args):
         practice = self.practice()
+        args = [self.owner.name_of(args[0])] + list(args[1:]) if args else args
         if len(args) == 1 and args[0] in self.owner.devices:     # what it takes
             return "%s takes: %s" % (args[0], ", ".join(practice.kinds(args[0])) or "none")
         if len(args) != 2:
@@ -93,10 +94,11 @@ class PracticeCommands:
 
     def c_repair(self, role, args):
         practice = self.practice()
-        if len(args) != 1 or args[0] not in self.owner.devices:
+        name = self.owner.name_of(args[0]) if len(args) == 1 else None
+        if name not in self.owner.devices:
             raise ConsoleError("usage: repair DEVICE; devices: %s"
                                % ", ".join(sorted(self.owner.devices)))
-        return practice.repair(args[0])
+        return practice.repair(name)
 
     def c_autoplay_on(self, role, args):
         return self.practice().start_autoplay()

@@ -200,3 +200,31 @@ def test_devices_and_config_show_read_in_local_time_and_dollars(tmp_path):
     assert re.search(r"options\.big_blind\s+\$\d[\d,]*\.\d\d", out), out
     assert re.search(r"options\.limit_bets\s+\d+$", out, re.M), out      # a count, not money
     assert all(len(ln) <= 80 for ln in out.splitlines())
+
+
+def test_one_name_per_device_the_configured_one_and_its_kind_taken_too(tmp_path):
+    """A lock-out names the shoe's kind (dealing_shoe, what the games know); the console
+    shows the name the configuration gives it (shoe) and takes either (issue 35)."""
+    sim = Simulation("blackjack", seed=6)
+    try:
+        from controller.console.commands import Commands
+        commands = Commands(sim.ctl, sim.drivers)
+        sim.sim.serial["shoe"].jam()
+        end = time.monotonic() + 10
+        while sim.ctl.model.state != "locked_out":
+            sim.ctl.run_once(wait_s=0.1)
+            assert time.monotonic() < end
+        lockouts = commands.run("technician", "lockouts")
+        assert re.search(r"IN FORCE  %s  device shoe\n" % ISO, lockouts), lockouts
+        assert "once shoe passes its self-test" in lockouts
+        assert "once shoe passes its self-test" in commands.run("technician", "status")
+        announced = commands.announcement("lock_out", sim.ctl.lockouts[-1])
+        assert "; device shoe; to clear" in announced
+        assert commands.run("technician", "selftest dealing_shoe").split()[0] == "shoe"
+        assert commands.run("technician", "selftest shoe").split()[0] == "shoe"
+        assert commands.run("technician", "devices dealing_shoe") == \
+            commands.run("technician", "devices shoe")
+        assert dict((n, s) for n, s, _ in commands.live_info()["devices"])["shoe"] == "fault"
+        assert commands.live_info()["lockouts"][-1]["device"] == "shoe"
+    finally:
+        sim.close()

@@ -154,13 +154,13 @@ def test_lockouts_say_when_which_device_and_rule_and_who_cleared_it_when(bench):
     lock(b)
     b.term.expect(b"> ")                               # the announcement
     out = b.command("lockouts")
-    assert re.search(r"  1  IN FORCE  %s  device dealing_shoe\r\n     device dealing_shoe: jam "
+    assert re.search(r"  1  IN FORCE  %s  device shoe\r\n     device dealing_shoe: jam "
                      r"\[583.13\(e\)\]" % ISO, out), out
     assert "cleared by a floorperson or above" in out
     assert "lock-out cleared by floorperson" in b.command("clear")
     b.term.expect(b"> ")                               # its announcement
     out = b.command("show lockouts")
-    assert re.search(r"  1  cleared   %s  device dealing_shoe" % ISO, out), out
+    assert re.search(r"  1  cleared   %s  device shoe" % ISO, out), out
     assert re.search(r"cleared by floorperson \(console\) at %s" % ISO, out), out
 
 
