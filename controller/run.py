@@ -75,6 +75,7 @@ class Runner(Runtime):
                          journal=journal_path, key_file=section.get("journal_key"),
                          journal_format=section.get("journal_format"),
                          console=section.get("console") or {}, environ=environ,
+                         gaming_day_start=section.get("gaming_day_start"),
                          say=writer(self.err, "tablectl run: "))
         floor = section.get("floor")
         if floor:                   # [controller.floor]: the floor uplink (docs/floor.md)

@@ -101,8 +101,13 @@ class Runtime:
 
     def __init__(self, cfg, devices, *, journal=None, key_file=None, key=None, console=None,
                  loop=True, keep=None, environ=None, say=None, refuse_locked_boot=False,
-                 journal_format=None):
+                 journal_format=None, gaming_day_start=None):
+        """`gaming_day_start`: [controller] gaming_day_start ("HH:MM"), or None for the
+        default (controller/units.py)."""
+        from controller.units import GAMING_DAY_START, day_start_ns
         self.cfg, self.devices = cfg, devices
+        self.gaming_day_start = gaming_day_start or GAMING_DAY_START
+        self.day_start_ns = day_start_ns(self.gaming_day_start)
         self.journal_path = journal
         self.key_file, self.key = key_file, key
         self.journal_format = journal_format
@@ -175,7 +180,11 @@ class Runtime:
         return True
 
     def policies(self):
+        from controller.policies.devices import ReaderInspection
         self.selftests, policies = table_policies(model_class(self.cfg["game"]).GAME)
+        for policy in policies:                 # the configured gaming day, one place
+            if isinstance(policy, ReaderInspection):
+                policy.day_start_ns = self.day_start_ns
         return policies
 
     def model(self):
@@ -242,10 +251,12 @@ class Runtime:
         if connected is not None:
             connected(self.drivers)
         # the table's devices, by the names the console and the configuration give them (and
-        # the kind a fault names): `tablectl top` lists them from the journal, as `watch`
-        # does from the drivers, so the two screens agree on a healthy table (issue 35)
-        self.ctl.note("devices", devices={name: str(getattr(d, "device", name))
-                                          for name, d in sorted(self.drivers.items())})
+        # the kind a fault names), and when its gaming day begins: `tablectl top` reads them
+        # from the journal, as `watch` reads the drivers, so the two screens agree (issue 35)
+        self.ctl.day_start_ns = self.day_start_ns
+        self.ctl.note("table", gaming_day_start=self.gaming_day_start,
+                      devices={name: str(getattr(d, "device", name))
+                               for name, d in sorted(self.drivers.items())})
 
     def _outputs_safe(self):
         failures = self.ctl.safe_state()

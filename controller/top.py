@@ -23,6 +23,7 @@ from controller.console.screen import fault_line, render
 from controller.console.wager_meters import add_round, round_line
 from controller.errors import JournalError
 from controller.human import gaming_day
+from controller.units import DAY_NS, GAMING_DAY_START, day_start_ns
 
 CLEAR = "\x1b[H\x1b[2J"          # cursor home, clear the screen: the refresh in place
 
@@ -30,12 +31,11 @@ CLEAR = "\x1b[H\x1b[2J"          # cursor home, clear the screen: the refresh in
 class JournalFollower:
     """The journal file read-only, row by row after the last one seen: what `top` shows."""
 
-    DAY_START_NS = 6 * 3600 * 10 ** 9
-
     def __init__(self, path):
         if not os.path.isfile(path):
             raise JournalError("journal %s: no such file" % path)
         self.path = path
+        self.day_start_ns = day_start_ns()       # until the journal's `table` record says
         self.seq = 0
         self.game = None
         self.state = None
@@ -63,7 +63,7 @@ class JournalFollower:
         return "%s%02d:%02d" % (sign, abs(off) // 3600, abs(off) % 3600 // 60)
 
     def day(self, ts_ns):
-        return (ts_ns + self.offset_ns - self.DAY_START_NS) // (24 * 3600 * 10 ** 9)
+        return (ts_ns + self.offset_ns - self.day_start_ns) // DAY_NS
 
     def read(self):
         """Take the rows added since the last read."""
@@ -126,8 +126,14 @@ class JournalFollower:
                                                 self._fault_device)
                 self.lockouts.append({"when": self.local(ts), "device": device,
                                       "reason": data.get("reason"), "cleared": False})
-        elif entry == "record" and kind == "devices":
-            # the runtime's list at start: every device known, healthy until it says otherwise
+        elif entry == "record" and kind == "table":
+            # the runtime's at start: every device known, healthy until it says otherwise, and
+            # when the gaming day begins
+            try:
+                self.day_start_ns = day_start_ns(data.get("gaming_day_start",
+                                                          GAMING_DAY_START))
+            except ValueError:
+                pass
             for name in data.get("devices") or {}:
                 self.devices.setdefault(str(name), {"state": "ready", "fault": "",
                                                     "rejected": 0})

@@ -448,15 +448,26 @@ class Commands:
         rows.append(("floor link", self._link_text()))
         return _two_columns(rows)
 
+    def day_start_ns(self):
+        """When the gaming day begins (ns past local midnight): the table's configuration's
+        ([controller] gaming_day_start, which the runtime hands the controller and the card
+        reader's policy), else the default (controller/units.py)."""
+        from controller.policies.devices import ReaderInspection
+        from controller.units import day_start_ns
+        reader = self.ctl.policy(ReaderInspection)
+        if reader is not None:
+            return reader.day_start_ns
+        start = getattr(self.ctl, "day_start_ns", None)
+        return day_start_ns() if not isinstance(start, int) else start
+
     def gaming_day(self, ts_ns):
         """The gaming day of a stamp: the card reader's policy's day where it keeps one, else
-        a day from 06:00 casino local time (controller/policies/devices.py)."""
+        a day from the configured start, casino local time."""
         from controller.policies.devices import DAY_NS, ReaderInspection
         reader = self.ctl.policy(ReaderInspection)
         if reader is not None and reader.wall_offset_ns:
             return reader.gaming_day(ts_ns)
-        start = reader.day_start_ns if reader is not None else 6 * 3600 * 10 ** 9
-        return (ts_ns + view.local_offset_ns(self.ctl) - start) // DAY_NS
+        return (ts_ns + view.local_offset_ns(self.ctl) - self.day_start_ns()) // DAY_NS
 
     def day_text(self, day):
         from controller.human import gaming_day
@@ -465,9 +476,7 @@ class Commands:
     def c_meters(self, role, args):
         model = self.ctl.model
         today, total, day = self.meters_book.read()
-        from controller.policies.devices import ReaderInspection
-        reader = self.ctl.policy(ReaderInspection)
-        start = reader.day_start_ns if reader is not None else 6 * 3600 * 10 ** 9
+        start = self.day_start_ns()
         lines = ["money meters per wager (a gaming day begins %02d:%02d local time):"
                  % (start // (3600 * 10 ** 9), start // (60 * 10 ** 9) % 60)]
         since = "since installation" if self.meters_book.journal_path else \
