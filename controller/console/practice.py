@@ -14,6 +14,7 @@ drivers/hal.py loads the simulated pin factory. Every use is journaled like any 
 
 import importlib
 
+from controller.console.tree import Command
 from controller.errors import ConsoleError
 
 PRACTICE = "hal_sim.practice"          # loaded by name, only on an all-simulated table
@@ -38,8 +39,8 @@ class PracticeCommands:
         self.owner = owner
         self._practice = None
 
-    def nodes(self, Command):
-        """The commands of the tree (Command is commands.Command: no import cycle)."""
+    def nodes(self):
+        """The bench's commands, for the console's tree."""
         return (
             Command("inject", "technician", "inject DEVICE KIND", "bench only (every device "
                     "simulated): make DEVICE fail as KIND (`inject DEVICE` lists them)",
