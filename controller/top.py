@@ -143,7 +143,7 @@ class JournalFollower:
                       else data.get("device"))
             self.devices.setdefault(dev, {"state": "ready", "fault": "", "rejected": 0}).update(
                 state="fault", fault=fault_line(data.get("reason"), self.local(ts)))
-            self._fault_device = data.get("device") or dev
+            self._fault_device = dev           # its name, as `watch` and the console say
         elif entry == "event" and kind == "frame_rejected":
             dev = str(data.get("device") or source)
             self.devices.setdefault(dev, {"state": "ready", "fault": "", "rejected": 0})

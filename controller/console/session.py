@@ -401,7 +401,9 @@ class Session:
             return add.encode("ascii") if ed.pos == len(ed.buf) else ed.redraw()
         if len(words) == 1:
             return bytes([BEL])
-        listing = view.fit("  ".join(words), self.width)
+        import textwrap
+        listing = "\n".join(textwrap.wrap("  ".join(words), self.width,
+                                          break_on_hyphens=False))
         return b"\r\n" + crlf(listing + "\n") + self._prompt_line()
 
     # ---- lines -----------------------------------------------------------------------------

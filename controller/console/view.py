@@ -226,8 +226,9 @@ def fit(text, width):
             continue
         m = re.match(r"\s*\S+(?: \S+)*\s{2,}", line)
         lead = len(line) - len(line.lstrip(" "))
-        indent = len(m.group(0)) if m and len(m.group(0)) <= width // 2 else min(lead + 4,
-                                                                                  width // 2)
+        # a line already indented (a value's own next line) goes on under its own text
+        indent = len(m.group(0)) if m and len(m.group(0)) <= width // 2 else min(
+            lead if lead else 4, width // 2)
         if max(len(w) for w in line.split()) > width - indent:
             indent = min(lead + 2, width // 2)  # a hash or a path whole on a line of its own
         out.extend(textwrap.wrap(line, width, subsequent_indent=" " * indent,
