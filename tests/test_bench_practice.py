@@ -10,13 +10,14 @@ import pytest
 from controller.console import auth
 from hal_sim import bench
 from tests.console.support import FAST, PINS, Rig, said
+from tests.console.test_serial_terminal import Pane, fixture_of
 from tests.console.test_top import SOCAT, tmux  # noqa: F401 - fixture
 from tests.test_run import env_with, read_until, tablectl
 
 PROMPT = "tablectl[technician]>"
 
 
-class BenchRun:
+class BenchRun(Pane):
     """`tablectl run` on GAME-bench.toml with --pins, socat on its console in tmux."""
 
     def __init__(self, tmp_path, tmux, game="blackjack"):
@@ -29,17 +30,7 @@ class BenchRun:
                              str(tmp_path / "j.log"), "--pins", pins.path, env=env_with())
         line, self.seen = read_until(self.proc, "console: ")
         self.path = line.split(":", 1)[1].strip()
-        self.t = tmux("%s -,rawer,escape=0x1d %s,rawer" % (SOCAT, self.path), width=80,
-                      height=24)
-
-    def login(self, role="technician"):
-        self.t.keys("Enter")
-        self.t.wait_for("role:")
-        self.t.keys(role, "Enter")
-        self.t.wait_for("PIN:")
-        self.t.keys(PINS[role], "Enter")
-        self.prompt = "tablectl[%s]>" % role
-        self.t.wait_for(self.prompt, timeout=20)
+        self.open_pane(tmux)
 
     def run(self, line, until, timeout=20.0):
         """Type `line`, Enter; the pane (history too, tmux's wrapping undone) once `until`
@@ -55,9 +46,6 @@ class BenchRun:
             assert time.monotonic() < end, "no %r after %r:\n%s" % (until, line, text)
             time.sleep(0.05)
 
-    def joined(self):
-        return self.t._tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "t")
-
     def close(self):
         self.proc.terminate()
         try:
@@ -68,17 +56,7 @@ class BenchRun:
                 self.proc.wait()
 
 
-@pytest.fixture
-def bench_run(tmp_path, tmux):
-    made = []
-
-    def make(**kw):
-        b = BenchRun(tmp_path, tmux, **kw)
-        made.append(b)
-        return b
-    yield make
-    for b in made:
-        b.close()
+bench_run = fixture_of(BenchRun)
 
 
 @pytest.mark.reg("633a.7(a)")
@@ -98,8 +76,7 @@ def test_a_bench_table_takes_an_injected_fault_and_clears_it_after_its_self_test
     out = b.run("clear", "lock-out cleared by technician")
     assert "self-test shoe: pass" in out
     assert "state        closed" in b.run("status", "floor link")
-    lines = b.joined().splitlines()
-    assert max(len(ln) for ln in lines) <= 80, [ln for ln in lines if len(ln) > 80]
+    b.narrow()                              # every line within the 80 columns
 
 
 def test_the_autoplay_plays_rounds_on_the_bench_until_switched_off(bench_run):

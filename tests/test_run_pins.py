@@ -53,13 +53,8 @@ def test_run_pins_file_is_the_consoles_and_a_log_in_with_it_succeeds(tmp_path, s
         assert not [ln for ln in seen if "warning" in ln], seen
         term = Terminal(path)
         try:
-            term.send(b"\r")
-            term.expect(b"role: ")
-            term.send(b"technician\r")
-            term.expect(b"PIN: ")
-            term.send(PINS["technician"].encode() + b"\r")
-            assert "logged in as technician" in term.expect(b"tablectl[technician]> ",
-                                                            timeout=20)
+            assert "logged in as technician" in term.login("technician", PINS["technician"],
+                                                           timeout=20)
         finally:
             term.close()
     finally:

@@ -67,6 +67,15 @@ class Terminal:
         self.send(line.encode() + b"\r")
         return self.expect(prompt)
 
+    def login(self, role, pin, timeout=5.0):
+        """Log in as `role` with `pin`; what the console said, up to its prompt."""
+        self.send(b"\r")
+        self.expect(b"role: ")
+        self.send(role.encode() + b"\r")
+        self.expect(b"PIN: ")
+        self.send(pin.encode() + b"\r")
+        return self.expect(("tablectl[%s]> " % role).encode(), timeout)
+
     def ask(self, line, prompt=b"> "):
         """`line?` typed without Enter: the console answers at once and redraws the line,
         which is then erased (Ctrl-U) so the next command starts on an empty one."""

@@ -17,18 +17,15 @@ PROMPT = "tablectl[technician]>"
 ISO = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d"
 
 
-class Console:
-    """A simulated flop-poker table, its console on a pty, socat on it in an 80x24 pane."""
+class Pane:
+    """socat on a console's line in a tmux pane (80x24 unless told): what a technician's
+    serial terminal shows. Subclasses start the table and set `path`."""
 
-    def __init__(self, tmp_path, tmux, width=80, height=24):
+    width = 80
+
+    def open_pane(self, tmux, width=80, height=24):
         if SOCAT is None:
             pytest.skip("socat is not installed")
-        self.sim = Simulation("flop-poker", seed=5)
-        self.ctl = self.sim.ctl
-        self.ctl.start()
-        self.path, self.console = start_console(
-            self.ctl, self.sim.drivers, clock=time.monotonic_ns,
-            pin_store_path=pin_store(tmp_path).path, pin_params=FAST)
         self.t = tmux("%s -,rawer,escape=0x1d %s,rawer" % (SOCAT, self.path), width=width,
                       height=height)
         self.width = width
@@ -39,7 +36,8 @@ class Console:
         self.t.keys(role, "Enter")
         self.t.wait_for("PIN:")
         self.t.keys(PINS[role], "Enter")
-        self.t.wait_for("tablectl[%s]>" % role)
+        self.prompt = "tablectl[%s]>" % role
+        self.t.wait_for(self.prompt, timeout=20)
 
     def joined(self):
         """The pane and its history with tmux's own wrapping undone: each line as the
@@ -67,23 +65,44 @@ class Console:
         assert lines and max(len(ln) for ln in lines) <= self.width, "\n".join(
             ln for ln in lines if len(ln) > self.width)
 
+
+
+def fixture_of(cls):
+    """A fixture making `cls(tmp_path, tmux, **kw)` on demand, each closed at the end."""
+    @pytest.fixture
+    def made(tmp_path, tmux):
+        out = []
+
+        def make(**kw):
+            out.append(cls(tmp_path, tmux, **kw))
+            return out[-1]
+        yield make
+        for thing in out:
+            thing.close()
+    return made
+
+
+class Console(Pane):
+    """A simulated flop-poker table, its console on a pty, socat on it in an 80x24 pane."""
+
+    def __init__(self, tmp_path, tmux, width=80, height=24):
+        if SOCAT is None:
+            pytest.skip("socat is not installed")
+        self.sim = Simulation("flop-poker", seed=5)
+        self.ctl = self.sim.ctl
+        self.ctl.start()
+        self.path, self.console = start_console(
+            self.ctl, self.sim.drivers, clock=time.monotonic_ns,
+            pin_store_path=pin_store(tmp_path).path, pin_params=FAST)
+        self.open_pane(tmux, width, height)
+
     def close(self):
         self.console.stop()
         self.ctl.stop()
         self.sim.close()
 
 
-@pytest.fixture
-def console(tmp_path, tmux):
-    made = []
-
-    def make(**kw):
-        c = Console(tmp_path, tmux, **kw)
-        made.append(c)
-        return c
-    yield make
-    for c in made:
-        c.close()
+console = fixture_of(Console)
 
 
 def test_question_mark_answers_at_once_and_draws_the_line_again(console):
