@@ -40,6 +40,9 @@ CARD_TEXT = re.compile(r"(?<![A-Za-z0-9_\-])(?:10|[2-9TJQKA])[shdc](?![A-Za-z0-9
                        r"(?<![A-Za-z0-9_\-])JK(?![A-Za-z0-9_])")
 
 Entry = namedtuple("Entry", "seq ts_ns type kind source data")
+# the fields of journal entries that hold money (integer cents), shown in dollars at the console
+MONEY_FIELDS = frozenset(("amount", "award", "paid", "payout", "handle", "net", "meter",
+                          "reset", "contributed", "cents", "wagered", "won"))
 
 
 def scrub(text):
@@ -149,6 +152,10 @@ def render(entry, when=None):
     """One line for an entry, already redacted; `when(ts_ns)` gives its time as a person
     reads it (the console: casino local time), else the table clock's seconds."""
     data = redact(entry.data if isinstance(entry.data, dict) else {"value": entry.data})
+    if when is not None:             # a person reads it: money in dollars, stamps in local time
+        data = {k: dollars(v) if k in MONEY_FIELDS and type(v) is int else
+                when(v) if (k == "ts_ns" or k.endswith("_ns")) and type(v) is int else v
+                for k, v in data.items()}
     detail = " ".join("%s=%s" % (k, _atom(v)) for k, v in data.items())
     tag = entry.kind if entry.type == "event" else "%s:%s" % (entry.type, entry.kind)
     src = " (%s)" % entry.source if entry.source else ""

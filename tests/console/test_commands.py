@@ -279,11 +279,11 @@ def test_events_tails_and_searches_the_journal(tmp_path):
     assert all(len(ln) <= 80 for ln in lines)             # an entry folds on 80 columns
     out = [ln for ln in lines if ln.startswith("#")]
     assert len(out) == 3
-    assert "amount=29" in out[0] and "console_login" in out[1]
+    assert "amount=$0.29" in out[0] and "console_login" in out[1]        # dollars
     assert "record:console  role=floorperson" in out[2]   # itself, last
     assert "command=events" in " ".join(lines[lines.index(out[2]):])
-    assert "20 entries match" not in rig.run("events search amount=29")
-    assert "1 entries match 'amount=29'" in rig.run("events search amount=29")
+    assert "20 entries match" not in rig.run("events search amount=$0.29")
+    assert "1 entries match 'amount=$0.29'" in rig.run("events search amount=$0.29")
     assert "usage" in rig.run("events lots") and "1 to 500" in rig.run("events 0")
 
 
@@ -303,7 +303,7 @@ def test_events_reads_any_journal_with_iter_records(tmp_path):
     rig = Rig(tmp_path, journal=Rows())
     rig.login("floorperson")
     out = rig.run("events")
-    assert "#7" in out and "wager (sensor)  seat=2 amount=500" in out
+    assert "#7" in out and "wager (sensor)  seat=2 amount=$5.00" in out     # dollars
     assert "#8" in out and "record:lock_out  reason=jam" in out and "shuffle (shuffler)" in out
     assert "#9" in out and "card (shoe)  card=[hidden]" in out
     assert "#10" in out and "snapshot:snapshot" in out and "deck_order" not in out
