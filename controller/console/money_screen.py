@@ -136,16 +136,16 @@ class MoneyScreen(Screen):
             lines.append("card reader: %s this gaming day (581.2(d))"
                          % ("inspected and passed" if today else "INSPECTION DUE"))
             for i in list(reader.inspections)[-5:]:
-                lines.append("  day %s  %s  by %s  at %s s" % (i["day"], "passed" if i["passed"]
-                                                               else "FAILED", i["role"],
-                                                               view.seconds(i["ts_ns"])))
+                # the gaming day as its date, the time in local time (not table seconds)
+                lines.append("  day %s  %s  by %s  at %s" % (
+                    self.day_text(i["day"]), "passed" if i["passed"] else "FAILED", i["role"],
+                    self.when(i["ts_ns"])))
         opened = [e for e in view.entries(self.journal, kinds=("open_table", "new_deck"))
                   if e.type == "event"]
         lines.append("decks opened: %d" % len(opened))
         for e in opened[-5:]:
-            lines.append("  %s at %s s%s" % (e.kind, view.seconds(e.ts_ns),
-                                             "  decks=%s" % e.data["decks"]
-                                             if "decks" in e.data else ""))
+            lines.append("  %s at %s%s" % (e.kind, self.when(e.ts_ns), "  decks=%s" % e.data[
+                "decks"] if "decks" in e.data else ""))
         intervals = ctl.policy(ChangeIntervals)
         placed = dict(intervals.placed) if intervals else {}
         if getattr(ctl.model, "dice_placed_ns", None):

@@ -247,3 +247,18 @@ def test_one_name_per_device_the_configured_one_and_its_kind_taken_too(tmp_path)
         assert commands.live_info()["lockouts"][-1]["device"] == "shoe"
     finally:
         sim.close()
+
+
+@pytest.mark.reg("581.2(d)")
+def test_inspections_say_the_gaming_day_and_local_times(tmp_path):
+    from tests.console.support import Rig
+    rig = Rig(tmp_path, game="double-attack-blackjack")
+    rig.ctl.start()
+    try:
+        rig.login("floorperson")
+        assert "passed, by floorperson" in rig.run("inspections reader pass")
+        out = rig.run("inspections")
+        assert re.search(r"day \d{4}-\d\d-\d\d  passed  by floorperson  at %s" % ISO, out), out
+        assert not re.search(r"at [\d.]+ s\b", out)             # no table seconds
+    finally:
+        rig.ctl.stop()
