@@ -19,6 +19,7 @@ import os
 import time
 from collections import deque
 
+from controller.clearing import rule_for
 from controller.console.screen import fault_line, render
 from controller.console.wager_meters import add_round, round_line
 from controller.errors import JournalError
@@ -121,9 +122,9 @@ class JournalFollower:
                               model.get("results"))
         elif entry == "record" and kind in ("lock_out", "integrity_lock"):
             if self.lockout is None:
-                self.lockout = {"reason": data.get("reason"), "ts": ts}
                 device = data.get("device") or ("journal" if kind == "integrity_lock" else
                                                 self._fault_device)
+                self.lockout = {"reason": data.get("reason"), "ts": ts, "device": device}
                 self.lockouts.append({"when": self.local(ts), "device": device,
                                       "reason": data.get("reason"), "cleared": False})
         elif entry == "record" and kind == "table":
@@ -176,7 +177,8 @@ class JournalFollower:
                 "round": self.round, "accepting": None,
                 "lockout": None if self.lockout is None else {
                     "reason": self.lockout["reason"],
-                    "to_clear": "see the console's `status`"},
+                    # the clear service's own rule, as `watch` and the console's status say it
+                    "to_clear": rule_for({"device": self.lockout["device"]}).describe()},
                 "devices": [(n, d["state"], (d["fault"] + ("  %d frames rejected"
                                                            % d["rejected"] if d["rejected"]
                                                            else "")).strip())

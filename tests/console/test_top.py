@@ -169,12 +169,15 @@ def test_top_and_watch_show_the_same_devices_on_a_healthy_table_and_after_a_faul
         while sim.ctl.model.state != "locked_out":
             sim.ctl.run_once(wait_s=0.1)
             assert time.monotonic() < end
+        sim.ctl.commit_pending()              # the lock-out's record on the disk, as a shutdown
         top.read()
         shown_top = dict((n, (s, f)) for n, s, f in top.info()["devices"])["shoe"]
         shown_watch = dict((n, (s, f)) for n, s, f in watch.live_info()["devices"])["shoe"]
         assert shown_top[0] == shown_watch[0] == "fault"
         assert shown_top[1].split(" at ")[0] == shown_watch[1].split(" at ")[0] == \
             "last fault: jam"
+        assert top.info()["lockout"]["to_clear"] == watch.live_info()["lockout"]["to_clear"]
+        assert "once shoe passes its self-test" in top.info()["lockout"]["to_clear"]
         assert render(watch.live_info()).startswith("tablectl watch  blackjack")
         assert render(top.info()).startswith("tablectl top  blackjack")
     finally:
