@@ -25,7 +25,8 @@ def cmd_config(args, out, err=None, environ=None):
     devices = sorted((section.get("devices") or {}))
     floor = section.get("floor")
     out.write("%s: valid: %s, GPIO backend %s, %d devices (%s)%s%s\n" % (
-        args.file, cfg["game"], backend, len(devices), ", ".join(devices) or "none",
+        args.file, cfg["game"], backend or "from $TABLECTL_HAL at run (the systemd unit sets "
+        "it)", len(devices), ", ".join(devices) or "none",
         ", console on %s" % section["console"]["tty"] if (section.get("console") or {}).get(
             "tty") else ", console on a new pty",
         ", floor link as %s" % floor["table_id"] if floor else ""))

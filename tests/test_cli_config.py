@@ -50,3 +50,13 @@ def test_bare_config_and_bare_floor_list_their_verbs():
         assert verb in r.stdout
     r = tablectl("floor", "--http", "127.0.0.1:1")                  # not bare: the service
     assert r.returncode == 2 and "--nats URL is required" in r.stderr
+
+
+def test_config_check_of_a_template_without_hal_says_the_unit_chooses(capsys, monkeypatch):
+    """The shipped template names no backend: the unit's TABLECTL_HAL=real does, so a
+    technician's shell (without it) is not told the file is wrong."""
+    import os
+    monkeypatch.delenv("TABLECTL_HAL", raising=False)
+    path = os.path.join(ROOT, "deploy", "tables", "blackjack.toml")
+    assert cli.main(["config", "check", path]) == 0
+    assert "GPIO backend from $TABLECTL_HAL at run" in capsys.readouterr().out
