@@ -28,7 +28,8 @@ def real_device(name, driver):
     port = getattr(getattr(driver, "link", None), "port", None)
     if getattr(port, "simulator", None) is not None:
         return None
-    return "%s is a real device (%s)" % (name, getattr(driver, "url", None) or "not simulated")
+    return "%s is not a bench's simulated device (its port is %s, not sim://)" % (
+        name, getattr(driver, "url", None) or "not a simulator's")
 
 
 class PracticeCommands:
@@ -67,7 +68,8 @@ class PracticeCommands:
             if why is not None:
                 raise ConsoleError("refused on a table with real devices: %s; faults are "
                                    "injected only on a bench whose devices are all simulated "
-                                   "(deploy/tables/GAME-bench.toml)" % why)
+                                   "(tablectl run --config deploy/tables/GAME-bench.toml; "
+                                   "tablectl sim injects them with --fault)" % why)
         if self._practice is None:
             module = importlib.import_module(PRACTICE)
             self._practice = module.Practice(self.owner.ctl, devices, say=self.owner.say)
