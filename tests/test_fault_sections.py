@@ -62,3 +62,12 @@ def test_journal_show_of_a_blackjack_round_cites_633a7s(tmp_path, capsys):
     assert cli.main(["journal", "show", str(path), "--round", "1"]) == 0
     out = capsys.readouterr().out
     assert "the round as it happened (633a.7(s)):" in out and "581.7(q)" not in out
+
+
+@pytest.mark.parametrize("game", ALL_GAMES)
+def test_every_game_names_the_section_a_device_fault_cites(game):
+    """No lock-out shows "[-]": where a game's own handler names no section, its
+    declaration's fault_section is cited, a section of its own chapter."""
+    section = declaration(game).fault_section
+    chapter = (declaration(game).no_more_bets_section or "637a").split(".")[0].split("(")[0]
+    assert section and section.startswith(chapter), (game, section)   # the poker room: 637a

@@ -10,4 +10,5 @@ DECLARES = Declaration(
              "controller.games.declarations.poker", "controller.lab.par.poker"),
     par_sheets="controller.lab.par.poker",
     scenario="controller.games.poker_scenario:PokerScenario",
+    fault_section="637a(e)(4)(ii)",      # the automated card shuffling device it may use
 )
