@@ -25,6 +25,7 @@ VERBS = (
     ("strategy", "controller.lab.par.strategy", "lab"),
     ("sim", "controller.lab.sim", "lab"),
     ("run", "controller.run", "firmware"),
+    ("config", "controller.cli_config", "firmware"),
     ("journal", "controller.journal.cli", "firmware"),
     ("passwd", "controller.cli_passwd", "firmware"),
     ("manifest", "controller.cli_manifest", "firmware"),

@@ -13,7 +13,7 @@ import os
 import sys
 import warnings
 
-from controller.console.auth import (DEFAULT_PIN_STORE, ROLES, PinStore, check_pin,
+from controller.console.auth import (PIN_DEFAULT_TEXT, ROLES, PinStore, check_pin,
                                      default_pin_store)
 from controller.errors import PinStoreError, TablectlError
 
@@ -97,8 +97,7 @@ def cmd_passwd(args, out, prompt=None, confirm=None):
 def add_parser(sub):
     p = sub.add_parser("passwd", help="set a role's console PIN (asked twice, not echoed)")
     p.add_argument("role", choices=ROLES)
-    p.add_argument("--file", help="the PIN file (default $TABLECTL_PINS or %s)"
-                   % DEFAULT_PIN_STORE)
+    p.add_argument("--file", help="the PIN file (default: %s)" % PIN_DEFAULT_TEXT)
     p.add_argument("--replace-damaged", action="store_true", help="replace a PIN file that "
                    "cannot be read without asking (it is kept as FILE.damaged-N)")
     p.set_defaults(func=cmd_passwd)

@@ -33,6 +33,9 @@ section is valid and the templates stay equal to the defaults):
     [controller.console]        tty (a serial device; default: a new pty), pins (the PIN
                                 file), manifest (what `verify` checks)
     [controller.floor]          the floor link (controller/wire/config.py)
+    gaming_day_start  "HH:MM", when the casino's gaming day begins, local time (default
+                 "06:00", controller/units.py): the card reader's daily inspection and the
+                 console's and `tablectl top`'s gaming-day meters count days from it
 """
 
 import copy
@@ -45,7 +48,8 @@ from controller import device_registry as registry
 
 COMMON_KEYS = ("game", "table_min", "table_max", "offered", "limits", "paytables",
                "progressive", "options", "controller")
-CONTROLLER_KEYS = ("hal", "devices", "console", "journal_key", "journal_format", "floor")
+CONTROLLER_KEYS = ("hal", "devices", "console", "journal_key", "journal_format", "floor",
+                   "gaming_day_start")
 CONTROLLER_HALS = ("real", "sim")
 CONSOLE_KEYS = ("tty", "pins", "manifest")
 
@@ -168,6 +172,13 @@ def validate(doc, model_cls):
     return cfg
 
 
+def gaming_day_start_ns(section=None):
+    """ns past local midnight when the gaming day begins: [controller] gaming_day_start of a
+    checked section, else the default (units.GAMING_DAY_START)."""
+    from controller.units import GAMING_DAY_START, day_start_ns
+    return day_start_ns((section or {}).get("gaming_day_start", GAMING_DAY_START))
+
+
 def _one_of(name, value, choices):
     """`value` if it is one of `choices`, else ConfigError naming them."""
     if value not in choices:
@@ -193,6 +204,13 @@ def check_controller(section):
             raise ConfigError("controller.journal_key must be the path of the journal's key "
                               "file, not %r" % (path,))
         out["journal_key"] = path
+    if "gaming_day_start" in section:
+        from controller.units import day_start_ns
+        try:
+            day_start_ns(section["gaming_day_start"])
+        except ValueError as e:
+            raise ConfigError("controller.gaming_day_start: %s" % e)
+        out["gaming_day_start"] = section["gaming_day_start"]
     if "journal_format" in section:
         from controller.journal.formats import NEW, new_format_refusal
         if section["journal_format"] != NEW:
@@ -256,7 +274,8 @@ def device_keys(kind, cls, serial):
     extra = registry.types()[kind].keys          # pin names, registered with the kind
     if extra:
         keys |= set(registry.resolve(extra))
-    return keys - _INTERNAL
+    # a callback (`on_tick`, `on_due`, ...) is the code's to hand over, never a person's to set
+    return {k for k in keys - _INTERNAL if not k.startswith("on_")}
 
 
 def check_url(key, url, hal=None):

@@ -93,9 +93,10 @@ def table_time(ts_ns):
     return "table time %.3f s" % (ts_ns / NS)
 
 
-def gaming_day(day_number, day_start_ns=6 * 3600 * NS):
+def gaming_day(day_number):
     """The gaming day as the date it begins on: day numbers count days since 1970-01-01 in
-    local time, shifted by the hour the gaming day starts (controller/policies/devices.py)."""
+    local time, shifted by the hour the gaming day starts (controller/units.py
+    GAMING_DAY_START, or [controller] gaming_day_start)."""
     if type(day_number) is not int:
         return str(day_number)
     return (datetime.date(1970, 1, 1) + datetime.timedelta(days=day_number)).isoformat()

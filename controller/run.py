@@ -32,6 +32,7 @@ import sys
 import threading
 
 from controller import config as configuration
+from controller.console.auth import PIN_DEFAULT_TEXT
 from controller.errors import ConfigError, JournalInUse, TablectlError
 from controller.games import model_class
 from controller.runtime import ConfiguredDevices, Runtime, writer
@@ -41,15 +42,20 @@ log = logging.getLogger(__name__)
 EXIT_OK, EXIT_FAILED, EXIT_CONFIG = 0, 1, 2
 
 
-def load_config(path, environ=None):
-    """(game config, controller section, backend name); ConfigError for anything wrong."""
-    from drivers.hal import HalError, choose_backend
+def load_config(path, environ=None, check_gpio=True):
+    """(game config, controller section, backend name); ConfigError for anything wrong
+    (`check_gpio`: also that the backend's library loads here, drivers/hal.py)."""
+    from drivers.hal import HalError, check_backend, choose_backend
     cfg = configuration.load(path, model_class)
     section = cfg.pop("controller", None) or {"devices": {}, "console": {}}
     try:
         backend = choose_backend(section.get("hal"), environ)
+        if check_gpio:
+            check_backend(backend)          # the GPIO library, before the journal is made
     except HalError as e:
-        raise ConfigError(str(e))
+        if check_gpio or section.get("hal") is not None:
+            raise ConfigError(str(e))
+        backend = None                      # `config check`: the unit's environment says
     # the device settings and urls were checked by the configuration's loader (keys against
     # what each driver takes, urls against pyserial's schemes): before the journal is touched
     return cfg, section, backend
@@ -71,6 +77,7 @@ class Runner(Runtime):
                          journal=journal_path, key_file=section.get("journal_key"),
                          journal_format=section.get("journal_format"),
                          console=section.get("console") or {}, environ=environ,
+                         gaming_day_start=section.get("gaming_day_start"),
                          say=writer(self.err, "tablectl run: "))
         floor = section.get("floor")
         if floor:                   # [controller.floor]: the floor uplink (docs/floor.md)
@@ -92,7 +99,11 @@ class Runner(Runtime):
         return dict(self.cfg, controller=self.section)     # `show config` shows both
 
     def start_console(self):
+        from controller.console.auth import pin_warning
         super().start_console()
+        warning = pin_warning(self.pins_path)        # every log-in refused: say so now
+        if warning:
+            self.say(warning)
         self.err.write("console: %s\n" % self.console_path)
         self.err.flush()
 
@@ -114,6 +125,9 @@ def cmd_run(args, out, err=None, environ=None):
     def on_signal(signum, frame):
         stop.set()
 
+    pins = getattr(args, "pins", None)
+    if pins:                            # --pins wins over [controller.console] pins
+        section = dict(section, console=dict(section.get("console") or {}, pins=pins))
     try:
         runner = Runner(cfg, section, backend, args.journal, environ=environ, err=err)
     except ConfigError as e:            # e.g. the floor link's password file
@@ -160,7 +174,11 @@ def add_parser(sub):
     run.add_argument("--config", required=True, metavar="TABLE.toml",
                      help="the table configuration (e.g. /etc/tablectl/table.toml)")
     run.add_argument("--journal", required=True, metavar="PATH",
-                     help="the journal (SQLite); created only where no file is, else resumed "
-                     "from after the boot checks (exit 2 if another process holds it)")
+                     help="the journal (a sector log, controller/journal); created only where "
+                     "no file is, else resumed from after the boot checks (exit 2 if another "
+                     "process holds it)")
+    run.add_argument("--pins", metavar="FILE", help="the console's PIN file (default: "
+                     "[controller.console] pins, else %s; `tablectl passwd ROLE --file FILE` "
+                     "sets one); a warning at start when it holds no PIN" % PIN_DEFAULT_TEXT)
     run.set_defaults(func=cmd_run)
     return run

@@ -101,8 +101,13 @@ class Runtime:
 
     def __init__(self, cfg, devices, *, journal=None, key_file=None, key=None, console=None,
                  loop=True, keep=None, environ=None, say=None, refuse_locked_boot=False,
-                 journal_format=None):
+                 journal_format=None, gaming_day_start=None):
+        """`gaming_day_start`: [controller] gaming_day_start ("HH:MM"), or None for the
+        default (controller/units.py)."""
+        from controller.units import GAMING_DAY_START, day_start_ns
         self.cfg, self.devices = cfg, devices
+        self.gaming_day_start = gaming_day_start or GAMING_DAY_START
+        self.day_start_ns = day_start_ns(self.gaming_day_start)
         self.journal_path = journal
         self.key_file, self.key = key_file, key
         self.journal_format = journal_format
@@ -175,7 +180,11 @@ class Runtime:
         return True
 
     def policies(self):
+        from controller.policies.devices import ReaderInspection
         self.selftests, policies = table_policies(model_class(self.cfg["game"]).GAME)
+        for policy in policies:                 # the configured gaming day, one place
+            if isinstance(policy, ReaderInspection):
+                policy.day_start_ns = self.day_start_ns
         return policies
 
     def model(self):
@@ -241,6 +250,13 @@ class Runtime:
         connected = getattr(self.devices, "connected", None)
         if connected is not None:
             connected(self.drivers)
+        # the table's devices, by the names the console and the configuration give them (and
+        # the kind a fault names), and when its gaming day begins: `tablectl top` reads them
+        # from the journal, as `watch` reads the drivers, so the two screens agree (issue 35)
+        self.ctl.day_start_ns = self.day_start_ns
+        self.ctl.note("table", gaming_day_start=self.gaming_day_start,
+                      devices={name: str(getattr(d, "device", name))
+                               for name, d in sorted(self.drivers.items())})
 
     def _outputs_safe(self):
         failures = self.ctl.safe_state()
@@ -253,9 +269,10 @@ class Runtime:
         from controller.console import start_console
         from controller.console.auth import default_pin_store
         console = self.console_section
+        self.pins_path = console.get("pins") or default_pin_store()
         self.console_path, self.console = start_console(
             self.ctl, self.drivers, clock=self.ctl.clock,
-            pin_store_path=console.get("pins") or default_pin_store(),
+            pin_store_path=self.pins_path,
             tty=console.get("tty"), manifest_path=console.get("manifest"),
             config=self.console_config())
         self.on_shutdown("console", self.console.stop)

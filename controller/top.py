@@ -2,8 +2,8 @@
 place; the screen is the one the console's `watch` draws (controller/console/screen.py).
 
 Why the journal and not the running controller: the journal is already the one record every
-part writes before anything is applied, SQLite in WAL mode lets a read-only reader follow it
-without ever blocking the controller's writer, and it needs no new port, socket or privilege on
+part writes before anything is applied, a read-only reader follows it (the sector log, or an
+older journal's SQLite file in WAL mode) without ever blocking the controller's writer, and it needs no new port, socket or privilege on
 a table (nothing to secure, nothing that can stop the loop). `top` therefore opens the file
 read-only (mode=ro), reads only the rows after those it has seen, and shows:
     the table's state (the last snapshot's, or LOCKED OUT while a lock-out is in force),
@@ -19,10 +19,12 @@ import os
 import time
 from collections import deque
 
-from controller.console.screen import render
+from controller.clearing import rule_for
+from controller.console.screen import fault_line, render
 from controller.console.wager_meters import add_round, round_line
 from controller.errors import JournalError
 from controller.human import gaming_day
+from controller.units import DAY_NS, GAMING_DAY_START, day_start_ns
 
 CLEAR = "\x1b[H\x1b[2J"          # cursor home, clear the screen: the refresh in place
 
@@ -30,12 +32,11 @@ CLEAR = "\x1b[H\x1b[2J"          # cursor home, clear the screen: the refresh in
 class JournalFollower:
     """The journal file read-only, row by row after the last one seen: what `top` shows."""
 
-    DAY_START_NS = 6 * 3600 * 10 ** 9
-
     def __init__(self, path):
         if not os.path.isfile(path):
             raise JournalError("journal %s: no such file" % path)
         self.path = path
+        self.day_start_ns = day_start_ns()       # until the journal's `table` record says
         self.seq = 0
         self.game = None
         self.state = None
@@ -63,7 +64,7 @@ class JournalFollower:
         return "%s%02d:%02d" % (sign, abs(off) // 3600, abs(off) % 3600 // 60)
 
     def day(self, ts_ns):
-        return (ts_ns + self.offset_ns - self.DAY_START_NS) // (24 * 3600 * 10 ** 9)
+        return (ts_ns + self.offset_ns - self.day_start_ns) // DAY_NS
 
     def read(self):
         """Take the rows added since the last read."""
@@ -121,22 +122,32 @@ class JournalFollower:
                               model.get("results"))
         elif entry == "record" and kind in ("lock_out", "integrity_lock"):
             if self.lockout is None:
-                self.lockout = {"reason": data.get("reason"), "ts": ts}
                 device = data.get("device") or ("journal" if kind == "integrity_lock" else
                                                 self._fault_device)
+                self.lockout = {"reason": data.get("reason"), "ts": ts, "device": device}
                 self.lockouts.append({"when": self.local(ts), "device": device,
                                       "reason": data.get("reason"), "cleared": False})
+        elif entry == "record" and kind == "table":
+            # the runtime's at start: every device known, healthy until it says otherwise, and
+            # when the gaming day begins
+            try:
+                self.day_start_ns = day_start_ns(data.get("gaming_day_start",
+                                                          GAMING_DAY_START))
+            except ValueError:
+                pass
+            for name in data.get("devices") or {}:
+                self.devices.setdefault(str(name), {"state": "ready", "fault": "",
+                                                    "rejected": 0})
         elif entry == "event" and kind == "fault":
             # the driver's name (the event's source) is the device a technician knows
             dev = str(source if source not in (None, "console", "controller", "test")
                       else data.get("device"))
-            self.devices.setdefault(dev, {"state": "ok", "fault": "", "rejected": 0}).update(
-                state="FAULT", fault="last fault: %s at %s" % (data.get("reason"),
-                                                                   self.local(ts)))
-            self._fault_device = data.get("device") or dev
+            self.devices.setdefault(dev, {"state": "ready", "fault": "", "rejected": 0}).update(
+                state="fault", fault=fault_line(data.get("reason"), self.local(ts)))
+            self._fault_device = dev           # its name, as `watch` and the console say
         elif entry == "event" and kind == "frame_rejected":
             dev = str(data.get("device") or source)
-            self.devices.setdefault(dev, {"state": "ok", "fault": "", "rejected": 0})
+            self.devices.setdefault(dev, {"state": "ready", "fault": "", "rejected": 0})
             self.devices[dev]["rejected"] += 1
         elif entry == "event" and kind == "clear" and self.lockout is not None and \
                 data.get("selftest") is not False:
@@ -144,7 +155,7 @@ class JournalFollower:
         elif entry == "event":
             dev = str(source)
             if dev not in ("console", "controller", "test") and dev not in self.devices:
-                self.devices[dev] = {"state": "ok", "fault": "", "rejected": 0}
+                self.devices[dev] = {"state": "ready", "fault": "", "rejected": 0}
 
     def _cleared(self, data):
         # a clear the game refused is followed by a `refused` record; a lock-out is cleared
@@ -155,17 +166,19 @@ class JournalFollower:
             if self.lockouts:
                 self.lockouts[-1].update(cleared=True, by=data.get("role"))
             for d in self.devices.values():
-                if d["state"] == "FAULT":
-                    d["state"] = "ok"
+                if d["state"] == "fault":
+                    d["state"] = "ready"
 
     def info(self):
         today = self.day(self.last_ts) if self.last_ts is not None else None
         state = "locked_out" if self.lockout else (self.state or "-")
-        return {"now": self.local(self.last_ts), "game": self.game, "state": state,
+        return {"title": "tablectl top", "now": self.local(self.last_ts), "game": self.game,
+                "state": state,
                 "round": self.round, "accepting": None,
                 "lockout": None if self.lockout is None else {
                     "reason": self.lockout["reason"],
-                    "to_clear": "see the console's `status`"},
+                    # the clear service's own rule, as `watch` and the console's status say it
+                    "to_clear": rule_for({"device": self.lockout["device"]}).describe()},
                 "devices": [(n, d["state"], (d["fault"] + ("  %d frames rejected"
                                                            % d["rejected"] if d["rejected"]
                                                            else "")).strip())

@@ -5,6 +5,21 @@ instead of taking them from one another."""
 SECOND_NS = 10 ** 9
 HOUR_NS = 3600 * SECOND_NS
 DAY_NS = 24 * HOUR_NS
+# When the casino's gaming day begins, local time, where the table's configuration names
+# no other ([controller] gaming_day_start, controller/config.py): the one place it is said.
+GAMING_DAY_START = "06:00"
+
+
+def day_start_ns(text=GAMING_DAY_START):
+    """"HH:MM" (00:00 to 23:59, two digits each) -> ns past local midnight; ValueError naming
+    the form for anything else (a strict getter: "6:00", "06:00:00", "24:00" are refused)."""
+    if not isinstance(text, str) or len(text) != 5 or text[2] != ":" or \
+            not (text[:2] + text[3:]).isdigit():
+        raise ValueError("%r is not a time of day as HH:MM (e.g. %s)" % (text, GAMING_DAY_START))
+    hours, minutes = int(text[:2]), int(text[3:])
+    if hours > 23 or minutes > 59:
+        raise ValueError("%r is not a time of day (00:00 to 23:59)" % text)
+    return hours * HOUR_NS + minutes * 60 * SECOND_NS
 
 
 def cents(n):

@@ -30,6 +30,11 @@ def _load_gpio():
                        "a Pi 5): %s" % e) from e
 
 
+def available():
+    """HalError if RPi.GPIO cannot be loaded here (drivers/hal.py check_backend)."""
+    _load_gpio()
+
+
 class RealFactory(PinFactory):
     """Pins on this Pi's GPIO header through RPi.GPIO."""
 

@@ -87,6 +87,17 @@ def choose_backend(configured=None, environ=None):
     return from_env
 
 
+def check_backend(name):
+    """HalError now if the backend `name` cannot be opened on this machine (the real one
+    without RPi.GPIO): `tablectl run` asks before it creates or opens the journal, so a
+    machine that can never run the table leaves no journal behind. A backend module says so
+    with an `available()` that raises HalError; one without it is always available."""
+    module = importlib.import_module(BACKENDS[name][0])
+    available = getattr(module, "available", None)
+    if available is not None:
+        available()
+
+
 def open_factory(configured=None, environ=None, **options):
     """A new pin factory of the chosen backend (see `choose_backend`)."""
     module, cls = BACKENDS[choose_backend(configured, environ)]

@@ -22,18 +22,35 @@ FOLDER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
                       "deploy", "tables")
 
 
+def used(model):
+    """The serial devices a table of `model`'s game, as configured, uses (issue 35: no dice
+    reader at Blackjack), read from the game itself: a device whose input the game has no
+    handler for (a dice reader's `dice`, a card reader's `reader`, a shoe's `card`) is not
+    used, nor a shuffler or an automated shoe its configuration takes out (`in_use`, or
+    `shuffler = "manual"`); the meter display only where it has a progressive meter; the
+    dealer panel at every table."""
+    from controller.progressive import progressives
+    in_use = getattr(model, "in_use", None)
+    options = (getattr(model, "config", None) or {}).get("options", {})
+    has = {"card_reader": hasattr(model, "on_reader"), "dice_reader": hasattr(model, "on_dice"),
+           "shoe": hasattr(model, "on_card") and (in_use is None or in_use("dealing_shoe")),
+           "shuffler": hasattr(model, "on_card") and options.get("shuffler") != "manual" and
+           (in_use is None or in_use("shuffler")),
+           "dealer_panel": True, "meter_display": bool(progressives(model))}
+    return tuple(name for name in TABLE_DEVICES + PROGRESSIVE_DEVICES if has[name])
+
+
 def bench_devices(game):
     """{name: settings} of the [controller.devices] section for `game`'s bench."""
     from controller import config as configuration
     from controller.games import declaration, model_class
-    from controller.progressive import progressives
     cls = model_class(game)
     cfg = configuration.validate({"game": game}, cls)
-    serial = TABLE_DEVICES + (PROGRESSIVE_DEVICES if progressives(cls(cfg)) else ())
-    devices = {name: {"url": "sim://%s" % name} for name in serial}
-    devices["shuffler"]["counts"] = cfg.get("options", {}).get("shuffler") == "counting"
+    devices = {name: {"url": "sim://%s" % name} for name in used(cls(cfg))}
+    if "shuffler" in devices:
+        devices["shuffler"]["counts"] = cfg.get("options", {}).get("shuffler") == "counting"
     dice = declaration(game).dice_per_roll            # 670a.12: three dice
-    if dice is not None:
+    if dice is not None and "dice_reader" in devices:
         devices["dice_reader"]["dice"] = dice
     devices["progressive_system"] = dict(PROGRESSIVE_PINS)
     devices["buttons"] = dict(BUTTON_PINS)

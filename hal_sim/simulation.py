@@ -18,11 +18,10 @@ module lazily for `tablectl sim`).
 """
 
 import logging
-import os
 import time
 
 from controller import config as configuration
-from controller.console.auth import SIM_PIN_STORE
+from controller.console.auth import default_pin_store
 from controller.errors import ConfigError
 from controller.games import ALL_GAMES, declaration, model_class
 from controller.games.engine import LOCKED_OUT, SHUFFLED
@@ -127,10 +126,10 @@ class Simulation:
         """`parts`: more parts of the table (a floor link), started after the console, before
         play; see Runtime.register_part. `link_options`: the drivers' Link options (e.g.
         heartbeat_timeout_ms), for a bench that measures something other than the link.
-        `pins`: the console's PIN file (else $TABLECTL_PINS, else SIM_PIN_STORE);
+        `pins`: the console's PIN file (else auth.default_pin_store());
         `on_console(simulation)` is called once the console is up, before a resume that may
         wait for it; `manual_clear` and `on_locked` go to the autoplay (sim --manual-clear)."""
-        self.pins_path = pins or os.environ.get("TABLECTL_PINS") or SIM_PIN_STORE
+        self.pins_path = pins or default_pin_store()
         self.game, self.seed, self.progress = game, seed, progress
         self.faults = list(faults)
         cls = model_class(game)
@@ -250,7 +249,7 @@ class Simulation:
             "game": self.game, "seed": self.seed,
             "rounds_completed": ap.stats["rounds_completed"],
             "rounds_void": ap.stats["rounds_void"],
-            "lockouts": [{"reason": lo["reason"], "section": lo["section"],
+            "lockouts": [{"reason": lo["reason"], "section": ctl.model.lockout_section(lo),
                           "cleared": lo["cleared"]} for lo in ctl.lockouts],
             "wagers_after_no_more_bets": {
                 "attempted": ap.stats["past_post_attempts"],

@@ -57,20 +57,31 @@ def tablectl(*args, env=None):
 
 
 def read_until(proc, prefix, timeout=120.0):
-    """stderr lines until one starts with `prefix`; (that line, every line read). The bound is
-    generous (a loaded machine starts a controller slowly); it returns as soon as the line comes."""
-    seen = []
+    """stderr lines until one starts with `prefix`; (that line, every line read).
+
+    Read from the pipe's fd, whole lines, never through the file object's buffer: two lines
+    that arrive in one read are both seen here (select on a buffered file would wait for
+    more while the second sat in its buffer, and communicate(), which reads the fd, would
+    never see it). Every line read is in `seen`, those after the one found too."""
+    fd = proc.stderr.fileno()
+    seen, found, chunk = [], None, b""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        ready, _, _ = select.select([proc.stderr], [], [], max(0.0, end - time.monotonic()))
+        ready, _, _ = select.select([fd], [], [], max(0.0, end - time.monotonic()))
         if not ready:
             break
-        line = proc.stderr.readline()
-        if not line:
+        data = os.read(fd, 65536)
+        if not data:
             break
-        seen.append(line)
-        if line.startswith(prefix):
-            return line, seen
+        chunk += data
+        *lines, chunk = chunk.split(b"\n")
+        for raw in lines:
+            line = raw.decode(errors="replace") + "\n"
+            seen.append(line)
+            if found is None and line.startswith(prefix):
+                found = line
+        if found is not None and not chunk:
+            return found, seen
     raise AssertionError("no %r line within %.0f s; stderr: %s" % (prefix, timeout, seen))
 
 

@@ -7,8 +7,12 @@
 
     session.py   line discipline (echo, Backspace/DEL, CR or LF), log-in, idle end
     auth.py      roles, salted scrypt PINs (`tablectl passwd ROLE`), the log-in lock-out
-    commands.py  the command tree (prefixes, ?), who may run what; nothing edits a meter or
-                 the journal; `clear` asks the one clear service (controller/clearing.py)
+    commands.py  the command tree (prefixes, ?, Tab), who may run what; nothing edits a
+                 meter or the journal; `clear` asks the one clear service (controller/clearing.py)
+    tree.py      the tree's words (Command, Resolved, match) and Screen, the base of:
+    table_screen.py, money_screen.py, journal_screen.py, software_screen.py, practice.py
+                 the commands' bodies, one module per screen they serve (practice: the
+                 bench's inject, repair, autoplay, on an all-simulated table only)
     view.py      card identities kept off the screen, device text made printable, casino
                  local time, dollars; journal entries in one shape
     screen.py    the one live screen, state to last rounds, that `watch` and `tablectl top` draw

@@ -26,14 +26,41 @@ SCRYPT = {"n": 2 ** 14, "r": 8, "p": 1}
 DKLEN = 32
 PIN_DIGITS = (4, 16)
 DEFAULT_PIN_STORE = "/etc/tablectl/console-pins.json"
-# A simulated table's (`tablectl sim`, hal_sim/simulation.py): $TABLECTL_PINS, else this, the
-# user's own (no root needed; `tablectl passwd ROLE --file` writes it)
-SIM_PIN_STORE = os.path.join(os.path.expanduser("~"), ".tablectl", "console-pins.json")
+# Where an installed table keeps its configuration (deploy/install.sh makes it): its PINs are
+# DEFAULT_PIN_STORE. Anywhere else (a bench, a laptop) they are the user's own, no root needed.
+INSTALLED_ETC = os.path.dirname(DEFAULT_PIN_STORE)
+USER_PIN_STORE = os.path.join("~", ".tablectl", "console-pins.json")
+# The one default every verb that reads or writes PINs (run, sim, passwd) names in its --help
+# and docs/deploy.md repeats: one rule, so `passwd` writes where `run` and `sim` read.
+PIN_DEFAULT_TEXT = ("$TABLECTL_PINS, else %s where %s exists (an installed table), else %s"
+                    % (DEFAULT_PIN_STORE, INSTALLED_ETC, USER_PIN_STORE))
 
 
-def default_pin_store():
-    """$TABLECTL_PINS, else /etc/tablectl/console-pins.json."""
-    return os.environ.get("TABLECTL_PINS") or DEFAULT_PIN_STORE
+def default_pin_store(environ=None, etc=INSTALLED_ETC):
+    """The PIN file when none is given (PIN_DEFAULT_TEXT): $TABLECTL_PINS, else the installed
+    table's /etc/tablectl/console-pins.json when /etc/tablectl exists, else
+    ~/.tablectl/console-pins.json. Why one rule: `tablectl passwd` used to write /etc while
+    `sim` read ~/.tablectl, so a PIN set on a bench was never found."""
+    environ = os.environ if environ is None else environ
+    if environ.get("TABLECTL_PINS"):
+        return environ["TABLECTL_PINS"]
+    if os.path.isdir(etc):
+        return os.path.join(etc, os.path.basename(DEFAULT_PIN_STORE))
+    return os.path.expanduser(USER_PIN_STORE)
+
+
+def pin_warning(path):
+    """The line to say at start when no log-in can succeed (no PIN file, an unreadable one, or
+    one without a PIN), naming how to set one; None when some role has a PIN."""
+    from controller.errors import PinStoreError
+    try:
+        pins = PinStore(path).load()
+    except PinStoreError as e:
+        return "warning: %s: every console log-in will be refused" % e
+    if pins:
+        return None
+    return ("warning: no console PINs are set in %s: every log-in will be refused; set one "
+            "with `tablectl passwd technician --file %s` (or give --pins FILE)" % (path, path))
 
 
 def rank(role):

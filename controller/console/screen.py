@@ -11,9 +11,16 @@ Every text that came from a device is made printable (view.printable).
 from controller.console import view
 
 
+def fault_line(reason, when):
+    """A device's last fault as both screens say it: its reason and its local time."""
+    return "last fault: %s at %s" % (reason, when)
+
+
 def render(info):
-    """The screen (text lines joined by "\\n") for an info dict (see Commands.live_info)."""
-    lines = ["tablectl top  %s  %s" % (info.get("game") or "-", info.get("now") or "")]
+    """The screen (text lines joined by "\\n") for an info dict (see Commands.live_info):
+    `title` is what draws it (`tablectl top`, or the console's `tablectl watch`)."""
+    lines = ["%s  %s  %s" % (info.get("title") or "tablectl top", info.get("game") or "-",
+                             info.get("now") or "")]
     state = info.get("state") or "-"
     lines.append("state %s  round %s%s" % (
         state, info.get("round") if info.get("round") is not None else "-",

@@ -78,7 +78,16 @@ class ConsoleHandle:
                 pass
         controller.watchers.append(watcher)
         self._unwatch = lambda: controller.watchers.remove(watcher)
+        commands.say = self.announce
         return self
+
+    def announce(self, text):
+        """A line for the logged-in session from any thread (the bench's autoplay)."""
+        self._announcements.put(text)
+        try:
+            os.write(self._wake_w, b"a")
+        except OSError:
+            pass
 
     def stop(self, timeout=5.0):
         """End the session (journaled), join the thread, close every fd. Idempotent."""
@@ -100,6 +109,7 @@ class ConsoleHandle:
             if self.thread.is_alive():
                 raise ConsoleError("the console thread did not stop within %.1f s" % timeout)
         self.session.end("console stopped")
+        self.session.commands.close()
         for fd in self._own + [self._wake_r, self._wake_w]:
             try:
                 os.close(fd)

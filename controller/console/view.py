@@ -22,6 +22,7 @@ journal gives none.
 
 import json
 import re
+import textwrap
 from collections import deque, namedtuple
 
 from controller.games.events import Event
@@ -39,6 +40,9 @@ CARD_TEXT = re.compile(r"(?<![A-Za-z0-9_\-])(?:10|[2-9TJQKA])[shdc](?![A-Za-z0-9
                        r"(?<![A-Za-z0-9_\-])JK(?![A-Za-z0-9_])")
 
 Entry = namedtuple("Entry", "seq ts_ns type kind source data")
+# the fields of journal entries that hold money (integer cents), shown in dollars at the console
+MONEY_FIELDS = frozenset(("amount", "award", "paid", "payout", "handle", "net", "meter",
+                          "reset", "contributed", "cents", "wagered", "won"))
 
 
 def scrub(text):
@@ -117,6 +121,19 @@ def flat(value, prefix=""):
     return [(prefix, _atom(value))]
 
 
+def humane(pairs, when):
+    """flat()'s (key, value) pairs as a person reads them: a table-time stamp (a key ending
+    in `ts_ns` or `_ns`, an int) becomes its time, `when(ts_ns)` (the casino's local time),
+    under the key without its unit (`last_fault.ts_ns` -> `last_fault.at`)."""
+    out = []
+    for key, value in pairs:
+        if (key.endswith("_ns") or key == "ts_ns") and str(value).lstrip("-").isdigit():
+            key = key[:-len("ts_ns")] + "at" if key.endswith("ts_ns") else key[:-len("_ns")]
+            value = when(int(value))
+        out.append((key, value))
+    return out
+
+
 def _atom(v):
     if isinstance(v, (dict, list, tuple)) and not v:
         return "none"                      # a person reads "none", not {} or []
@@ -135,6 +152,10 @@ def render(entry, when=None):
     """One line for an entry, already redacted; `when(ts_ns)` gives its time as a person
     reads it (the console: casino local time), else the table clock's seconds."""
     data = redact(entry.data if isinstance(entry.data, dict) else {"value": entry.data})
+    if when is not None:             # a person reads it: money in dollars, stamps in local time
+        data = {k: dollars(v) if k in MONEY_FIELDS and type(v) is int else
+                when(v) if (k == "ts_ns" or k.endswith("_ns")) and type(v) is int else v
+                for k, v in data.items()}
     detail = " ".join("%s=%s" % (k, _atom(v)) for k, v in data.items())
     tag = entry.kind if entry.type == "event" else "%s:%s" % (entry.type, entry.kind)
     src = " (%s)" % entry.source if entry.source else ""
@@ -198,3 +219,26 @@ def dollars(cents):
         return "-"
     sign = "-" if cents < 0 else ""
     return "%s$%s.%02d" % (sign, format(abs(cents) // 100, ","), abs(cents) % 100)
+
+
+def fit(text, width):
+    """Text whose every line is at most `width` columns (a serial terminal's 80): a longer
+    line is folded between words, its next lines indented under its value (the column after
+    the first run of two spaces, as in `status`'s two columns) or four columns in; a word
+    longer than the width is cut, as nothing else fits."""
+    out = []
+    for line in str(text).split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        m = re.match(r"\s*\S+(?: \S+)*\s{2,}", line)
+        lead = len(line) - len(line.lstrip(" "))
+        # a line already indented (a value's own next line) goes on under its own text
+        indent = len(m.group(0)) if m and len(m.group(0)) <= width // 2 else min(
+            lead if lead else 4, width // 2)
+        if max(len(w) for w in line.split()) > width - indent:
+            indent = min(lead + 2, width // 2)  # a hash or a path whole on a line of its own
+        out.extend(textwrap.wrap(line, width, subsequent_indent=" " * indent,
+                                 break_on_hyphens=False) or [""])
+    return "\n".join(out)
+

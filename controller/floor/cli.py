@@ -36,6 +36,12 @@ def cmd_floor(args, out, err=None):
     if getattr(args, "floor_cmd", None) in ("link", "meters", "reconcile"):
         from controller.floor.linkcli import cmd_link
         return cmd_link(args, out, err)
+    parser = getattr(args, "floor_parser", None)
+    if getattr(args, "floor_cmd", None) is None and parser is not None and all(
+            getattr(args, a.dest) == a.default for a in parser._actions if a.dest != "help"):
+        # bare `tablectl floor`: what it does and its verbs, not an error (issue 35)
+        out.write(args.floor_parser.format_help())
+        return 0
     try:
         password = _password(args)
         if not args.nats:
@@ -134,7 +140,7 @@ def add_parser(sub):
                       help="each table's chance per round of a device fault")
     from controller.floor.linkcli import add_parsers as add_link_parsers
     add_link_parsers(fsub)
-    fl.set_defaults(func=cmd_floor)
+    fl.set_defaults(func=cmd_floor, floor_parser=fl)
     return fl
 
 

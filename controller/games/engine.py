@@ -420,6 +420,14 @@ class GameModel:
         self.lock("device %s: %s" % (event.get("device"), event.get("reason")),
                   event.get("section"), event.get("device"))
 
+    def lockout_section(self, lockout):
+        """The section a lock-out cites: its own, else for a device's fault the game's
+        `fault_section` (its declaration). Shown, not stored: a journal written before the
+        declaration said it replays to the same state."""
+        lockout = lockout or {}
+        return lockout.get("section") or (self.DECLARES.fault_section
+                                           if lockout.get("device") else None)
+
     def lock(self, reason, section=None, device=None):
         """The one lock-out path: idempotent, remembers where to resume."""
         if self.state == LOCKED_OUT:

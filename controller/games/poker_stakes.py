@@ -13,7 +13,10 @@ def _one_of(choices):
 
 
 def _cents(minimum=0):
-    return lambda v: None if v >= minimum else "at least %d cents" % minimum
+    def check(v):
+        return None if v >= minimum else "at least %d cents" % minimum
+    check.cents = True              # an amount of money: the console shows it in dollars
+    return check
 
 
 def _between(lo, hi, why=""):

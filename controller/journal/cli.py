@@ -247,7 +247,7 @@ def add_parser(sub):
     v.add_argument("--head", type=anchor, metavar="SEQ:HASH", help="an anchor written down "
                    "before (`tablectl journal head`): row SEQ must still have hash HASH")
     v.set_defaults(func=cmd_verify)
-    s = jsub.add_parser("show", help="reconstruct a round hand by hand (581.7(q)), or list "
+    s = jsub.add_parser("show", help="reconstruct a round hand by hand (the game's section, e.g. 633a.7(s)), or list "
                         "the rows between two times, each with its local time; cards not "
                         "yet revealed in a round in progress are hidden")
     s.add_argument("path")

@@ -1,4 +1,5 @@
-"""A round reconstructed hand by hand from the journal (581.7(q)), and redaction.
+"""A round reconstructed hand by hand from the journal (each game's own section: 581.7(q),
+633a.7(s), 583.11(f), 669a.11(j), 670a.11(j); `Declaration.reconstruction`), and redaction.
 
 The journal holds every card, the hole card and the community cards dealt face down
 included, so that a round can be reconstructed. Nothing else may show them before the
@@ -146,7 +147,9 @@ def render(doc, out, times=None, since=None, until=None):
                                                        for w, a in sorted(placed.items()))))
     if not doc["wagers"]:
         out.write("  none\n")
-    out.write("\nthe round as it happened (581.7(q)):\n")
+    from controller.games import declaration
+    section = declaration(doc["game"]).reconstruction
+    out.write("\nthe round as it happened%s:\n" % (" (%s)" % section if section else ""))
     for what, detail in doc["record"]:
         out.write("  %-22s %s\n" % (what, _detail(detail)))
     if doc["results"]:

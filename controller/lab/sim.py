@@ -13,7 +13,7 @@ import sys
 
 from controller import config as configuration
 from controller.cli_args import UsageError, interrupted_by_signals, positive_int
-from controller.console.auth import SIM_PIN_STORE
+from controller.console.auth import PIN_DEFAULT_TEXT
 from controller.errors import ConfigError, JournalError, JournalInUse
 from controller.games import ALL_GAMES
 
@@ -48,18 +48,10 @@ def _progress(progress, rounds):
 
 def _warn_about_pins(simulation, err):
     """Every log-in is refused without a PIN: say so at start, and how to set one."""
-    from controller.console.auth import PinStore
-    from controller.errors import PinStoreError
-    path = simulation.pins_path
-    try:
-        pins = PinStore(path).load()
-    except PinStoreError as e:
-        err.write("tablectl sim: warning: %s: every console log-in will be refused\n" % e)
-        return
-    if not pins:
-        err.write("tablectl sim: warning: no console PINs are set in %s: every log-in will be "
-                  "refused; set one with `tablectl passwd technician --file %s` (or give "
-                  "--pins FILE)\n" % (path, path))
+    from controller.console.auth import pin_warning
+    warning = pin_warning(simulation.pins_path)
+    if warning:
+        err.write("tablectl sim: %s\n" % warning)
 
 
 def cmd_sim(args, out, err=None):
@@ -229,13 +221,12 @@ def add_parser(sub):
     sim.add_argument("--fault", action="append", metavar="DEVICE:KIND[:RATE]",
                      help="inject a fault each round at RATE (default 1.0); repeatable")
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
-    sim.add_argument("--journal", metavar="PATH", help="journal to PATH (SQLite); resume from "
+    sim.add_argument("--journal", metavar="PATH", help="journal to PATH (a sector log); resume from "
                      "it when it exists, after the boot checks")
     sim.add_argument("--key", metavar="FILE", help="the journal's key file (mode 0600): a new "
                      "journal is keyed with it, an existing keyed one is resumed with it")
     sim.add_argument("--pins", metavar="FILE", help="the console's PIN file (default "
-                     "$TABLECTL_PINS or %s; `tablectl passwd ROLE --file FILE` sets one)"
-                     % SIM_PIN_STORE.replace(os.path.expanduser("~"), "~"))
+                     "%s; `tablectl passwd ROLE --file FILE` sets one)" % PIN_DEFAULT_TEXT)
     sim.add_argument("--manual-clear", action="store_true", help="the simulated floorperson "
                      "repairs a device but leaves its lock-out for you to clear at the console "
                      "(practice); play waits until it is cleared")

@@ -11,7 +11,7 @@ self-test, and the inspection is recorded again.
 
 The gaming day is counted on the injected clock: `wall_offset_ns` maps its monotonic ns to
 wall-clock ns (taken once at start-up: time.time_ns() - time.monotonic_ns()), and the day
-begins `day_start_ns` after midnight UTC (configurable: the casino's gaming day boundary).
+begins `day_start_ns` after local midnight ([controller] gaming_day_start, default 06:00).
 The stub counts, shuffler counts and device malfunctions of each chapter are the games';
 their lock-outs reach the outputs through the controller's state-derived outputs.
 """
@@ -20,13 +20,14 @@ from controller.errors import InspectionRequired
 from controller.games.engine import CLEARING_ROLES, WAGERS_OPEN
 from controller.policies import CONSUMED, Policy
 from controller.units import DAY_NS  # noqa: F401 - the gaming day's length (others import it)
+from controller.units import day_start_ns as default_day_start
 
 SECTION = "581.2(d)"
 
 
 class ReaderInspection(Policy):
-    def __init__(self, day_start_ns=6 * 3600 * 10 ** 9, wall_offset_ns=0):
-        self.day_start_ns = day_start_ns
+    def __init__(self, day_start_ns=None, wall_offset_ns=0):
+        self.day_start_ns = default_day_start() if day_start_ns is None else day_start_ns
         self.wall_offset_ns = wall_offset_ns
         self.inspected_day = None
         self.inspections = []        # {"day", "role", "passed", "ts_ns"}

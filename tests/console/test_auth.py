@@ -120,7 +120,9 @@ def test_tablectl_passwd_uses_TABLECTL_PINS(tmp_path, monkeypatch):
     monkeypatch.setenv("TABLECTL_PINS", str(tmp_path / "env.json"))
     assert auth.default_pin_store() == str(tmp_path / "env.json")
     monkeypatch.delenv("TABLECTL_PINS")
-    assert auth.default_pin_store() == "/etc/tablectl/console-pins.json"
+    assert auth.default_pin_store() == ("/etc/tablectl/console-pins.json"
+                                        if os.path.isdir("/etc/tablectl") else
+                                        os.path.expanduser("~/.tablectl/console-pins.json"))
 
 
 class CountingScrypt:

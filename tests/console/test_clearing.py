@@ -12,7 +12,7 @@ from controller.games.events import Event
 from controller.journal import boot
 from controller.policies import default_policies
 from controller.lab.sim import Simulation
-from tests.console.support import FakeDriver, Rig
+from tests.console.support import FakeDriver, Rig, said
 from tests import builders
 
 GAME = "raise-it-up-stud"
@@ -100,9 +100,9 @@ def test_an_integrity_lock_out_is_cleared_only_by_a_technician_after_the_journal
     rig.session.commands = rig.commands
     rig.login("floorperson")
     status = rig.run("status")
-    assert "to clear     a technician or above, at the console (`clear`), once the journal " \
-        "file verifies again from its first row" in status
-    assert "is cleared by a technician or above, not 'floorperson'" in rig.run("clear")
+    assert "to clear a technician or above, at the console (`clear`), once the journal " \
+        "file verifies again from its first row" in said(status)
+    assert "is cleared by a technician or above, not 'floorperson'" in said(rig.run("clear"))
     assert integrity.model.state == LOCKED_OUT
     rig.run("logout")
     rig.login("technician")

@@ -17,7 +17,7 @@ from controller.console import start_console
 from controller.console.auth import PinStore
 from controller.games.events import Event
 from controller.lab.sim import Simulation
-from tests.console.support import FAST, PINS, pin_store
+from tests.console.support import FAST, PINS, pin_store, said
 from tests.controller.helpers import make
 
 SOCAT = shutil.which("socat") or next((p for p in ("/usr/bin/socat", "/bin/socat")
@@ -66,6 +66,24 @@ class Terminal:
     def command(self, line, prompt=b"> "):
         self.send(line.encode() + b"\r")
         return self.expect(prompt)
+
+    def login(self, role, pin, timeout=5.0):
+        """Log in as `role` with `pin`; what the console said, up to its prompt."""
+        self.send(b"\r")
+        self.expect(b"role: ")
+        self.send(role.encode() + b"\r")
+        self.expect(b"PIN: ")
+        self.send(pin.encode() + b"\r")
+        return self.expect(("tablectl[%s]> " % role).encode(), timeout)
+
+    def ask(self, line, prompt=b"> "):
+        """`line?` typed without Enter: the console answers at once and redraws the line,
+        which is then erased (Ctrl-U) so the next command starts on an empty one."""
+        self.send(line.encode() + b"?")
+        out = self.expect(prompt + line.encode())
+        self.send(b"\x15")
+        self.expect(prompt + b"\x1b[K")
+        return out
 
     def close(self):
         self.proc.stdin.close()
@@ -117,7 +135,7 @@ def test_socat_logs_in_reads_status_and_lockouts_clears_a_shoe_jam_and_logs_out(
                 assert "*** LOCK-OUT" in announced and "device dealing_shoe: jam" in announced
                 assert ctl.model.state == "locked_out"
                 lockouts = term.command("lockouts")
-                assert "IN FORCE" in lockouts and "device dealing_shoe: jam" in lockouts
+                assert "IN FORCE" in lockouts and "device dealing_shoe: jam" in said(lockouts)
                 assert "shoe fault" in term.command("status")
 
                 cleared = term.command("clear")

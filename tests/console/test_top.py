@@ -138,7 +138,8 @@ def test_console_watch_redraws_in_place_until_a_key(tmp_path, tmux):
         assert "state closed" in screen and "shoe" in screen and "lock-outs" in screen
         ctl.submit(ctl.event("fault", {"device": "dealing_shoe", "reason": "jam"}, "shoe"))
         screen = t.wait_for("LOCKED OUT: device dealing_shoe: jam")
-        assert screen.count("tablectl top") == 1      # one screen, redrawn in place
+        assert screen.count("tablectl watch") == 1    # one screen, redrawn in place
+        assert "tablectl top" not in screen and "ts_ns" not in screen
         assert "to clear: a floorperson or above" in screen
         t.keys("q")
         screen = t.wait_for("watch ended")
@@ -148,4 +149,36 @@ def test_console_watch_redraws_in_place_until_a_key(tmp_path, tmux):
     finally:
         console.stop()
         ctl.stop()
+        sim.close()
+
+
+def test_top_and_watch_show_the_same_devices_on_a_healthy_table_and_after_a_fault(tmp_path):
+    """One source (issue 35): `top` reads the devices the runtime journals at start, so on a
+    healthy table it lists what `watch` lists, each ready, and a fault in the same words."""
+    from controller.console.commands import Commands
+    sim = Simulation("blackjack", 1, journal=str(tmp_path / "j.log"))
+    try:
+        watch = Commands(sim.ctl, sim.drivers)
+        top = JournalFollower(str(tmp_path / "j.log")).read()
+        assert [(n, s) for n, s, _ in top.info()["devices"]] == \
+            [(n, s) for n, s, _ in watch.live_info()["devices"]]
+        assert {s for _, s, _ in top.info()["devices"]} == {"ready"}
+        assert len(top.info()["devices"]) == len(sim.drivers) > 5
+        sim.sim.serial["shoe"].jam()
+        end = time.monotonic() + 10
+        while sim.ctl.model.state != "locked_out":
+            sim.ctl.run_once(wait_s=0.1)
+            assert time.monotonic() < end
+        sim.ctl.commit_pending()              # the lock-out's record on the disk, as a shutdown
+        top.read()
+        shown_top = dict((n, (s, f)) for n, s, f in top.info()["devices"])["shoe"]
+        shown_watch = dict((n, (s, f)) for n, s, f in watch.live_info()["devices"])["shoe"]
+        assert shown_top[0] == shown_watch[0] == "fault"
+        assert shown_top[1].split(" at ")[0] == shown_watch[1].split(" at ")[0] == \
+            "last fault: jam"
+        assert top.info()["lockout"]["to_clear"] == watch.live_info()["lockout"]["to_clear"]
+        assert "once shoe passes its self-test" in top.info()["lockout"]["to_clear"]
+        assert render(watch.live_info()).startswith("tablectl watch  blackjack")
+        assert render(top.info()).startswith("tablectl top  blackjack")
+    finally:
         sim.close()

@@ -36,6 +36,22 @@ def test_a_bench_configuration_is_the_shipped_table_with_simulated_devices(game)
     assert serial and all(d["url"].startswith("sim://") for d in serial)
 
 
+# the serial devices each game's bench has: those the game uses as configured (issue 35)
+WANTED = {"blackjack": ("card_reader", "shuffler", "shoe", "dealer_panel", "meter_display"),
+          "six-card-fortune-pai-gow": ("shuffler", "dice_reader", "dealer_panel",
+                                       "meter_display")}
+
+
+def test_a_bench_has_only_the_devices_its_game_uses():
+    for game in ALL_GAMES:
+        serial = {n for n, d in bench.bench_devices(game).items() if "url" in d}
+        assert "dealer_panel" in serial
+        assert ("dice_reader" in serial) == (game in ("props-and-hops",
+                                                      "six-card-fortune-pai-gow")), game
+        assert ("card_reader" in serial) == ("blackjack" in game), game
+    assert "dice_reader" not in bench.bench_devices("blackjack")
+
+
 @pytest.mark.parametrize("game", ["blackjack", "six-card-fortune-pai-gow"])
 def test_run_on_a_bench_configuration_connects_every_simulated_device(game, tmp_path,
                                                                        monkeypatch):
@@ -46,8 +62,7 @@ def test_run_on_a_bench_configuration_connects_every_simulated_device(game, tmp_
     try:
         assert runner.start()
         serial = {n: d for n, d in runner.drivers.items() if hasattr(d, "wait_connected")}
-        assert set(serial) >= {"card_reader", "shuffler", "shoe", "dice_reader",
-                               "dealer_panel"}
+        assert set(serial) == set(WANTED[game])
         for name, driver in serial.items():
             assert driver.wait_connected(5.0), name
         assert runner.loop_alive and runner.console_path.startswith("/dev/")

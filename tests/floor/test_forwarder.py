@@ -195,17 +195,17 @@ def test_the_console_status_and_show_link_show_the_link(floor, tmp_path):
     sim = Simulation("flop-poker", seed=1, journal=journal)
     try:
         commands = sim.console.session.commands
-        assert "not configured" in commands.c_link("dealer", [])
+        assert "not configured" in commands.table.c_link("dealer", [])
         attach(sim, sim.ctl, journal, "T1", floor.url, floor.passwords["T1"])
         sim.run(1)
         wait_for(lambda: sim.ctl.link_status()["rows_waiting"] == 0, what="sent")
-        text = commands.c_status("dealer", [])
-        shown = commands.c_link("dealer", [])
+        text = commands.table.c_status("dealer", [])
+        shown = commands.table.c_link("dealer", [])
         floor.server.kill()
         wait_for(lambda: sim.ctl.link_status()["state"] == "down", what="the link down")
         sim.run(1)
         wait_for(lambda: sim.ctl.link_status()["rows_waiting"] > 0, what="rows waiting")
-        down = commands.c_link("dealer", [])
+        down = commands.table.c_link("dealer", [])
     finally:
         sim.close()
     line = [x for x in text.splitlines() if x.startswith("floor link")]

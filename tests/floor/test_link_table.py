@@ -73,7 +73,7 @@ class Linked:
         return [json.loads(r["data"]) for r in journal_rows(self.journal) if r["kind"] == kind]
 
     def meters_text(self):
-        return self.sim.console.session.commands.c_meters("dealer", [])
+        return self.sim.console.session.commands.money.c_meters("dealer", [])
 
     def close(self):
         self.sim.close()

@@ -150,7 +150,7 @@ def test_a_tables_link_cut_during_a_hit_pays_once_on_return_and_reconcile_holds(
         ap.no_more_bets = press
         model = t.sim.ctl.model
         assert model.results["1"]["progressive"] == ["pending", -100]
-        assert "round 1 seat 1 PENDING" in t.sim.console.session.commands.c_meters("dealer",
+        assert "round 1 seat 1 PENDING" in t.sim.console.session.commands.money.c_meters("dealer",
                                                                                   [])
         assert t.sim.run(1) == 1                # base play goes on meanwhile
         proxy.restore()

@@ -71,6 +71,13 @@ class Declaration:
     # "module:Class": the game's answers to a scenario (`tablectl play`): its deck, the waits
     # only it can answer, its part of the output (controller/games/scenario_answers.py)
     scenario: str = None
+    # The section a device's fault cites where the game's own handler names none (a
+    # Blackjack shoe: 633a.7(a), all cards dealt from a dealing shoe), so that no lock-out
+    # shows "[-]"; and the section that asks for each round to be reconstructable (the
+    # cards kept in the discard rack "in a manner that permits the reconstruction of each
+    # hand"), which `tablectl journal show` cites: each game its own chapter's.
+    fault_section: str = None
+    reconstruction: str = None
 
 
 def load(target):

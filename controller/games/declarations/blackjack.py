@@ -25,4 +25,6 @@ DECLARES = Declaration(
     # 633a.7(o): the three progressives; the texts set no minimum reset or rate for them
     linkable=tuple((w, "633a.7(o)") for w in (
         "bad_beat_progressive", "hit_and_run_progressive", "straight_jack_progressive")),
+    reconstruction="633a.7(s)",      # the discard rack permits reconstruction of each hand
+    fault_section="633a.7(a)",      # every card dealt from a dealing shoe
 )

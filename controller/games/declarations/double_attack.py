@@ -23,4 +23,6 @@ DECLARES = Declaration(
     par_configured=True,
     strategy=("controller.lab.par.blackjack_strategy", "strategy_text", (GAME,)),
     scenario="controller.games.blackjack.family_scenario:FamilyScenario",
+    reconstruction="581.7(q)",      # the discard rack permits reconstruction of each hand
+    fault_section="581.13",      # its irregularities, device malfunctions among them
 )

@@ -23,4 +23,6 @@ DECLARES = Declaration(
     readings="controller.lab.par.flop_poker_readings:READINGS",
     strategy=("controller.lab.par.flop_poker_strategy", "text", ()),
     scenario="controller.games.single_deck.flop_poker_scenario:FlopPokerScenario",
+    reconstruction="583.11(f)",      # the discard rack permits reconstruction of each hand
+    fault_section="583.13",      # its irregularities, device malfunctions among them
 )

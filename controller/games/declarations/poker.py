@@ -12,4 +12,5 @@ DECLARES = Declaration(
     par_sheets="controller.lab.par.poker",
     scenario="controller.games.poker_scenario:PokerScenario",
     house_take="controller.games.poker_pot_award:round_money",
+    fault_section="637a(e)(4)(ii)",      # the automated card shuffling device it may use
 )

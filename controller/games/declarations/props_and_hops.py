@@ -19,4 +19,5 @@ DECLARES = Declaration(
     no_more_bets_section="585.3(e)",
     par_sheets="controller.lab.par.props_and_hops",
     scenario="controller.games.props_and_hops_scenario:PropsAndHopsScenario",
+    fault_section="585.3(b)",      # the approved dice shaker and its reader
 )

@@ -27,4 +27,6 @@ DECLARES = Declaration(
     linked_par=("progressive", "controller.lab.par.raise_it_up_progressive:LinkedSheet"),
     scenario="controller.games.single_deck.raise_it_up_scenario:RaiseItUpScenario",
     linkable=(("progressive", "669a.12(e)(3)"),),
+    reconstruction="669a.11(j)",      # the discard rack permits reconstruction of each hand
+    fault_section="669a.13",      # its irregularities, device malfunctions among them
 )

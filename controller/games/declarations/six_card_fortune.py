@@ -38,4 +38,6 @@ DECLARES = Declaration(
     readings="controller.lab.par.six_card_fortune_readings:READINGS",
     scenario="controller.games.six_card_fortune.scenario:SixCardFortuneScenario",
     linkable=(("progressive", "670a.12(d)(2)"),),
+    reconstruction="670a.11(j)",      # the discard rack permits reconstruction of each hand
+    fault_section="670a.13",      # its irregularities, device malfunctions among them
 )
