@@ -148,7 +148,7 @@ LAB_FIELDS = ("par_sheets", "readings", "strategy", "linked_par")
 # the Declaration's fields that name no code (a new field that does is classified above)
 NOT_NAMES = ("game", "modules", "intervals", "no_more_bets_section", "count_handed_as",
              "secret", "secure_rng", "reader_inspection", "dice_per_roll", "par_configured",
-             "linkable")
+             "linkable", "fault_section", "reconstruction")
 WINGS = ("controller.lab", "controller.floor", "hal_sim")
 
 
