@@ -6,12 +6,12 @@
 datagram socket this bench binds (as tests/deploy does), TABLECTL_HAL=sim and no serial
 devices, so what it waits for before READY=1 is the journal's boot checks. The time is from
 the start of the process to the READY=1 datagram. Each size is a Props & Hops journal written
-by the real JournaledController (bench/journal.py `build`, fsync off while building: the
-rows are the same), cached in --cache (default /tmp/tablectl-bench-boot) and reused; a run
-appends its boot's few rows to it, as a table's restart does. The reference is a new journal
-(no file) measured in the same run, interleaved with the others (one run of each size per
-repeat), the best of --repeat kept. Printed per size: the best time and its ratio to the new
-journal's; the goal is <= 1.5x at 200k and 2M rows.
+by the real controller and its DurableJournal (bench/journal.py `build`, fsync off while
+building: the rows are the same), cached in --cache (default /tmp/tablectl-bench-boot) and
+reused; a run appends its boot's few rows to it, as a table's restart does. The reference
+is a new journal (no file) measured in the same run, interleaved with the others (one run of
+each size per repeat), the best of --repeat kept. Printed per size: the best time and its
+ratio to the new journal's; the goal is <= 1.5x at 200k and 2M rows.
 
 With --kill each run is stopped by SIGKILL once it said READY=1, not SIGTERM, and each
 journal is booted and killed once before the timed runs: every timed boot follows an unclean

@@ -34,12 +34,13 @@ a child process, over --wear-rounds rounds:
     cpu     the child's CPU time per round (process time, every thread), not wall time
     rss     the child's resident set at the end (VmRSS), not tracemalloc's view
 
-Each journal is written by the real JournaledController (controller/journal/live.py) on a
-Props & Hops table, in process, on an injected clock: per round, wagers at random seats,
-"no more bets", a past-post attempt inside the press's window (refused, and journaled),
-the window closed by the timer's tick, the roll; dice that outlive their 24 hours are
-removed by the game and new ones brought. So the rows are what a table writes (inputs,
-records, ticks, a snapshot and the meters at each round's end), one transaction each.
+Each journal is written by the real controller and its DurableJournal
+(controller/journal/live.py) on a Props & Hops table, in process, on an injected clock: per
+round, wagers at random seats, "no more bets", a past-post attempt inside the press's window
+(refused, and journaled), the window closed by the timer's tick, the roll; dice that outlive
+their 24 hours are removed by the game and new ones brought. So the rows are what a table
+writes (inputs, records, ticks, a snapshot and the meters at each round's end), one
+transaction each.
 `--keyed` writes keyed journals (HMAC-SHA256); `--keep DIR` keeps the journals there and
 reuses them on the next run.
 
@@ -108,7 +109,8 @@ def older_sqlite():
 
 
 def build(path, rows, seed, key=None, fast=False):
-    """A journal of at least `rows` rows written by the JournaledController; its rounds.
+    """A journal of at least `rows` rows written by the real controller and its DurableJournal; its
+    rounds.
     `fast`: without fsync (the same rows, for a journal built only to be read)."""
     rng = random.Random(seed)
     clock = Clock()
@@ -117,13 +119,13 @@ def build(path, rows, seed, key=None, fast=False):
     policies = default_policies(GAME, no_more_bets={"window_ns": WINDOW_NS})
     with older_sqlite():
         ctl = boot(path, GameMachine(model), policies, clock=clock, key=key)
-    witnesses = ctl.witnesses
+    witnesses = ctl.journal.witnesses
     if fast:                             # no fsync: neither the rows' nor the anchor's
         if hasattr(ctl.store, "db"):
             ctl.store.db.execute("PRAGMA synchronous=OFF")
         else:                            # the sector log
             ctl.store.sync = False
-        ctl.witnesses = []
+        ctl.journal.witnesses = []
     lo, hi = model.config["table_min"], min(model.config["table_max"], 50 * 100)
 
     def feed(kind, data=None, source="dealer_panel", after_ns=2 * MS):
@@ -152,7 +154,7 @@ def build(path, rows, seed, key=None, fast=False):
             feed("shuffle", {"shake": True})                   # after each round, 585.3(i)
         return ctl.model.round_no
     finally:
-        ctl.witnesses = witnesses        # the anchor at the end, as at any clean stop
+        ctl.journal.witnesses = witnesses        # the anchor at the end, as at any clean stop
         ctl.close()
 
 
@@ -225,7 +227,7 @@ def wear_child(game, rounds, where, log_dir=None):
                 stuck = "stuck: %s" % str(s.stuck.get("why"))[:120]
         except Exception as e:                   # noqa: BLE001 - the autoplay (issue 11)
             stuck = "%s: %s" % (type(e).__name__, str(e)[:120])
-        getattr(s.ctl, "flush", lambda: None)()      # what the last step derived
+        getattr(s.ctl.journal, "flush", lambda: None)()   # what the last step derived
         c1, w1 = time.process_time(), io_written()
         os.access(MARK % "end", os.F_OK)
         device = None
@@ -294,7 +296,7 @@ def wal_frames(s, path, rounds):
     db.execute("PRAGMA wal_autocheckpoint=0")
     try:
         s.run(rounds)
-        s.ctl.flush()
+        s.ctl.journal.flush()
         with open(path + "-wal", "rb") as f:
             wal = f.read()
         try:

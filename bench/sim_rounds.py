@@ -52,7 +52,6 @@ from controller import config as configuration  # noqa: E402
 from controller.errors import TablectlError  # noqa: E402
 from controller.games import ALL_GAMES, model_class  # noqa: E402
 from controller.games.engine import GameMachine  # noqa: E402
-from controller.games.events import Event  # noqa: E402
 from hal_sim.simulation import Simulation, game_config  # noqa: E402
 
 BAUD_BYTES_S = 115200 / 10          # 8 data bits, a start and a stop bit
@@ -82,19 +81,18 @@ def threads_cpu():
 
 
 class Events(list):
-    """A second journal sink: every Event the controller journals (the reference's input)."""
+    """Every Event the controller journals (the reference's input)."""
 
 
 def capture_events(ctl):
-    """The list the controller's Events are added to as it journals them (the reference
-    replays them into the machine alone)."""
-    events, journal = Events(), ctl.journal
+    """The list the controller's Events are added to as it takes them (each is journaled by
+    its `process`, first; the reference replays them into the machine alone)."""
+    events, process = Events(), ctl.process
 
-    def tee(entry):
-        if isinstance(entry, Event):
-            events.append(entry)
-        journal(entry)
-    ctl.journal = tee
+    def tee(event):
+        events.append(event)
+        process(event)
+    ctl.process = tee
     return events
 
 

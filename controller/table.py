@@ -3,10 +3,14 @@
 Driver threads and GPIO callbacks only `submit()` events stamped at their edge or frame;
 the loop thread (or a test calling `run_once()`) is the only code that changes the table.
 Every input is journaled before it is applied; a refusal is journaled after it, so a
-replay sees the same inputs and the same refusals. The outputs are derived from the
-table's state after every step, so they can never disagree with it for longer than a
-step; the "no more bets" press writes the lock-out output itself, before anything else,
-because that write is the regulated moment (see controller/policies/no_more_bets.py).
+replay sees the same inputs and the same refusals. How a step is kept is not the loop's
+business: it holds a journal part (`self.journal`) and calls the hooks that
+controller/journal_part.py declares (an in-memory one by default; the journal file's is
+controller/journal/live.py's DurableJournal, which `journal.boot` gives it). The outputs
+are derived from the table's state after every step, so they can never disagree with it
+for longer than a step; the "no more bets" press writes the lock-out output itself, before
+anything else, because that write is the regulated moment (see
+controller/policies/no_more_bets.py).
 
 Fail safe: a `fault` event first drives every output to its safe value, then asks the
 game to lock out; a game that refuses the fault (a device it does not use) is locked out
@@ -24,6 +28,9 @@ from collections import Counter
 from controller.errors import TablectlError
 from controller.games.engine import CLOSED, LOCKED_OUT, ROUND_OVER, SHUFFLED, WAGERS_OPEN
 from controller.games.events import Event
+# the journal part's interface, and the entries and tails the loop keeps (Record and Tail
+# importable from here as before they moved)
+from controller.journal_part import JournalPart, MemoryJournal, Record, Tail
 from controller.outputs import Outputs
 from controller.policies import CONSUMED  # noqa: F401 - a policy handled the event itself
 from controller.progressive import accepting_progressive, display_values, progressive_wagers
@@ -38,57 +45,23 @@ FRAME_REJECTED = "frame_rejected"        # input a driver threw away; journaled,
 REJECT_INTERVAL_NS = 10 ** 9               # rejections journaled as one count per interval
 
 
-class Record:
-    """A journal entry the controller writes itself (refusals, holds, warnings)."""
-
-    __slots__ = ("kind", "data", "ts_ns")
-
-    def __init__(self, kind, data, ts_ns):
-        self.kind, self.data, self.ts_ns = kind, data, ts_ns
-
-    def to_json(self):
-        return {"record": self.kind, "data": self.data, "ts_ns": self.ts_ns}
-
-    def __repr__(self):
-        return "Record(%r, %r)" % (self.kind, self.data)
-
-
-class Tail(list):
-    """A list that, with a `limit`, keeps only about its last `limit` items (trimmed a quarter
-    at a time): what a table keeps in memory, when it runs for months, of what it journals."""
-
-    def __init__(self, limit=None):
-        super().__init__()
-        self.limit = limit
-
-    def append(self, item):
-        super().append(item)
-        if self.limit is not None and len(self) > self.limit + self.limit // 4:
-            del self[:len(self) - self.limit]
-
-
-class MemoryJournal(Tail):
-    """The default journal: entries in memory, in order (the SQLite journal replaces it)."""
-
-    def __call__(self, entry):
-        self.append(entry)
-
-    def records(self, kind):
-        return [e for e in self if isinstance(e, Record) and e.kind == kind]
-
-
 class TableController:
     """Owns one game machine (engine.GameMachine); only its loop changes it. See the module
     docstring."""
 
     def __init__(self, table, *, clock=time.monotonic_ns, journal=None, outputs=None,
                  policies=None, keep=None):
-        """`keep`: how many refusals, lock-outs and (without a journal) entries to keep in
-        memory (None: all of them)."""
+        """`journal`: the JournalPart the loop holds (controller/journal_part.py; None: a
+        MemoryJournal, what a table without a journal file keeps). `keep`: how many refusals,
+        lock-outs and (without a journal) entries to keep in memory (None: all of them)."""
+        if journal is not None and not isinstance(journal, JournalPart):
+            raise TypeError("journal: a JournalPart (controller/journal_part.py), not %s"
+                            % type(journal).__name__)
         self.table = table
         self.model = table.model
-        self.clock = clock
-        self.journal = MemoryJournal(keep) if journal is None else journal
+        self._clock = clock
+        self._tick_clock = None      # the part's clock while a tick runs (see `clock`)
+        self._batching = False       # a batch's inputs are being applied (see `stepped`)
         self.outputs = outputs or Outputs()      # (sets _shown: nothing written yet)
         if policies is None:
             from controller.policies import default_policies
@@ -115,6 +88,50 @@ class TableController:
         self._rejects = {}           # (device, reason) -> this interval's count (frame_rejected)
         self._notes = 0              # notes written (a timer that wrote one did something)
         self._synced = False         # the outputs were synced by the step just applied
+        self.journal = MemoryJournal(keep) if journal is None else journal
+        self.journal.attach(self)    # last: a part may read what the loop holds
+
+    # ---- the journal part's clock, and what callers read of the part -----------------------
+
+    @property
+    def clock(self):
+        """The table clock; while a tick runs, the clock the journal part gives for it
+        (`JournalPart.tick_clock`: a part that journals the tick as one step fixes every
+        stamp in it to the tick's time, so a replay, which runs the tick at that time,
+        stamps the same)."""
+        tick_clock = self._tick_clock
+        return self._clock if tick_clock is None else tick_clock
+
+    @clock.setter
+    def clock(self, clock):
+        self._clock = clock
+
+    # Read-only delegations to the journal part, for the many callers (the console, the
+    # runtime, the benches, the tests) that read them off the controller; None where the part
+    # keeps none (a table without a journal file: `getattr(ctl, "store", None)` as before).
+    store = property(lambda self: self.journal.store, doc="the part's JournalStore, or None")
+    meters = property(lambda self: self.journal.meters,
+                      doc="the regulation meters as committed last, or None")
+    boot_report = property(lambda self: self.journal.boot_report,
+                           doc="what the journal's boot checks found, or None")
+
+    def capture_rng(self):
+        """Each draw of the game's random number generator journaled before it is used."""
+        self.journal.capture_rng()
+
+    def commit_pending(self):
+        """What the journal part still holds, kept now (the runtime's shutdown, once the loop
+        stopped; a simulation between runs)."""
+        self.journal.commit_pending()
+
+    def close(self):
+        """The journal part closed: its files, witnesses and locks released."""
+        self.journal.close()
+
+    def void_interrupted(self, *reason):
+        """The durable part's (controller/journal/live.py): the round a power loss cut short
+        voided at the restart; a table without a journal file has no such round to void."""
+        return self.journal.void_interrupted(*reason)
 
     # ---- inputs (any thread) ----------------------------------------------------------
 
@@ -229,6 +246,7 @@ class TableController:
         self._running = True
         self._thread = threading.Thread(target=self._loop, name=name, daemon=True)
         self._thread.start()
+        self.journal.started()
 
     def stop(self, timeout=5.0):
         """Stop the loop after what is queued now, and join its thread."""
@@ -270,12 +288,16 @@ class TableController:
         in `order`, so the wagers stamped before it are applied (and journaled) before it,
         exactly as when it waited in line."""
         pending = collections.deque(order([e for e in batch if e is not _WAKE]))
-        while True:
-            if not self.urgent.empty():
-                pending = collections.deque(order(list(pending) + self._take_urgent()))
-            if not pending:
-                return
-            self.process(pending.popleft())
+        self._batching = True            # the journal part may commit a step's derived rows
+        try:                             # with the next input's (JournalPart.stepped)
+            while True:
+                if not self.urgent.empty():
+                    pending = collections.deque(order(list(pending) + self._take_urgent()))
+                if not pending:
+                    return
+                self.process(pending.popleft())
+        finally:
+            self._batching = False
 
     def _take_urgent(self):
         """The presses in the priority lane, each holding the lock-out line engaged from now
@@ -315,6 +337,12 @@ class TableController:
         self.journal(Record(what, data, self.clock() if ts_ns is None else ts_ns))
 
     def process(self, event):
+        """One input's step: journaled, applied, the outputs derived; then the journal part
+        told the step is over (`JournalPart.stepped`)."""
+        self._step(event)
+        self.journal.stepped(self._batching)
+
+    def _step(self, event):
         self._held.discard(id(event))
         self.seq += 1
         self.stats["events"] += 1
@@ -386,8 +414,20 @@ class TableController:
                   error=type(error).__name__, reason=str(error))
 
     def tick(self):
-        """Timers of the policies (a deferred close of wagers, interval warnings)."""
+        """Timers of the policies (a deferred close of wagers, interval warnings), at the
+        clock the journal part gives for the tick (`JournalPart.tick_clock`), which is then
+        told the tick is over (`ticked`)."""
         now = self.clock()
+        self._tick_clock = self.journal.tick_clock(now)
+        done = False
+        try:
+            self._timers(now)
+            done = True
+        finally:
+            self._tick_clock = None
+            self.journal.ticked(done)
+
+    def _timers(self, now):
         if self._rejects:
             self.flush_rejections(now)
         notes, changed = self._notes, False

@@ -9,9 +9,9 @@ round boundaries and the regulation meters beside it (issue 7, "Journal and reco
     state.py   what a snapshot holds (table, policies, round counters)
     meters.py  the regulation meters as a function of the state
     replay.py  a table rebuilt from a snapshot and the steps after it
-    live.py    the journaled controller and the boot checks
+    live.py    the durable journal part a controller holds, and the boot checks
     show.py    a round reconstructed hand by hand; unrevealed cards redacted
     cli.py     `tablectl journal verify|show|head|init`
 """
 
-from controller.journal.live import JournaledController, boot  # noqa: F401
+from controller.journal.live import DurableJournal, boot, journaled_controller  # noqa: F401

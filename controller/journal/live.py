@@ -1,12 +1,13 @@
 """The controller with its journal on disk: `boot(path, table, policies)`.
 
-JournaledController is the TableController whose `journal` hook appends each entry to the
-SQLite journal. An input (an event, a random draw, a self-test result, a failed output, a
-console command) is committed before the loop applies it; what a step derives (refusals,
-notes, the snapshot at a round's end, the meters) is committed with the next input's row or
-after FLUSH_IDLE_NS idle, in one transaction. A timer that acted is journaled as a `tick`
-step with what it did. At each round's end, at boot and at a clean stop the head is written
-to the anchor's witnesses (anchor.py).
+DurableJournal is the journal part (controller/journal_part.py) a TableController holds when
+its table has a journal file (`journaled_controller`): each entry goes to the JournalStore
+(the sector log; an older version's SQLite file when resumed). An input (an event, a random
+draw, a self-test result, a failed output, a console command) is committed before the loop
+applies it; what a step derives (refusals, notes, the snapshot at a round's end, the meters)
+is committed with the next input's row or after FLUSH_IDLE_NS idle, in one transaction. A
+timer that acted is journaled as a `tick` step with what it did. At each round's end, at boot
+and at a clean stop the head is written to the anchor's witnesses (anchor.py).
 
 boot() takes the journal's lock (lock.py), then opens the journal, or creates it whole when
 no file is there; a file that is there but cannot be resumed is never adopted as new (the
@@ -38,7 +39,8 @@ from controller.journal.replay import INTERRUPTED, Replay
 from controller.journal.lock import JournalLock
 from controller.journal.formats import create_journal, open_journal
 from controller.journal.store import load
-from controller.table import MemoryJournal, Record, TableController
+from controller.journal_part import MemoryJournal, Record
+from controller.table import TableController
 
 
 def entry_row(entry, round_no):
@@ -57,53 +59,51 @@ class _Stopped(Exception):
     pass
 
 
-class _Hook(MemoryJournal):
-    """The `journal` hook: to the disk first, then the last MEMORY_TAIL entries kept in memory
-    (the file has them all; the console reads the file)."""
-
-    def __init__(self, write):
-        super().__init__(limit=MEMORY_TAIL)
-        self.write = write
-
-    def __call__(self, entry):
-        self.write(entry)
-        self.append(entry)
-
-
 # records that are inputs (from outside the table: a draw, a device's self-test, an output
 # that failed): on the disk before they are used, as the events are
 INPUT_RECORDS = ("rng", "selftest", "output_failure")
 
 
-class JournaledController(TableController):
-    """A TableController journaling to a Store; see the module docstring."""
+class DurableJournal(MemoryJournal):
+    """The journal part (controller/journal_part.py) of a table with a journal file: each
+    entry to the JournalStore `store` first, then the last MEMORY_TAIL of them kept in memory
+    (the file has them all; the console reads the file). See the module docstring."""
 
-    def __init__(self, table, *, store, counters=None, witnesses=(), **kw):
-        kw.setdefault("keep", MEMORY_TAIL)        # the file keeps them all
-        super().__init__(table, journal=_Hook(self._write), **kw)
+    def __init__(self, *, store, counters=None, witnesses=()):
+        super().__init__(limit=MEMORY_TAIL)
         self.store = store
         self.counters = counters or M.new_counters()
-        self.meters = M.derive(self.model, self.counters)
+        self.meters = None               # derived from the model once attached
         self.boot_report = {}
         self.witnesses = list(witnesses)
         self.locks = []                # JournalLock(s) held while the journal is open
         self.anchor_seq = -1
         self.anchor_failures = 0
-        self._buffer = None
+        self._buffer = None            # a tick's rows, journaled as one step (see `ticked`)
+        self._tick_was = None
+        self._tick_now = None
         self._pending = []             # derived rows not yet committed (see `flush`)
         self._pending_meters = None
         self._anchor_due = False
         self._pending_since = None
-        self._batching = False
         self._background_break = None
         self.background = None
         self._closing = threading.Event()
 
-    # ---- the journal hook -----------------------------------------------------------
+    def attach(self, ctl):
+        super().attach(ctl)
+        self.meters = M.derive(ctl.model, self.counters)
+
+    # ---- the entries ------------------------------------------------------------------
+
+    def __call__(self, entry):
+        self._write(entry)
+        self.append(entry)
 
     def _write(self, entry):
-        row = entry_row(entry, self.model.round_no)
-        loop = self._thread
+        ctl = self.ctl
+        row = entry_row(entry, ctl.model.round_no)
+        loop = ctl._thread
         if loop is not None and threading.current_thread() is not loop:
             self.store.append([row])              # the console's thread: its own commit
         elif self._buffer is not None:
@@ -144,43 +144,40 @@ class JournaledController(TableController):
                 w.write(anchor)
             except OSError as e:
                 self.anchor_failures += 1
-                self.note("anchor_failure", witness=w.name, reason=str(e))
+                self.ctl.note("anchor_failure", witness=w.name, reason=str(e))
         self.anchor_seq = seq
 
     def step_record(self, kind, data, ts_ns=None):
         """A step the controller takes on its own, journaled before it is applied."""
-        ts = self.clock() if ts_ns is None else ts_ns
-        self.flush([(ts, "controller", "record", kind, self.model.round_no, data)])
+        ts = self.ctl.clock() if ts_ns is None else ts_ns
+        self.flush([(ts, "controller", "record", kind, self.ctl.model.round_no, data)])
 
     # ---- steps ----------------------------------------------------------------------
 
-    def process(self, event):
-        super().process(event)
+    def stepped(self, batched):
+        """An input's step is over. What it derived is committed with the next input's row
+        when more of its batch follow (each input committed before it is applied), or by
+        `ticked` once the loop has been idle FLUSH_IDLE_NS; a step on its own commits it
+        at once."""
         self.after_step()
-        if not self._batching:
+        if not batched:
             self.flush()
 
-    def _apply_batch(self, batch):
-        """A batch from the queue: each input committed before it is applied; what one
-        derives is committed with the next input's row, or by `tick` once the loop has been
-        idle FLUSH_IDLE_NS (a process() called on its own commits it at once)."""
-        self._batching = True
-        try:
-            super()._apply_batch(batch)
-        finally:
-            self._batching = False
+    def tick_clock(self, now):
+        """The policies' timers are journaled as one `tick` step, when they did something:
+        their rows are held until the tick is over, and every stamp in it is `now`, the
+        stamp of the `tick` record a replay runs the timers at."""
+        model = self.ctl.model
+        self._tick_now, self._tick_was, self._buffer = now, (model.state, model.round_no), []
+        return lambda: now
 
-    def tick(self):
-        """Policies' timers; journaled as one `tick` step only when they did something."""
-        now = self.clock()
-        was = (self.model.state, self.model.round_no)
-        self._buffer, clock = [], self.clock
-        self.clock = lambda: now
-        try:
-            super().tick()
-        finally:
-            self.clock, buffered, self._buffer = clock, self._buffer, None
-        if buffered or (self.model.state, self.model.round_no) != was:
+    def ticked(self, done):
+        now, was = self._tick_now, self._tick_was
+        buffered, self._buffer, self._tick_now, self._tick_was = self._buffer, None, None, None
+        if not done:
+            return
+        model = self.ctl.model
+        if buffered or (model.state, model.round_no) != was:
             self.flush([(now, "controller", "record", "tick", was[1], {})] + buffered)
             self.after_step()
         if self._pending or self._pending_meters is not None:
@@ -192,8 +189,9 @@ class JournaledController(TableController):
             self._apply_background()
 
     def after_step(self):
-        ended = M.observe(self.counters, self.model)
-        meters = M.derive(self.model, self.counters)
+        model = self.ctl.model
+        ended = M.observe(self.counters, model)
+        meters = M.derive(model, self.counters)
         if ended:
             self._pending.append(self.snapshot_row())
             self._anchor_due = True
@@ -202,14 +200,15 @@ class JournaledController(TableController):
             self.meters = meters
 
     def snapshot_row(self):
-        return (self.clock(), "controller", "snapshot", "snapshot", self.model.round_no,
-                table_state.snapshot(self.table, self.policies, self.counters))
+        ctl = self.ctl
+        return (ctl.clock(), "controller", "snapshot", "snapshot", ctl.model.round_no,
+                table_state.snapshot(ctl.table, ctl.policies, self.counters))
 
     # ---- inputs from outside the events ------------------------------------------------
 
     def capture_rng(self):
         """Journal each draw of the game's random number generator before it is used."""
-        model = self.model
+        model = self.ctl.model
         secure_rng = model.DECLARES.secure_rng       # the game declares it draws from one
         if secure_rng is None:
             return
@@ -217,41 +216,42 @@ class JournaledController(TableController):
 
         def draw():
             value = source()
-            self._write(Record("rng", {"value": value}, self.clock()))
+            self._write(Record("rng", {"value": value}, self.ctl.clock()))
             return value
         model.use_rng(draw)
 
     def void_interrupted(self, reason=INTERRUPTED):
         """Void the round a power loss interrupted: every wager returned, once. True if one
         was; a table locked out stays locked (the clear comes first)."""
-        m = self.model
+        m = self.ctl.model
         if not (m.state in m.ROUND_STATES or (m.state == WAGERS_OPEN and m.wagers)):
             return False
         self.step_record("resume_void", {"reason": reason})
         was = m.state
         m.void_round(reason)
-        self._after(was)
+        self.ctl._after(was)
         self.after_step()
         self.flush()
         return True
 
     def lock_for_integrity(self, reason):
+        ctl = self.ctl
         self.step_record("integrity_lock", {"reason": reason})
-        was = self.model.state
+        was = ctl.model.state
         if was == LOCKED_OUT:
             # already locked: the journal's reason replaces none, it is recorded beside it
-            self.note("lock_out", reason=reason, section=None)
+            ctl.note("lock_out", reason=reason, section=None)
         else:
-            self.model.lock(reason, None, "journal")
-            self._after(was)
+            ctl.model.lock(reason, None, "journal")
+            ctl._after(was)
         self.after_step()
         self.flush()
 
     # ---- the full verification, at idle ------------------------------------------------
 
-    def start(self, name="tablectl-loop", background_verify=True):
-        super().start(name)
-        if background_verify and self.boot_report.get("verified_from", 1) and \
+    def started(self):
+        """The rows before this boot's check verified in the background, once the loop runs."""
+        if self.boot_report.get("verified_from", 1) and \
                 (self.boot_report.get("verified_from") or 1) > 1:
             threading.Thread(target=self._verify_when_idle, name="tablectl-journal-verify",
                              daemon=True).start()
@@ -310,17 +310,21 @@ class JournaledController(TableController):
         parts that read the journal file (the floor link) stop."""
         if self.store is None:
             return
-        if self._thread is None:
-            self.flush_rejections(force=True, submit=self.process)
+        ctl = self.ctl
+        if ctl._thread is None:
+            ctl.flush_rejections(force=True, submit=ctl.process)
         self.flush()
 
     def close(self):
+        """What is held committed, the anchor written (no problem found), the store closed;
+        the witnesses closed and the journal's locks released whatever happens."""
         self._closing.set()
         try:
             if self.store is not None:
                 try:
-                    if self._thread is None:      # no loop to take them: journaled here
-                        self.flush_rejections(force=True, submit=self.process)
+                    ctl = self.ctl
+                    if ctl._thread is None:        # no loop to take them: journaled here
+                        ctl.flush_rejections(force=True, submit=ctl.process)
                     self.flush()
                     if not self.boot_report.get("problem"):
                         self.write_anchor()
@@ -335,6 +339,16 @@ class JournaledController(TableController):
 
 
 # ---- boot -------------------------------------------------------------------------------
+
+def journaled_controller(table, *, store, counters=None, witnesses=(), **kw):
+    """A TableController holding a DurableJournal on `store` (`kw`: the controller's own:
+    clock, outputs, policies; it keeps MEMORY_TAIL refusals and lock-outs, the file the
+    rest). What `boot` builds; a caller that has a store and no boot checks to run (a
+    bench) builds one the same way."""
+    kw.setdefault("keep", MEMORY_TAIL)        # the file keeps them all
+    return TableController(table, journal=DurableJournal(store=store, counters=counters,
+                                                         witnesses=witnesses), **kw)
+
 
 def header_of(policies, game):
     return {"format": 1, "game": game,
@@ -479,7 +493,7 @@ def boot(path, table, policies, *, clock=time.monotonic_ns, wall=time.time_ns,
     except BaseException:
         lock.release()
         raise
-    ctl.locks.append(lock)
+    ctl.journal.locks.append(lock)
     return ctl
 
 
@@ -518,7 +532,7 @@ def _boot_locked(path, table, policies, clocks, outputs, key, witnesses, full):
 
 def _genesis_rows(ctl, clock, policies, model_cls):
     return [(clock(), "controller", "genesis", "genesis", 0,
-             header_of(policies, model_cls.GAME)), ctl.snapshot_row(), clock.row()]
+             header_of(policies, model_cls.GAME)), ctl.journal.snapshot_row(), clock.row()]
 
 
 def _new(path, table, policies, clocks, outputs, key, witnesses):
@@ -526,16 +540,16 @@ def _new(path, table, policies, clocks, outputs, key, witnesses):
     meters, linked into place whole (Store.create), and its anchor."""
     clock = table_clock.start(_NoJournal(), clocks["clock"], clocks["wall"],
                               clocks["boot_id"], clocks["utc_offset"])
-    ctl = JournaledController(table, store=None, clock=clock, outputs=outputs,
+    ctl = journaled_controller(table, store=None, clock=clock, outputs=outputs,
                               policies=policies, witnesses=witnesses)
     store = create_journal(path, key=key, entries=_genesis_rows(ctl, clock, policies,
                                                               type(table.model)),
-                         meters=ctl.meters, meta={"anchored": "1"},
+                         meters=ctl.journal.meters, meta={"anchored": "1"},
                          fmt=clocks.get("journal_format"))
-    ctl.store = store
-    ctl.write_anchor()
+    ctl.journal.store = store
+    ctl.journal.write_anchor()
     table_clock.apply(ctl, clock.boot)
-    ctl.boot_report = {"created": True, "problem": None}
+    ctl.journal.boot_report = {"created": True, "problem": None}
     return ctl
 
 
@@ -543,12 +557,13 @@ def _begin(store, table, policies, clocks, outputs, witnesses):
     """The first boot of a journal made by `tablectl journal init`: its genesis."""
     clock = table_clock.start(store, clocks["clock"], clocks["wall"], clocks["boot_id"],
                               clocks["utc_offset"])
-    ctl = JournaledController(table, store=store, clock=clock, outputs=outputs,
+    ctl = journaled_controller(table, store=store, clock=clock, outputs=outputs,
                               policies=policies, witnesses=witnesses)
-    store.append(_genesis_rows(ctl, clock, policies, type(table.model)), meters=ctl.meters)
-    ctl.write_anchor()
+    store.append(_genesis_rows(ctl, clock, policies, type(table.model)),
+                 meters=ctl.journal.meters)
+    ctl.journal.write_anchor()
     table_clock.apply(ctl, clock.boot)
-    ctl.boot_report = {"created": True, "problem": None}
+    ctl.journal.boot_report = {"created": True, "problem": None}
     return ctl
 
 
@@ -567,14 +582,14 @@ def _refused(path, table, policies, clocks, outputs, key, problem):
     except BaseException:
         lock.release()
         raise
-    ctl.locks.append(lock)
+    ctl.journal.locks.append(lock)
     reason = ("journal %s: %s; it is kept as found and this boot journals to %s; a technician "
               "investigates, then moves it aside and runs `tablectl journal init %s`"
               % (path, problem, side, path))
-    ctl.boot_report = {"created": False, "problem": reason, "journal": side,
+    ctl.journal.boot_report = {"created": False, "problem": reason, "journal": side,
                        "refused": path}
-    ctl.note("boot", **ctl.boot_report)
-    ctl.lock_for_integrity(reason)
+    ctl.note("boot", **ctl.journal.boot_report)
+    ctl.journal.lock_for_integrity(reason)
     ctl.sync_outputs()
     return ctl
 
@@ -610,21 +625,22 @@ def _resume(store, table, policies, clocks, outputs, key, witnesses, full):
         counters = replay.counters
     else:
         counters = None
-    ctl = JournaledController(table, store=store, counters=counters, clock=clock,
+    ctl = journaled_controller(table, store=store, counters=counters, clock=clock,
                               outputs=outputs, policies=policies, witnesses=witnesses)
     if table.model.DECLARES.secure_rng is not None and replay is not None:
         table.model.use_rng(None)
-    ctl.meters = store.meters()       # rewritten when they next change, never to hide one
+    ctl.journal.meters = store.meters()    # rewritten when they next change, never to hide one
     if problem is None:
         for value in replay.ctx.drawn:          # draws the cut-short last step made again
-            ctl._write(Record("rng", {"value": value}, clock()))
+            ctl.journal._write(Record("rng", {"value": value}, clock()))
     # a step of its own (replay.py), after the records of the step the power cut short
-    ctl.flush([clock.row(ctl.model.round_no)])
+    ctl.journal.flush([clock.row(ctl.model.round_no)])
     table_clock.apply(ctl, clock.boot)
     if problem is None:
         if replay.snapshot_due:
-            ctl.flush([ctl.snapshot_row()], meters=M.derive(ctl.model, ctl.counters))
-        ctl.after_step()
+            ctl.journal.flush([ctl.journal.snapshot_row()],
+                              meters=M.derive(ctl.model, ctl.journal.counters))
+        ctl.journal.after_step()
     model = ctl.model
     report = {"created": False, "problem": None if problem is None else str(problem),
               "from_snapshot": None if replay is None else replay.start_seq,
@@ -633,12 +649,12 @@ def _resume(store, table, policies, clocks, outputs, key, witnesses, full):
               "round_no": model.round_no, "lockout": model.lockout,
               "digest": table_state.digest(ctl.table.snapshot())}
     ctl.note("boot", **report)
-    ctl.boot_report = report
+    ctl.journal.boot_report = report
     if problem is not None:
-        ctl.lock_for_integrity("journal: %s" % problem)
+        ctl.journal.lock_for_integrity("journal: %s" % problem)
     else:
-        ctl.flush()
-        ctl.write_anchor()
+        ctl.journal.flush()
+        ctl.journal.write_anchor()
     if store.meta("anchored") != "1":
         store._put_meta({"anchored": "1"})
     ctl.sync_outputs()

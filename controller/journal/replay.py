@@ -31,6 +31,7 @@ from controller.journal import state as table_state
 from controller.journal.chain import Break
 from controller.outputs import Outputs
 from controller.policies import CONSUMED, Policy, default_policies
+from controller.journal_part import MemoryJournal
 from controller.table import TableController
 
 STEP_RECORDS = ("tick", "resume_void", "integrity_lock", "clock")
@@ -111,8 +112,8 @@ class Replay:
         policies = build_policies(header["game"], header["policies"], self.ctx)
         table_state.restore_policies(policies, snap["policies"])
         self.counters = dict(snap["counters"])
-        self.produced = []
-        self.ctl = TableController(table, clock=lambda: self.ctx.now, journal=self.produced.append,
+        self.produced = MemoryJournal()      # what the replayed steps journal, step by step
+        self.ctl = TableController(table, clock=lambda: self.ctx.now, journal=self.produced,
                                    outputs=Outputs(), policies=policies)
         self.model_cls = model_cls
         self.secure_rng = model_cls.DECLARES.secure_rng     # where the game draws from one

@@ -111,7 +111,7 @@ def test_meters_shows_the_progressive_meter_in_dollars(tmp_path):
     rig.login("dealer")
     out = rig.run("meters")
     assert "value $1,000.00" in out and "rate 7/50" in out and "hits 0" in out
-    rig.ctl.meters = {"rounds": 12, "voids": 1, "progressive.progressive.value": 100000}
+    rig.ctl.journal.meters = {"rounds": 12, "voids": 1, "progressive.progressive.value": 100000}
     out = rig.run("meters")                 # a journaled controller's regulation meters
     assert re.search(r"rounds\s+12", out) and re.search(r"voids\s+1\b", out)
     assert "progressive.progressive.value" not in out

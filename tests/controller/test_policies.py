@@ -1,6 +1,7 @@
 """The enforcement policies, each against the regulation it enforces."""
 import pytest
 
+from controller.journal_part import MemoryJournal
 from tests.controller.helpers import HOUR, LOCKOUT, TOWER, ev, feed, make, wager
 
 NMB = ("583.7(c)", "669a.7(c)", "670a.7(c)", "585.3(e)")
@@ -198,12 +199,13 @@ def test_a_failed_inspection_locks_the_table_out():
     assert all(o.pin.is_safe for o in ctl.outputs.all())
 
 
-class JournalWatch(list):
-    """The journal, noting the lock-out line's level as each entry is journaled."""
+class JournalWatch(MemoryJournal):
+    """The journal part, noting the lock-out line's level as each entry is journaled."""
 
     def __init__(self, ctl, gpio):
         super().__init__()
-        self.ctl, self.gpio = ctl, gpio
+        self.gpio = gpio
+        self.attach(ctl)
 
     def __call__(self, entry):
         self.append((getattr(entry, "kind", None), getattr(entry, "data", None),

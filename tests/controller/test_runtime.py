@@ -144,7 +144,7 @@ def test_a_part_stops_after_the_journal_committed_what_it_held(tmp_path, when):
     if when != "before start":
         sim.register_part(reader)
     sim.autoplay.play_round()
-    assert "snapshot" in [r[3] for r in sim.ctl._pending], "no round end held: no test"
+    assert "snapshot" in [r[3] for r in sim.ctl.journal._pending], "no round end held: no test"
     assert sim.close() == []
     on_disk = entries(path)
     assert reader.seen == on_disk           # nothing committed after the part stopped
@@ -163,7 +163,7 @@ def test_a_journal_reader_stops_after_every_other_step_but_the_journals_close(tm
     rt.start()
     devices = [what for what, _ in rt._stops].index("devices")
     rt._stops.insert(devices, ("a late row", lambda: (log.append("late row"),
-                                                    rt.ctl.step_record("late_row", {}))))
+                                                    rt.ctl.journal.step_record("late_row", {}))))
     assert rt.close() == []
     assert log == ["start reader", "start plain", "stop plain", "late row", "stop reader"]
     assert reader.seen[-1] == "record"

@@ -4,6 +4,7 @@ import threading
 import pytest
 
 from controller.games.events import Event
+from controller.journal_part import MemoryJournal
 from controller.table import Record
 from tests.controller.helpers import LIGHTS, LOCKOUT, TOWER, ev, feed, make, wager
 
@@ -17,7 +18,12 @@ def opened(**kw):
 def test_every_event_is_journaled_before_it_is_applied():
     ctl, gpio, clock = opened()
     seen = []
-    ctl.journal = lambda entry: seen.append((entry, ctl.model.state))
+
+    class Seen(MemoryJournal):
+        def __call__(self, entry):
+            seen.append((entry, ctl.model.state))
+    ctl.journal = Seen()
+    ctl.journal.attach(ctl)
     feed(ctl, wager(1, 30))
     assert seen[0][0].kind == "wager" and seen[0][1] == "shuffled"   # before: not yet a round
     assert ctl.model.state == "wagers_open"

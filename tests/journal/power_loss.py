@@ -38,14 +38,14 @@ FAULTS = {"flop-poker": ["shoe:jam:0.3"], "raise-it-up-stud": ["shuffler:jam:0.3
 def _kill_at_lockout():
     """In the child: SIGKILL itself right after a step that leaves the table locked out
     (once the boot is over), the lock-out's snapshot and meters committed or not."""
-    from controller.journal.live import JournaledController
-    after_step = JournaledController.after_step
+    from controller.journal.live import DurableJournal
+    after_step = DurableJournal.after_step
 
     def patched(self):
         after_step(self)
-        if self.boot_report and self.model.state == LOCKED_OUT:
+        if self.boot_report and self.ctl.model.state == LOCKED_OUT:
             os.kill(os.getpid(), signal.SIGKILL)
-    JournaledController.after_step = patched
+    DurableJournal.after_step = patched
 
 
 def _signal_after_boot(fd):
@@ -67,8 +67,8 @@ def _kill_mid_round(after):
     """In the child: SIGKILL itself in a round (wagers on the layout or past "no more
     bets"), at the `after`-th input applied in a round after the boot: a kill point counted
     in steps, not seconds, so a loaded machine moves it in time but not in the game."""
-    from controller.journal.live import JournaledController
-    process = JournaledController.process
+    from controller.table import TableController
+    process = TableController.process
     seen = [0]
 
     def patched(self, event):
@@ -79,7 +79,7 @@ def _kill_mid_round(after):
             seen[0] += 1
             if seen[0] >= after:
                 os.kill(os.getpid(), signal.SIGKILL)
-    JournaledController.process = patched
+    TableController.process = patched
 
 
 BETWEEN_ROUNDS = ("closed", "opened", "shuffled", "settled", "voided", "deck_removed")

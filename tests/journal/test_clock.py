@@ -244,7 +244,7 @@ def test_table_time_never_goes_backwards_across_reboots_and_the_journal_verifies
             step(ctl, m, rng.choice(("shuffle", "new_deck", "open_table")))
         floor = ctl.store.latest_ts()
         assert ctl.clock() >= floor
-    live = S.digest(S.snapshot(ctl.table, ctl.policies, ctl.counters))
+    live = S.digest(S.snapshot(ctl.table, ctl.policies, ctl.journal.counters))
     ctl.close()
     stamps = [r["table_ns"] for r in clock_records(path)]
     assert len(stamps) == 41 and stamps == sorted(stamps)

@@ -280,7 +280,7 @@ def test_tampering_before_the_anchor_is_caught_by_verify_and_the_idle_check(eith
     try:
         assert ctl.model.state != LOCKED_OUT                   # the fast boot skipped it...
         assert ctl.boot_report["verified_from"] > 20
-        brk = ctl.verify_older_rows(pause_s=0)                  # ...the idle check does not
+        brk = ctl.journal.verify_older_rows(pause_s=0)                # ...the idle check does not
         assert brk is not None and brk.seq == 20
         ctl.tick()
         assert ctl.model.state == LOCKED_OUT

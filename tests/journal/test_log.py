@@ -490,7 +490,7 @@ def test_a_sqlite_journal_of_an_older_version_stays_sqlite_with_the_log_the_defa
     before = open_journal(path).last()[0]
     table, policies = fresh(GAME)
     ctl = boot(path, table, policies)             # no format given: the default is log
-    ctl.step_record("appended", {})
+    ctl.journal.step_record("appended", {})
     ctl.close()
     store = open_journal(path)
     try:

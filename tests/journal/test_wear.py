@@ -150,7 +150,7 @@ def test_a_table_playing_commits_once_per_input_and_its_anchor_once_per_round(tm
             commits.append(list(entries))
             return append(entries, meters, meters_after)
         store._append = counted
-        for w in s.ctl.witnesses:
+        for w in s.ctl.journal.witnesses:
             write = w.write
             w.write = (lambda a, write=write: (anchors.append(a["seq"]), write(a))[1])
         rounds = 4
