@@ -118,7 +118,8 @@ def progressive_wagers(model):
 #   accepted  {key: {round, seat, wager, seq}}  this round's acknowledged contributions
 #   withdraw  {key: {round, seat, wager}}   withdrawals to send (a wager taken off, an ack
 #                                            that came after the lock-out, a void round)
-#   hits      {key: {round, seat, hand, share, wager}}  hits sent, their award not paid yet
+#   hits      {key: {round, seat, hand, share, wager, cseq}}  hits sent, their award not
+#                                            paid yet (cseq: the contribution's stream seq)
 #   paid      [award, ...]                  the last awards paid here, newest first
 # `key` is "<round>:<seat>"; on the wire the id is "<table>:<round>:<seat>".
 
@@ -271,6 +272,11 @@ def link_hit(meter, round_no, seat, hand, pay_, wager, seats=None):
     lk["hit_no"] = lk.get("hit_no", 0) + 1      # the order the table settled them: sent so
     lk["hits"][key] = {"round": int(round_no), "seat": seat, "hand": list(hand),
                        "share": share, "wager": wager, "n": lk["hit_no"]}
+    accepted = lk["accepted"].get(key)
+    if accepted is not None and accepted.get("seq") is not None:
+        # the stream sequence the link acknowledged this seat's wager at: the link pays a
+        # hit only with that contribution behind it (issue 31)
+        lk["hits"][key]["cseq"] = accepted["seq"]
     if seats:
         lk["hits"][key]["seats"] = {str(s): int(w) for s, w in seats.items()}
     return key

@@ -187,11 +187,13 @@ async def _reconcile(args, out):
 
 def _run(args, out, err):
     from controller.floor.linkctl import crash_from_env, run_link
+    from controller.wire.signing import load_public_keys
+    keys = load_public_keys(args.table_keys)        # before anything starts: exit 2 if bad
 
     async def go():
         return await run_link(args.nats, args.link, password=_password(args),
                               user=args.user or "floor", ca_file=args.ca_file,
-                              replicas=args.replicas or 1, crash=crash_from_env())
+                              replicas=args.replicas or 1, crash=crash_from_env(), keys=keys)
     out.write("link %s: controller starting\n" % args.link)
     out.flush()
     asyncio.run(go())
@@ -268,6 +270,9 @@ def add_parsers(fsub):
     r = lsub.add_parser("run", help="the link's progressive controller (its meter's single "
                         "writer) until stopped")
     r.add_argument("link")
+    r.add_argument("--table-keys", metavar="FILE", required=True, help="the tables' public "
+                   "signing keys, a line \"TABLE ed25519:BASE64\" each: a message about money "
+                   "is taken only signed by its table")
     _connection(r)
     m = fsub.add_parser("meters", help="the linked progressives' meters (NY 5320.8)")
     m.add_argument("link", nargs="?")

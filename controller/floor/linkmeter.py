@@ -22,6 +22,8 @@ from math import gcd
 
 LAST_HITS = 25
 LAST_REFUSED = 25
+LAST_ALARMS = 25
+REFUSAL = "refusal"             # a record the controller puts on the stream (issue 31)
 
 
 def new_meter(cfg, writer=None):
@@ -83,6 +85,21 @@ def _refuse(meter, seq, doc, why):
     return None
 
 
+def alarm(meter, seq, doc, why, ts_ns=0):
+    """A message the controller refused on the evidence (issue 31: a hit not signed by its
+    table, on an inoperable link, without its acknowledged contribution, with a hand that
+    does not win the share, sent again): recorded as refused, and as an alarm the floor
+    page shows, with the meter untouched."""
+    meter["applied_seq"] = seq
+    _refuse(meter, seq, doc, why)
+    meter["alarm_count"] = meter.get("alarm_count", 0) + 1
+    meter["alarms"] = ([{"seq": seq, "type": doc.get("type"), "id": doc.get("id"),
+                         "table": doc.get("table"), "round": doc.get("round"),
+                         "seat": doc.get("seat"), "hand": doc.get("hand"), "why": why,
+                         "ts_ns": ts_ns}] + meter.get("alarms", []))[:LAST_ALARMS]
+    return None
+
+
 def _add(meter, units):
     """`units` / den cents onto the meter (negative: off it); the cap applied."""
     num_den = meter["rate"][1]
@@ -139,6 +156,8 @@ def apply(meter, seen, seq, doc, ts_ns=0):
         meter["operable"] = bool(doc.get("operable"))
         meter["why"] = None if meter["operable"] else doc.get("why")
         return None
+    if kind == REFUSAL:
+        return None                 # the controller's own record of a message it refused
     if kind not in ("contribution", "withdraw", "hit"):
         return _refuse(meter, seq, doc, "unknown message type %r" % (kind,))
     table, ident = doc.get("table"), doc.get("id")
@@ -153,7 +172,7 @@ def apply(meter, seen, seq, doc, ts_ns=0):
         if ident in seen.contributions:
             return _refuse(meter, seq, doc, "contribution %s already applied" % ident)
         num, den = meter["rate"]
-        seen.contributions[ident] = [wager, num, den, False]
+        seen.contributions[ident] = [wager, num, den, False, seq]
         _open(meter, table, ident, seen.contributions[ident])
         meter["contributed"] += _add(meter, wager * num)
         meter["contributions"] += 1

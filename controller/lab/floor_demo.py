@@ -55,7 +55,27 @@ def table_command(workdir, url, table, game, seed, pause, fault_rate):
             "--table-id", table, "--floor-password-file",
             os.path.join(workdir, "%s.password" % table), "--pause", str(pause),
             "--fault", "%s:%s" % (fault, fault_rate), "--json"] + \
-        (["--link", DEMO_LINK] if game == LINKED_GAME else [])
+        (["--link", DEMO_LINK, "--floor-signing-key", signing_key_path(workdir, table)]
+         if game == LINKED_GAME else [])
+
+
+def signing_key_path(workdir, table):
+    return os.path.join(workdir, "%s.signing.pem" % table)
+
+
+def write_table_keys(workdir, tables):
+    """Each linked table's own signing key (0600, made here as a table makes its own) and the
+    floor's file of their public halves, which the link's controller is given."""
+    from controller.wire import signing
+    lines = []
+    for t in tables:
+        path = signing_key_path(workdir, t)
+        if os.path.exists(path):        # a --dir used again: the table keeps its key
+            public = signing.public_text(signing.load_key(path))
+        else:
+            public = signing.new_key(path)
+        lines.append("%s %s\n" % (t, public))
+    return write_secret(os.path.join(workdir, "table-keys"), "".join(lines).rstrip("\n"))
 
 
 def tablectl(*argv):
@@ -142,8 +162,10 @@ def cmd_demo(args, out, err):
                 err.write("tablectl floor demo: %s\n" % (defined.stderr.strip() or
                                                          "the link was not defined"))
                 return 1
+            keys = write_table_keys(workdir, linked)
             link_ctl = start(tablectl("floor", "link", "run", DEMO_LINK, "--nats", server.url,
-                                      "--password-file", floor_pw_file), "link-controller")
+                                      "--password-file", floor_pw_file, "--table-keys", keys),
+                             "link-controller")
             out.write("linked progressive %s: %s, its meter on the page\n"
                       % (DEMO_LINK, ", ".join(linked)))
         for i, t in enumerate(tables):

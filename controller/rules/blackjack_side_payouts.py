@@ -386,3 +386,37 @@ def paytable_for(wager, config=None):
     if config is None:
         return default_paytable(wager)
     return paytable_from_config(wager, config)
+
+
+def progressive_meter_share(wager, codes, paytable=None):
+    """The percent of the meter a linked blackjack progressive's hit wins with the cards it
+    is sent with (link_client: Hit and Run the dealer's hand, Straight Jack the seat's first
+    hand, its initial two cards then the cards drawn to it), under `paytable` (the table's
+    configured one; the default when None), or None; what the link's controller checks a
+    hit with (issue 31). Bad Beat's hit carries the seat's 20 only, not the dealer's 21
+    that is its condition ((o)(1)(i)): it cannot be checked from the hit and raises, so the
+    controller refuses it rather than pay it on the message."""
+    from controller.rules import cards
+    from controller.rules.blackjack_side_wagers import (
+        hit_and_run_progressive, straight_jack_progressive)
+    hand = cards.parse_all(codes) if isinstance(codes, (list, tuple)) else []
+    if wager == HIT_AND_RUN:
+        name = hit_and_run_progressive(hand)
+    elif wager == STRAIGHT_JACK:
+        name = straight_jack_progressive(hand[:2], hand[2:])
+    else:
+        raise SettlementError("%s: a hit's cards do not show its win condition (the dealer's "
+                              "hand is not sent): checked at the table only" % wager)
+    table = paytable or default_paytable(wager)
+    pay = table.pay(name) if name else None
+    return pay.num if pay is not None and pay.kind == pt.METER else None
+
+
+def hit_and_run_meter_share(codes):
+    """progressive_meter_share of Hit and Run under the default paytable."""
+    return progressive_meter_share(HIT_AND_RUN, codes)
+
+
+def straight_jack_meter_share(codes):
+    """progressive_meter_share of Straight Jack under the default paytable."""
+    return progressive_meter_share(STRAIGHT_JACK, codes)

@@ -35,6 +35,7 @@ import threading
 import time
 
 from controller.wire.aio import close_quietly, pause
+from controller.wire import signing
 from controller.wire import subjects as S
 from controller.wire.uplink import servers, tls_context
 
@@ -60,6 +61,14 @@ def kv_subject(key):
     return "$KV.%s.%s" % (KV_BUCKET, key)
 
 
+def journal_position(ctl):
+    """The table's journal position now: the last row its store wrote (the count of its
+    inputs for a table without a journal file)."""
+    store = getattr(ctl, "store", None)
+    seq = getattr(store, "last_seq", None)
+    return seq if isinstance(seq, int) else ctl.seq
+
+
 def outbox_of(model, link_id=None):
     """A copy of what the model's meter on link `link_id` owes the link (or None: no meter
     of the model is on it). Without `link_id`: the model's one linked meter."""
@@ -80,8 +89,13 @@ def outbox_of(model, link_id=None):
 class LinkClient:
     """Table `table_id`'s client of link `link_id` at the NATS `url`, feeding `ctl`."""
 
-    def __init__(self, ctl, table_id, link_id, url, user=None, password=None, ca_file=None):
+    def __init__(self, ctl, table_id, link_id, url, user=None, password=None, ca_file=None,
+                 signing_key=None):
         self.ctl = ctl
+        # the table's own Ed25519 key (controller/wire/signing.py): the link takes nothing
+        # about money on the NATS password alone (issue 31)
+        self.signing_key = signing_key
+        self.jseq = journal_position(ctl)
         self.table_id = S.check_table_id(table_id)
         self.link_id = S.check_table_id(link_id)
         self.subject = S.link_subject(link_id, table_id)
@@ -131,6 +145,7 @@ class LinkClient:
     def _on_step(self, ctl):
         """After each step of the controller (its loop's thread): what is owed, if it
         changed, handed to the client's loop."""
+        self.jseq = journal_position(ctl)
         box = outbox_of(ctl.model, self.link_id)
         if box is None or box == self.outbox:
             return
@@ -333,9 +348,12 @@ class LinkClient:
                "table": self.table_id, "round": entry["round"],
                "seat": entry["seat"], "ts_ns": time.time_ns()}
         if kind == "hit":
-            doc.update(hand=entry["hand"], share=entry["share"])
+            doc.update(hand=entry["hand"], share=entry["share"], cseq=entry.get("cseq"))
         else:
             doc["wager"] = entry["wager"]
+        doc["jseq"] = self.jseq           # its journal position: a hit is not replayed
+        if self.signing_key is not None:
+            doc = signing.sign(self.signing_key, doc)
         ack = await js.publish(self.subject, json.dumps(doc).encode(),
                                headers={"Nats-Msg-Id": msg_id})
         self.stats["published"] += 1
@@ -376,8 +394,10 @@ class ProgressiveLink:
 
     name = "progressive link"
 
-    def __init__(self, runtime, table_id, link_id, url, password, ca_file=None):
+    def __init__(self, runtime, table_id, link_id, url, password, ca_file=None,
+                 signing_key=None):
         from controller.errors import ConfigError
+        self.signing_key = signing_key
         try:
             S.check_table_id(table_id)
             S.check_table_id(link_id)
@@ -397,7 +417,7 @@ class ProgressiveLink:
                               "to link (none of its progressive wagers is on that link)"
                               % (link_id, ctl.model.GAME))
         self.client = LinkClient(ctl, table_id, link_id, url, password=password,
-                                 ca_file=ca_file).start()
+                                 ca_file=ca_file, signing_key=self.signing_key).start()
         # one status per link (a Blackjack table may be on three): the summary's and the
         # console's `progressive_link` gives the one link's, or all of them by link
         statuses = getattr(ctl, "progressive_links", None)
@@ -414,10 +434,11 @@ class ProgressiveLink:
             self.client.stop()
 
 
-def attach(host, table_id, link_id, url, password, ca_file=None):
+def attach(host, table_id, link_id, url, password, ca_file=None, signing_key=None):
     """A ProgressiveLink registered with `host` (a Runtime or a Simulation); started at once
     when the host already runs. Returns the LinkClient (None until started)."""
     runtime = getattr(host, "runtime", host)
-    part = ProgressiveLink(runtime, table_id, link_id, url, password, ca_file=ca_file)
+    part = ProgressiveLink(runtime, table_id, link_id, url, password, ca_file=ca_file,
+                           signing_key=signing_key)
     runtime.register_part(part)
     return part.client

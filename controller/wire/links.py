@@ -42,6 +42,32 @@ def linkable():
 
 LINKABLE = linkable()
 
+
+def hit_checkers():
+    """{game: {wager: "module:function"}}: each game's own check of a hit's cards
+    (Declaration.link_hits), the rules core's evaluator and paytable the table settles with."""
+    return {d.game: dict(d.link_hits) for d in all_declarations() if d.link_hits}
+
+
+def hit_share(game, wager, hand):
+    """The share of the meter `hand` (card codes) wins at `game`'s `wager`, as [num, den]
+    reduced, or None when it wins no share of the meter. Raises ConfigError, one line, when
+    it cannot be checked (a wager whose hits carry too little, cards that are not a hand)."""
+    from controller.errors import RulesError
+    from controller.games.declarations import load
+    target = hit_checkers().get(game, {}).get(wager)
+    if target is None:
+        raise ConfigError("%s's %s: its hits cannot be checked at the floor" % (game, wager))
+    try:
+        percent = load(target)(hand)
+    except RulesError as e:
+        raise ConfigError("hand %s: %s" % (" ".join(map(str, hand)) if isinstance(
+            hand, (list, tuple)) else repr(hand), e))
+    if percent is None:
+        return None
+    part = Fraction(percent, 100)
+    return [part.numerator, part.denominator]
+
 KEYS = ("link", "game", "wager", "tables", "reset", "rate", "cap", "version", "operable",
         "why", "restored")
 PARAMETERS = ("game", "wager", "tables", "reset", "rate", "cap")

@@ -26,6 +26,31 @@ def passwords():
     return {t: "pw-%s" % t for t in TABLES}
 
 
+def signing_key(table):
+    """Table `table`'s own Ed25519 key in the tests: one per table id, the same in every
+    process of a test (derived from the id: a test key, never a table's)."""
+    import hashlib
+
+    from cryptography.hazmat.primitives.asymmetric import ed25519
+    return ed25519.Ed25519PrivateKey.from_private_bytes(
+        hashlib.sha256(b"tablectl test signing key " + table.encode()).digest())
+
+
+def public_keys(tables=TABLES):
+    """{table: "ed25519:..."}: what a link's controller is given."""
+    from controller.wire import signing
+    return {t: signing.public_text(signing_key(t)) for t in tables}
+
+
+def write_key(path, key):
+    from cryptography.hazmat.primitives import serialization
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                            serialization.NoEncryption())
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(pem)
+
+
 def run(coro):
     return asyncio.run(coro)
 
@@ -159,6 +184,26 @@ class Floor:
         os.chmod(path, 0o600)
         return path
 
+    def signing_key_file(self, table):
+        """The table's own Ed25519 key (issue 31) in a file (0600), as a table keeps it."""
+        path = os.path.join(self.dir, "%s.signing.pem" % table)
+        if not os.path.exists(path):
+            write_key(path, signing_key(table))
+        return path
+
+    def signing_key(self, table):
+        return signing_key(table)
+
+    def public_keys(self, tables=TABLES):
+        return public_keys(tables)
+
+    def table_keys_file(self, tables=TABLES):
+        """The floor's file of the tables' public keys (`floor link run --table-keys`)."""
+        path = os.path.join(self.dir, "table-keys")
+        with open(path, "w") as f:
+            f.writelines("%s %s\n" % kv for kv in sorted(public_keys(tables).items()))
+        return path
+
     def floor_password_file(self):
         path = os.path.join(self.dir, "floor.pw")
         with open(path, "w") as f:
@@ -249,6 +294,9 @@ class RunningTable:
 
     def __init__(self, tmp_path, floor, table_id, sim_table, game="blackjack", floor_extra=""):
         from tests.test_run import env_with, tablectl as run_tablectl, write_config
+        if "link" in floor_extra:       # a link pays nothing the table did not sign
+            floor_extra += ", signing_key_file = %s" % json.dumps(
+                floor.signing_key_file(table_id))
         extra = "floor = {url = %s, table_id = \"%s\", password_file = %s%s}" % (
             json.dumps(floor.url), table_id, json.dumps(floor.password_file(table_id)),
             ", " + floor_extra if floor_extra else "")

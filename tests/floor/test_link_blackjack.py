@@ -41,7 +41,8 @@ class BlackjackTable:
             TableController(table)
         self.ctl.start()
         self.clients = [LinkClient(self.ctl, "T1", link, floor.url,
-                                   password=floor.passwords["T1"]).start()
+                                   password=floor.passwords["T1"],
+                                   signing_key=floor.signing_key("T1")).start()
                         for link in links.values()]
         self.n = 0
 

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from controller.floor.linkctl import ControllerThread
-from tests.floor.conftest import FLOOR_PW, ServiceThread, wait_for
+from tests.floor.conftest import FLOOR_PW, ServiceThread, public_keys, wait_for
 from tests.floor.linkpub import LinkTable
 from tests.floor.test_link_controller import cli, define
 from tests.floor.test_page import CHROMIUM, DRIVER, browser, save_screenshot, text_of
@@ -36,7 +36,8 @@ def play(floor, hits=27):
 @pytest.mark.reg("669a.2(c)")
 def test_floor_meters_lists_value_hits_the_last_25_hits_base_and_limit(floor):
     assert define(floor, cap="5000000")[0] == 0
-    ctl = ControllerThread(floor.url, "L1", password=FLOOR_PW, listen_s=0.2)
+    ctl = ControllerThread(floor.url, "L1", password=FLOOR_PW, listen_s=0.2,
+                           keys=public_keys())
     try:
         play(floor)
         args = ["--nats", floor.url, "--password-file", floor.floor_password_file()]
@@ -64,7 +65,8 @@ def test_floor_meters_lists_value_hits_the_last_25_hits_base_and_limit(floor):
 @pytest.mark.reg("669a.2(c)")
 def test_the_floor_page_shows_the_link_meter_within_a_second_of_a_change(floor, tmp_path):
     assert define(floor)[0] == 0
-    ctl = ControllerThread(floor.url, "L1", password=FLOOR_PW, listen_s=0.2)
+    ctl = ControllerThread(floor.url, "L1", password=FLOOR_PW, listen_s=0.2,
+                           keys=public_keys())
     svc = ServiceThread(floor.url)
     driver = None
 

@@ -10,7 +10,7 @@ import pytest
 
 from controller.wire import subjects as S
 from controller.floor.linkctl import ControllerThread
-from tests.floor.conftest import FLOOR_PW, _connect, tablectl, wait_for
+from tests.floor.conftest import FLOOR_PW, _connect, public_keys, tablectl, wait_for
 from tests.floor.linkpub import LinkTable
 from tests.floor.test_link_controller import cli, define, kv_json, meter
 
@@ -47,7 +47,8 @@ async def play_rounds(floor, rounds=12):
 @pytest.mark.reg("669a.2(c)")
 def test_reconcile_holds_after_play_and_a_journal_row_that_parts_takes_the_link_down(floor):
     assert define(floor, rate="0.15")[0] == 0
-    ctl = ControllerThread(floor.url, "L1", password=FLOOR_PW, listen_s=0.2)
+    ctl = ControllerThread(floor.url, "L1", password=FLOOR_PW, listen_s=0.2,
+                           keys=public_keys())
     try:
         t1, t2 = asyncio.run(play_rounds(floor))
         wait_for(lambda: meter(floor.url)["contributions"] == 36, timeout=5)
@@ -101,7 +102,8 @@ def test_reconcile_holds_after_play_and_a_journal_row_that_parts_takes_the_link_
 @pytest.mark.reg("669a.2(c)")
 def test_reconcile_finds_a_meter_that_is_not_its_history_and_a_missing_journal_row(floor):
     assert define(floor, tables="T1,T2,T3")[0] == 0
-    ctl = ControllerThread(floor.url, "L1", password=FLOOR_PW, listen_s=0.2)
+    ctl = ControllerThread(floor.url, "L1", password=FLOOR_PW, listen_s=0.2,
+                           keys=public_keys())
     try:
         asyncio.run(play_rounds(floor, rounds=5))
 

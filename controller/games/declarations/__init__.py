@@ -58,6 +58,11 @@ class Declaration:
     # (controller/wire/links.py; the texts' minimum reset and rate are the rules core's
     # paytables.PROGRESSIVE_MINIMUMS)
     linkable: tuple = ()
+    # ((wager, "module:function"), ...): function(card codes) -> the percent of the meter the
+    # cards a hit is sent with win under the wager's paytable, or None; the link's controller
+    # pays no hit its check does not pass (issue 31). A linkable wager without one: its hits
+    # cannot be checked at the floor and are refused there.
+    link_hits: tuple = ()
     # "module:NAME": the list of the game's readings of docs/interpretations.md, each priced
     # under it and its alternative (controller/lab/par/readings.py collects them in game order)
     readings: str = None

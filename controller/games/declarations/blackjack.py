@@ -24,4 +24,9 @@ DECLARES = Declaration(
     # 633a.7(o): the three progressives; the texts set no minimum reset or rate for them
     linkable=tuple((w, "633a.7(o)") for w in (
         "bad_beat_progressive", "hit_and_run_progressive", "straight_jack_progressive")),
+    # Bad Beat's hit does not carry the dealer's hand its condition reads: not checkable
+    link_hits=(("hit_and_run_progressive",
+                "controller.rules.blackjack_side_payouts:hit_and_run_meter_share"),
+               ("straight_jack_progressive",
+                "controller.rules.blackjack_side_payouts:straight_jack_meter_share")),
 )

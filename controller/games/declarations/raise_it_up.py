@@ -26,4 +26,5 @@ DECLARES = Declaration(
     linked_par=("progressive", "controller.lab.par.raise_it_up_progressive:LinkedSheet"),
     scenario="controller.games.single_deck.raise_it_up_scenario:RaiseItUpScenario",
     linkable=(("progressive", "669a.12(e)(3)"),),
+    link_hits=(("progressive", "controller.rules.raise_it_up:progressive_meter_share"),),
 )

@@ -37,4 +37,5 @@ DECLARES = Declaration(
     readings="controller.lab.par.six_card_fortune_readings:READINGS",
     scenario="controller.games.six_card_fortune.scenario:SixCardFortuneScenario",
     linkable=(("progressive", "670a.12(d)(2)"),),
+    link_hits=(("progressive", "controller.rules.paigow:progressive_meter_share"),),
 )
