@@ -42,14 +42,24 @@ async def _refusals(url):
         await nc.close()
 
 
+async def _last_table_seq(url):
+    nc = await _connect(url)
+    try:
+        return max(seq for seq, d, _ in await history(nc.jetstream(timeout=5), "L1")
+                   if d.get("type") in ("contribution", "withdraw", "hit"))
+    finally:
+        await nc.close()
+
+
 def untouched_and_alarmed(floor, before, why, n=1):
-    """The meter's money as it was; `n` alarms, the newest naming `why`; its refusal on the
-    stream."""
-    m = wait_for(lambda: (lambda m: m if m.get("alarm_count", 0) >= n else None)(
-        meter(floor.url)), timeout=10, what="the alarm")
-    for k in ("value", "carry", "hits", "awarded", "resets"):
-        assert m[k] == before[k], (k, m[k], before[k])
-    assert m["alarm_count"] == n and why in m["alarms"][0]["why"], m["alarms"]
+    """Once the controller has applied every table message: the meter's money as it was;
+    `n` alarms, the newest naming `why`; its refusal on the stream."""
+    last = asyncio.run(_last_table_seq(floor.url))
+    m = wait_for(lambda: (lambda m: m if m["applied_seq"] >= last else None)(
+        meter(floor.url)), timeout=10, what="the controller applying seq %d" % last)
+    money = {k: m[k] for k in ("value", "carry", "hits", "awarded", "resets")}
+    assert money == {k: before[k] for k in money}, "the meter moved: %r" % money
+    assert m.get("alarm_count") == n and why in m["alarms"][0]["why"], m.get("alarms")
     refusals = asyncio.run(_refusals(floor.url))
     assert len(refusals) == n and why in refusals[-1]["why"]
     return m
