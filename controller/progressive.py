@@ -262,9 +262,11 @@ def link_new_round(meter):
     meter["link"]["accepted"] = {}
 
 
-def link_hit(meter, round_no, seat, hand, pay_, wager, seats=None):
+def link_hit(meter, round_no, seat, hand, pay_, wager, seats=None, dealer=None):
     """A winning meter share: sent to the link, the seat's award waits for its answer.
-    `seats` {seat: wager}: the seats that won it together (one hit, its award shared)."""
+    `seats` {seat: wager}: the seats that won it together (one hit, its award shared).
+    `dealer`: the dealer's cards, where the win condition reads them beside the seat's
+    (Bad Beat, 633a.7(o)(1)(i)): the link checks the hand before it pays (issue 31)."""
     key = link_key(round_no, seat)
     part = Fraction(pay_.num, 100)              # the contract's share: [1, 1] the whole meter
     share = [part.numerator, part.denominator]
@@ -279,6 +281,8 @@ def link_hit(meter, round_no, seat, hand, pay_, wager, seats=None):
         lk["hits"][key]["cseq"] = accepted["seq"]
     if seats:
         lk["hits"][key]["seats"] = {str(s): int(w) for s, w in seats.items()}
+    if dealer is not None:
+        lk["hits"][key]["dealer"] = list(dealer)
     return key
 
 
@@ -508,12 +512,13 @@ class LinkedGame:
                       net=net, seq=hit["seq"], link=meter["link"]["id"], wager=name,
                       counted_late=counted)
 
-    def settle_linked_hit(self, seat, hand, pay_, wager, name="progressive", seats=None):
+    def settle_linked_hit(self, seat, hand, pay_, wager, name="progressive", seats=None,
+                          dealer=None):
         """A meter share won at a linked meter: sent to the link; the seat's settlement waits
         for the award (its result "pending" until then). `seats` {seat: wager}: a jackpot
         won at these seats together, one hit for all of them."""
         meter = self.linked_meter(name)
-        key = link_hit(meter, self.round_no, seat, hand, pay_, wager, seats)
+        key = link_hit(meter, self.round_no, seat, hand, pay_, wager, seats, dealer)
         self.note("link_hit", seat=seat, hand=list(hand),
                   share=meter["link"]["hits"][key]["share"], link=meter["link"]["id"],
                   wager=name, seats=sorted(seats) if seats else [seat])

@@ -32,6 +32,12 @@ def _params(args):
               "tables": args.tables, "reset": args.reset, "rate": args.rate}
     if args.cap is not None:
         params["cap"] = args.cap
+    if args.paytable is not None:
+        try:
+            params["paytable"] = json.loads(args.paytable)
+        except ValueError:
+            raise ConfigError("paytable %r: a JSON object {hand: payout}, e.g. "
+                              "'{\"twenty_vs_21\": \"100%% of meter\"}'" % args.paytable)
     return params
 
 
@@ -256,6 +262,9 @@ def add_parsers(fsub):
     d.add_argument("--reset", required=True, help="initial and reset amount, cents")
     d.add_argument("--rate", required=True, help="rate of progression: 0.14, 14%%, 7/50")
     d.add_argument("--cap", help="the meter's limit, cents")
+    d.add_argument("--paytable", metavar="JSON", help="the wager's paytable {hand: payout} "
+                   "where a Rules Submission sets it (Blackjack's progressives): every hit's "
+                   "hand is checked under it")
     _connection(d)
     s = lsub.add_parser("show", help="the link's current definition")
     s.add_argument("link")

@@ -378,7 +378,8 @@ class LinkController:
         if why is not None:
             return why
         try:
-            won = L.hit_share(self.meter["game"], self.meter["wager"], doc.get("hand"))
+            won = L.hit_share(self.meter["game"], self.meter["wager"], doc.get("hand"),
+                              doc.get("dealer"), self.meter.get("paytable"))
         except TablectlError as e:
             return "hit %s: %s" % (ident, e)
         if won is None:

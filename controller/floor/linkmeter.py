@@ -31,6 +31,7 @@ def new_meter(cfg, writer=None):
     return {"link": cfg["link"], "version": cfg["version"], "value": cfg["reset"], "carry": 0,
             "rate": list(cfg["rate"]), "reset": cfg["reset"], "cap": cfg.get("cap"),
             "tables": list(cfg["tables"]), "game": cfg["game"], "wager": cfg["wager"],
+            "paytable": cfg.get("paytable"),
             "applied_seq": 0, "contributed": 0, "withdrawn": 0, "awarded": 0, "resets": 0,
             "seeded": cfg["reset"], "over_cap": 0, "hits": 0, "contributions": 0,
             "withdraws": 0, "refused": 0, "last_refused": [], "last_hits": [],
@@ -146,6 +147,7 @@ def apply(meter, seen, seq, doc, ts_ns=0):
             _rebase(meter, num, den)
         for k in ("version", "reset", "cap", "tables", "game", "wager"):
             meter[k] = doc[k]
+        meter["paytable"] = doc.get("paytable")
         meter["operable"] = doc.get("operable", True)
         meter["why"] = doc.get("why")
         if meter["cap"] is not None and meter["value"] > meter["cap"]:

@@ -365,11 +365,12 @@ def progressive_hand(six):
     return name if value >> _CAT_SHIFT >= STRAIGHT else None
 
 
-def progressive_meter_share(codes):
+def progressive_meter_share(codes, dealer=None, paytable=None):
     """The percent of the meter six card codes win at the Progressive Payout Wager
     (670a.12(d)(1): 100 for five aces, 10 for a royal flush), or None: what a linked
     progressive's controller checks a hit's hand with (issue 31), by the evaluator and the
-    paytable the table settles with. Raises RulesError for anything but six cards."""
+    paytable the table settles with. Raises RulesError for anything but six cards. The
+    paytable is the text's own (`paytable`, `dealer`: not this game's)."""
     six = C.parse_all(codes) if isinstance(codes, (list, tuple)) else None
     if six is None or len(six) != 6:
         raise RulesError("a Six-Card Fortune progressive hit's hand is six cards, not %r"

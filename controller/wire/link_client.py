@@ -349,6 +349,8 @@ class LinkClient:
                "seat": entry["seat"], "ts_ns": time.time_ns()}
         if kind == "hit":
             doc.update(hand=entry["hand"], share=entry["share"], cseq=entry.get("cseq"))
+            if "dealer" in entry:
+                doc["dealer"] = entry["dealer"]
         else:
             doc["wager"] = entry["wager"]
         doc["jseq"] = self.jseq           # its journal position: a hit is not replayed

@@ -12,6 +12,9 @@
     cap      the meter's limit in cents, or None (what would pass it is counted as over_cap)
     version  1 for the first definition, +1 for every change
     operable True, or False with `why` (a failed reconciliation takes the link down)
+    paytable optional, where the game lets a Rules Submission set the wager's paytable
+             (Blackjack's progressives, 633a.13): {hand: payout}, the rows the tables play;
+             the link's controller checks every hit's hand under it (issue 31)
 
 Every check raises ConfigError with one line naming the key, so `tablectl floor link define`
 answers bad input with exit 2 and that line. Pure: no NATS here (linkctl.py and cli.py move
@@ -49,7 +52,7 @@ def hit_checkers():
     return {d.game: dict(d.link_hits) for d in all_declarations() if d.link_hits}
 
 
-def hit_share(game, wager, hand):
+def hit_share(game, wager, hand, dealer=None, paytable=None):
     """The share of the meter `hand` (card codes) wins at `game`'s `wager`, as [num, den]
     reduced, or None when it wins no share of the meter. Raises ConfigError, one line, when
     it cannot be checked (a wager whose hits carry too little, cards that are not a hand)."""
@@ -59,7 +62,7 @@ def hit_share(game, wager, hand):
     if target is None:
         raise ConfigError("%s's %s: its hits cannot be checked at the floor" % (game, wager))
     try:
-        percent = load(target)(hand)
+        percent = load(target)(hand, dealer, paytable)
     except RulesError as e:
         raise ConfigError("hand %s: %s" % (" ".join(map(str, hand)) if isinstance(
             hand, (list, tuple)) else repr(hand), e))
@@ -69,8 +72,8 @@ def hit_share(game, wager, hand):
     return [part.numerator, part.denominator]
 
 KEYS = ("link", "game", "wager", "tables", "reset", "rate", "cap", "version", "operable",
-        "why", "restored")
-PARAMETERS = ("game", "wager", "tables", "reset", "rate", "cap")
+        "why", "restored", "paytable")
+PARAMETERS = ("game", "wager", "tables", "reset", "rate", "cap", "paytable")
 LIVE_REFUSED = ("reset", "rate")        # not changed while a table is on the link (5321.18)
 
 
@@ -158,7 +161,17 @@ def check(params):
     operable = params.get("operable", True)
     if not isinstance(operable, bool):
         raise ConfigError("operable %r: true or false" % (operable,))
-    out = {"link": link, "game": game, "wager": wager,
+    paytable = params.get("paytable")
+    if paytable is not None:
+        from controller.games import declaration
+        from controller.games.declarations import load
+        target = declaration(game).link_paytable
+        if target is None:
+            raise ConfigError("paytable: %s's %s is paid by the texts' own paytable (%s)"
+                              % (game, wager, section))
+        load(target)(wager, paytable)           # ConfigError naming the hand
+        paytable = dict(paytable)
+    out = {"link": link, "game": game, "wager": wager, "paytable": paytable,
            "tables": parse_tables(params.get("tables")), "reset": reset,
            "rate": [rate.numerator, rate.denominator], "cap": cap, "version": version,
            "operable": operable}

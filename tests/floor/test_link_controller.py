@@ -27,12 +27,14 @@ def cli(*argv):
 
 
 def define(floor, link="L1", tables="T1,T2", reset="100000", rate="0.14", cap=None,
-           game=RIU, wager="progressive"):
+           game=RIU, wager="progressive", paytable=None):
     argv = ["floor", "link", "define", link, "--game", game, "--wager", wager, "--tables",
             tables, "--reset", reset, "--rate", rate, "--nats", floor.url,
             "--password-file", floor.floor_password_file()]
     if cap is not None:
         argv += ["--cap", cap]
+    if paytable is not None:
+        argv += ["--paytable", json.dumps(paytable)]
     return cli(*argv)
 
 

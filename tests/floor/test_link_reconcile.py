@@ -15,6 +15,13 @@ from tests.floor.linkpub import LinkTable
 from tests.floor.test_link_controller import cli, define, kv_json, meter
 
 
+# a Six-Card Fortune link: its paytable pays the meter whole and in tenths (670a.12(d)(1)),
+# and the controller pays a hit only for the hand that wins that share
+SCF = {"game": "six-card-fortune-pai-gow", "reset": "500000"}
+FIVE_ACES = ["As", "Ah", "Ad", "Ac", "JK", "2c"]
+ROYAL = ["As", "Ks", "Qs", "Js", "Ts", "2c"]
+
+
 def reconcile(floor, *extra):
     return cli("floor", "reconcile", "L1", "--nats", floor.url, "--password-file",
                floor.floor_password_file(), *extra)
@@ -33,10 +40,10 @@ async def play_rounds(floor, rounds=12):
             if r % 4 == 0:
                 await t2.withdraw(r, 5, 300)
             if r % 5 == 0:
-                await t1.hit(r, 1)
+                await t1.hit(r, 1, hand=FIVE_ACES)
                 await t1.award(r, 1)
             if r % 6 == 0:
-                await t2.hit(r, 2, share=[1, 10])
+                await t2.hit(r, 2, hand=ROYAL, share=[1, 10])
                 await t2.award(r, 2)
     finally:
         await t1.close()
@@ -46,7 +53,7 @@ async def play_rounds(floor, rounds=12):
 
 @pytest.mark.reg("669a.2(c)")
 def test_reconcile_holds_after_play_and_a_journal_row_that_parts_takes_the_link_down(floor):
-    assert define(floor, rate="0.15")[0] == 0
+    assert define(floor, rate="0.15", **SCF)[0] == 0
     ctl = ControllerThread(floor.url, "L1", password=FLOOR_PW, listen_s=0.2,
                            keys=public_keys())
     try:
@@ -101,7 +108,7 @@ def test_reconcile_holds_after_play_and_a_journal_row_that_parts_takes_the_link_
 
 @pytest.mark.reg("669a.2(c)")
 def test_reconcile_finds_a_meter_that_is_not_its_history_and_a_missing_journal_row(floor):
-    assert define(floor, tables="T1,T2,T3")[0] == 0
+    assert define(floor, tables="T1,T2,T3", **SCF)[0] == 0
     ctl = ControllerThread(floor.url, "L1", password=FLOOR_PW, listen_s=0.2,
                            keys=public_keys())
     try:

@@ -63,6 +63,9 @@ class Declaration:
     # pays no hit its check does not pass (issue 31). A linkable wager without one: its hits
     # cannot be checked at the floor and are refused there.
     link_hits: tuple = ()
+    # "module:function" (wager, {hand: payout}) -> a paytable, raising ConfigError: where a
+    # link may declare its wager's paytable (a Rules Submission's), how it is checked
+    link_paytable: str = None
     # "module:NAME": the list of the game's readings of docs/interpretations.md, each priced
     # under it and its alternative (controller/lab/par/readings.py collects them in game order)
     readings: str = None
