@@ -79,6 +79,7 @@ def _anchor(args, password, out, err):
         from controller.wire.uplink import servers, tls_context
         nc = await nats.connect(servers(args.nats), user=args.user, password=password,
                                 tls=tls_context(args.nats, args.ca_file),
+                                inbox_prefix=S.inbox_prefix(args.user),
                                 connect_timeout=2, max_reconnect_attempts=0)
         try:
             kv = await nc.jetstream().key_value(S.KV_BUCKET)

@@ -64,7 +64,8 @@ async def ensure_link_streams(js, replicas=1):
         await js.add_stream(api.StreamConfig(
             name=S.LINK_STREAM, subjects=list(S.LINK_SUBJECTS), storage=api.StorageType.FILE,
             retention=api.RetentionPolicy.LIMITS, num_replicas=replicas, allow_direct=True,
-            duplicate_window=DUPLICATE_WINDOW_S, discard=api.DiscardPolicy.OLD))
+            duplicate_window=DUPLICATE_WINDOW_S, discard=api.DiscardPolicy.OLD,
+            deny_delete=True, deny_purge=True))     # the link's record (issue 31)
     try:
         kv = await js.key_value(S.LINK_BUCKET)
     except Exception:                           # noqa: BLE001 - absent: make it
@@ -84,6 +85,7 @@ async def connect(url, user="floor", password=None, ca_file=None, name="linkctl"
         log.info("%s: nats: %s: %s", name, type(e).__name__, e)
     coro = nats.connect(servers(url), user=user, password=password,
                         tls=tls_context(url, ca_file), connect_timeout=2,
+                        inbox_prefix=S.inbox_prefix(user),
                         max_reconnect_attempts=-1 if reconnect else 0,
                         allow_reconnect=reconnect,
                         reconnect_time_wait=0.25, name=name, error_cb=quiet)

@@ -45,7 +45,8 @@ async def ensure_streams(js, replicas=1):
         await js.add_stream(api.StreamConfig(
             name=S.STREAM, subjects=[S.JOURNAL_SUBJECTS], storage=api.StorageType.FILE,
             retention=api.RetentionPolicy.LIMITS, num_replicas=replicas, allow_direct=True,
-            duplicate_window=120.0, discard=api.DiscardPolicy.OLD))
+            duplicate_window=120.0, discard=api.DiscardPolicy.OLD,
+            deny_delete=True, deny_purge=True))     # every row is evidence (issue 31)
     try:
         kv = await js.key_value(S.KV_BUCKET)
     except Exception:                           # noqa: BLE001 - absent: make it
@@ -116,6 +117,7 @@ class FloorService:
         from controller.wire.uplink import servers, tls_context
         self.nc = await nats.connect(servers(self.url), user=self.user, password=self.password,
                                      tls=tls_context(self.url, self.ca_file),
+                                     inbox_prefix=S.inbox_prefix(self.user),
                                      max_reconnect_attempts=-1, reconnect_time_wait=0.25,
                                      connect_timeout=2, name="floor",
                                      error_cb=self._on_error)

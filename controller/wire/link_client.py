@@ -202,6 +202,7 @@ class LinkClient:
                 connecting = asyncio.ensure_future(nats.connect(
                     servers(self.url), user=self.user, password=self.password,
                     tls=tls_context(self.url, self.ca_file), connect_timeout=1,
+                    inbox_prefix=S.inbox_prefix(self.user),
                     allow_reconnect=False, max_reconnect_attempts=0,
                     name="%s-link-%s" % (self.table_id, self.link_id),
                     error_cb=self._on_error))

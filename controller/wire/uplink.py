@@ -170,6 +170,7 @@ class Uplink:
                 connecting = asyncio.ensure_future(nats.connect(
                     servers(self.url), user=self.user, password=self.password,
                     tls=tls_context(self.url, self.ca_file), connect_timeout=1,
+                    inbox_prefix=S.inbox_prefix(self.user),
                     allow_reconnect=False, max_reconnect_attempts=0, name=self.table_id,
                     error_cb=self._on_error, closed_cb=None))
                 stopping = asyncio.ensure_future(self._stop.wait())

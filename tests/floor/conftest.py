@@ -64,6 +64,7 @@ async def _connect(url, user="floor", password=FLOOR_PW):
     from controller.wire.uplink import tls_context
     return await nats.connect(url.split(","), user=user, password=password,
                               tls=tls_context(url, CA_FILES.get(url)),
+                              inbox_prefix=S.inbox_prefix(user),
                               connect_timeout=2, max_reconnect_attempts=5,
                               reconnect_time_wait=0.2, error_cb=_quiet)
 
@@ -171,7 +172,10 @@ class Floor:
     def __init__(self, tmp, tables=TABLES):
         self.dir = str(tmp)
         self.passwords = passwords()
-        self.server = NatsServer(self.dir, users_block(tables, FLOOR_PW, self.passwords))
+        # bcrypt's least cost: the server checks a hash at every connect, the tests connect
+        # often (the demo and production take nats-server's default, 11)
+        self.server = NatsServer(self.dir, users_block(tables, FLOOR_PW, self.passwords,
+                                                       cost=4))
 
     @property
     def url(self):
