@@ -80,6 +80,15 @@ class ConsoleHandle:
         self._unwatch = lambda: controller.watchers.remove(watcher)
         return self
 
+    def say(self, text):
+        """Announce `text` on this console (any thread: queued, the console's thread writes
+        it), as lock-outs are announced: the floor link's integrity alarm (issue 31)."""
+        self._announcements.put(text)
+        try:
+            os.write(self._wake_w, b"a")
+        except OSError:
+            pass
+
     def stop(self, timeout=5.0):
         """End the session (journaled), join the thread, close every fd. Idempotent."""
         if self._stopping and not self._own:

@@ -14,6 +14,16 @@ whose acknowledgement was lost, a process killed between the stream's store and 
 write of the acknowledged sequence, or a stream that lost rows are all resolved from the
 stream itself. The acknowledged sequence is then written to the journal database.
 
+The stream holding a row the table did not write (issue 31: someone with the table's NATS
+password published a row with its next message id first, so the table's own was dropped as
+a duplicate) is found at the resynchronisation that follows: the last row stored on the
+subject is compared with the journal's row of that seq, whole. A row that is not the table's
+is an integrity alarm (`integrity`, `on_integrity`): journaled on the table
+(`floor_integrity`, which the floor's fold turns into a problem naming that row), announced
+at the console and sent in the status. It is no lock-out: the table's own journal, its
+game and its meters are intact, and no section of the texts stops play for a copy held
+elsewhere (docs/floor.md, "Threat model").
+
 Rows with cards wait for the end of their round (outbox.releasable). Twice a second the
 uplink also publishes the table's live status (no cards) on its status subject, from
 `status()` (the runtime's provider): what the floor page shows between rounds, and how the
@@ -57,6 +67,9 @@ class Uplink:
         self.held = 0
         self.published = 0
         self.failed_attempt_at = None   # when the last failed connect attempt began
+        self.integrity = []             # rows the stream holds that are not the table's
+        self.on_integrity = []          # fn(alarm): the journal, the console
+        self._alarmed = set()
         self._thread = None
         self._loop = None
         self._stop = None
@@ -215,6 +228,7 @@ class Uplink:
         else:
             _, seq = S.parse_msg_id((last.headers or {}).get("Nats-Msg-Id"))
             stream_seq = last.seq
+            self._check_stored(seq, stream_seq, last.data)
         if seq != self.acked_seq:
             if seq < self.acked_seq:
                 log.warning("uplink %s: the stream holds rows to %d, acknowledged were %d: "
@@ -222,6 +236,39 @@ class Uplink:
                             seq + 1)
             self.outbox.set_acked(seq, stream_seq)
         self.acked_seq, self.stream_seq = seq, stream_seq
+
+    def _check_stored(self, seq, stream_seq, data):
+        """The row the stream holds as this table's `seq` must be the journal's, whole."""
+        mine = self.outbox.rows_after(seq - 1, 1) if seq >= 1 else []
+        try:
+            stored = json.loads(data)
+        except (TypeError, ValueError):
+            stored = None
+        if mine and mine[0]["seq"] == seq and stored == mine[0]:
+            return
+        if not mine or mine[0]["seq"] != seq:
+            why = "the stream holds a row %d of this table at stream seq %d that its " \
+                "journal does not have (the journal ends at %d)" % (seq, stream_seq,
+                                                                    self.outbox.head())
+        else:
+            why = "the stream's row %d (stream seq %d) is not this table's: its hash %s, " \
+                "the journal's %s; the table's own row was refused as a duplicate" % (
+                    seq, stream_seq, str((stored or {}).get("hash"))[:16],
+                    mine[0]["hash"][:16])
+        self._alarm(seq, stream_seq, why)
+
+    def _alarm(self, seq, stream_seq, why):
+        if seq in self._alarmed:
+            return
+        self._alarmed.add(seq)
+        alarm = {"seq": seq, "stream_seq": stream_seq, "why": why, "at": self.clock()}
+        self.integrity = (self.integrity + [alarm])[-10:]
+        log.error("uplink %s: integrity: %s", self.table_id, why)
+        for fn in list(self.on_integrity):
+            try:
+                fn(alarm)
+            except Exception as e:              # noqa: BLE001 - the others still told
+                log.warning("uplink %s: telling an integrity alarm: %s", self.table_id, e)
 
     async def _forward(self, nc, js):
         next_status = 0.0
@@ -283,6 +330,8 @@ class Uplink:
         except Exception as e:                  # noqa: BLE001 - a status is best effort
             status = {"error": str(e)}
         status.update(table=self.table_id, link=self.link_status(), sent=self.clock())
+        if self.integrity:
+            status["integrity"] = self.integrity
         await nc.publish(S.status_subject(self.table_id), json.dumps(status).encode())
 
 
@@ -370,7 +419,13 @@ class FloorLink:
         self.uplink.drain_s = self.drain_s
         self.uplink.start()
         ctl.link_status = self.uplink.link_status
+        self.uplink.on_integrity.append(lambda a: ctl.note(
+            "floor_integrity", seq=a["seq"], stream_seq=a["stream_seq"], why=a["why"]))
         console = getattr(self.runtime, "console", None)
+        if console is not None and hasattr(console, "say"):
+            self.uplink.on_integrity.append(lambda a: console.say(
+                "*** FLOOR INTEGRITY: %s (no lock-out: the table's journal is intact; "
+                "tell the floor)" % a["why"]))
         commands = getattr(getattr(console, "session", None), "commands", None)
         if commands is not None:
             commands.link = console_link(self.uplink, ctl)
