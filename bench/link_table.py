@@ -80,7 +80,8 @@ def main(argv=None):
         ensure(floor.url)
         define = build_parser().parse_args([
             "floor", "link", "define", "L1", "--game", "raise-it-up-stud", "--wager",
-            "progressive", "--tables", "T1", "--reset", "100000", "--rate", "0.14", "--nats",
+            "progressive", "--tables", "T1", "--reset", "100000", "--rate", "0.14",
+            "--confirm-above", "100000000000", "--nats",
             floor.url, "--password-file", floor.floor_password_file()])
         quiet = open(os.devnull, "w")
         if define.func(define, quiet, quiet) != 0:

@@ -28,6 +28,28 @@ def _password(args):
     return read_password(args.password_file) if args.password_file else None
 
 
+def _user(args, out, err):
+    """`tablectl floor user add NAME --role ROLE --users-file F`: the password from the
+    terminal (asked twice, not echoed) or, with --password-stdin, one line of stdin."""
+    import getpass
+
+    from controller.floor.auth import add_user, check_name
+    try:
+        check_name(args.name)                   # before a password is asked for
+        if args.password_stdin:
+            password = sys.stdin.readline().rstrip("\n")
+        else:
+            password = getpass.getpass("password for %s: " % args.name)
+            if getpass.getpass("again: ") != password:
+                raise ConfigError("the two passwords differ")
+        add_user(args.users_file, args.name, args.role, password)
+    except (ConfigError, EOFError) as e:
+        err.write("tablectl floor user: %s\n" % (e or "no password typed"))
+        return EXIT_CONFIG
+    out.write("user %s (%s) written to %s\n" % (args.name, args.role, args.users_file))
+    return 0
+
+
 def cmd_floor(args, out, err=None):
     err = err or sys.stderr
     if getattr(args, "floor_cmd", None) == "demo":
@@ -36,8 +58,14 @@ def cmd_floor(args, out, err=None):
     if getattr(args, "floor_cmd", None) in ("link", "meters", "reconcile"):
         from controller.floor.linkcli import cmd_link
         return cmd_link(args, out, err)
+    if getattr(args, "floor_cmd", None) == "user":
+        return _user(args, out, err)
     try:
         password = _password(args)
+        users = None
+        if getattr(args, "users_file", None):
+            from controller.floor.auth import Users
+            users = Users(args.users_file)
         if not args.nats:
             raise ConfigError("--nats URL is required (the floor's NATS JetStream)")
         if getattr(args, "floor_cmd", None) == "anchor":
@@ -58,7 +86,7 @@ def cmd_floor(args, out, err=None):
     from controller.floor.service import serve_floor
     try:
         asyncio.run(serve_floor(args.nats, password, host, port, args.replicas, announce,
-                                user=args.user, ca_file=args.ca_file))
+                                user=args.user, ca_file=args.ca_file, users=users))
     except OSError as e:
         err.write("tablectl floor: %s\n" % e)
         return 1
@@ -109,7 +137,18 @@ def add_parser(sub):
                     help="where the floor page is served (default 127.0.0.1:8080; port 0: any)")
     fl.add_argument("--replicas", type=int, default=1, help="replicas of the stream and the "
                     "bucket when the floor creates them (3 on a three-node cluster)")
+    fl.add_argument("--users-file", metavar="FILE", help="the floor page's logins (tablectl "
+                    "floor user add): a supervisor confirms a linked jackpot there")
     fsub = fl.add_subparsers(dest="floor_cmd")
+    us = fsub.add_parser("user", help="the floor page's logins")
+    usub = us.add_subparsers(dest="user_cmd", required=True)
+    ua = usub.add_parser("add", help="add a login, or change its role or password")
+    ua.add_argument("name")
+    ua.add_argument("--role", required=True, choices=("viewer", "supervisor"))
+    ua.add_argument("--users-file", required=True, metavar="FILE", help="the logins' file "
+                    "(written 0600; salted scrypt hashes)")
+    ua.add_argument("--password-stdin", action="store_true", help="read the password from "
+                    "one line of standard input (a script), not the terminal")
     an = fsub.add_parser("anchor", help="print the floor's copy of a table's journal head "
                          "(SEQ:HASH, for `tablectl journal verify --head`)")
     an.add_argument("table")

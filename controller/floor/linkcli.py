@@ -32,6 +32,10 @@ def _params(args):
               "tables": args.tables, "reset": args.reset, "rate": args.rate}
     if args.cap is not None:
         params["cap"] = args.cap
+    if args.confirm_above is not None:
+        params["confirm_above"] = args.confirm_above
+    if args.second_above is not None:
+        params["second_above"] = args.second_above
     if args.paytable is not None:
         try:
             params["paytable"] = json.loads(args.paytable)
@@ -188,7 +192,30 @@ async def _reconcile(args, out):
                                               if report["taken_down"] else ""))
         for p in report["problems"]:
             out.write("  %s\n" % p)
+    if not args.json:
+        for j in report["jackpots"]:
+            out.write("  hit %s (seq %d): %s\n" % (j["id"], j["hit_seq"], jackpot_text(j)))
     return 0 if report["holds"] else 1
+
+
+def jackpot_text(j):
+    """One hit's fate, for people: refused and why, or its amount and who confirmed it."""
+    if j["state"] == "refused":
+        return "REFUSED: %s" % j.get("why")
+    who = ", ".join("%s at %s" % (c["by"], human_time(c.get("ts_ns")))
+                    for c in j["confirmations"])
+    amount = "$" + L.dollars(j["amount"]) if isinstance(j.get("amount"), int) else "?"
+    if j["state"] == "paid":
+        return "paid %s%s" % (amount, ", confirmed by " + who if who else "")
+    if j["state"] == "locked":
+        return "LOCKED %s, waiting for %d supervisor(s)%s" % (
+            amount, j.get("needs") or 1, "; confirmed by " + who if who else "")
+    return j["state"]
+
+
+def human_time(ts_ns):
+    from controller.human import wall_iso
+    return wall_iso(ts_ns) if isinstance(ts_ns, int) else "?"
 
 
 def _run(args, out, err):
@@ -262,6 +289,11 @@ def add_parsers(fsub):
     d.add_argument("--reset", required=True, help="initial and reset amount, cents")
     d.add_argument("--rate", required=True, help="rate of progression: 0.14, 14%%, 7/50")
     d.add_argument("--cap", help="the meter's limit, cents")
+    d.add_argument("--confirm-above", metavar="CENTS", help="an award of at least this much "
+                   "is locked until a floor supervisor confirms it on the floor page (default "
+                   "0: every award)")
+    d.add_argument("--second-above", metavar="CENTS", help="an award above this needs a "
+                   "second, different supervisor too")
     d.add_argument("--paytable", metavar="JSON", help="the wager's paytable {hand: payout} "
                    "where a Rules Submission sets it (Blackjack's progressives): every hit's "
                    "hand is checked under it")

@@ -269,6 +269,13 @@ class LinkController:
                             self.link, award["key"])
                 await self._award_entry(award)
             await self._publish_award(award)
+            await self._record(M.PAID, award["seq"], {
+                "id": award["id"], "table": award["table"], "amount": award["amount"],
+                "confirmations": award.get("confirmations", [])})    # stored once
+        for award in self.meter.get("pending") or []:                   # stored once
+            await self._record(M.LOCKED, award["seq"], {
+                "id": award["id"], "table": award["table"], "amount": award["amount"],
+                "needs": award["needs"], "hand": award["hand"]})
 
     async def _create(self):
         from nats.js.errors import KeyWrongLastSequenceError
@@ -426,22 +433,27 @@ class LinkController:
         """A refused message: its refusal on the LINKS stream first (the record reconcile
         reads), then in the meter as an alarm; the meter's money untouched."""
         log.warning("link %s: refused seq %d: %s", self.link, seq, why)
-        record = {"type": M.REFUSAL, "link": self.link, "of": seq, "kind": doc.get("type"),
-                  "id": doc.get("id"), "table": doc.get("table"), "why": why,
-                  "ts_ns": self.clock()}
+        await self._record(M.REFUSAL, seq, {"kind": doc.get("type"), "id": doc.get("id"),
+                                            "table": doc.get("table"), "why": why})
+        M.alarm(self.meter, seq, doc, why, self.clock())
+        self._dirty = True
+
+    async def _record(self, kind, of, fields):
+        """One of the controller's records on the LINKS stream (a refusal, a lock, a
+        payment), stored once (message id "<kind>:<link>:<seq of what it records>") and
+        before the meter that follows it, so reconcile finds it."""
+        record = dict(fields, type=kind, link=self.link, of=of, ts_ns=self.clock())
         for attempt in range(100):
             try:
                 await self.js.publish(S.linkcfg_subject(self.link),
                                       json.dumps(record, sort_keys=True).encode(),
-                                      headers={"Nats-Msg-Id": "refusal:%s:%d" % (self.link,
-                                                                                 seq)})
-                break
+                                      headers={"Nats-Msg-Id": "%s:%s:%d" % (kind, self.link,
+                                                                            of)})
+                return
             except Exception as e:              # noqa: BLE001 - through an election
                 if attempt == 99:
-                    raise LinkError("link %s: recording a refusal: %s" % (self.link, e))
+                    raise LinkError("link %s: recording a %s: %s" % (self.link, kind, e))
                 await asyncio.sleep(0.1)
-        M.alarm(self.meter, seq, doc, why, self.clock())
-        self._dirty = True
 
     # ---- run --------------------------------------------------------------------------
 
@@ -505,17 +517,37 @@ class LinkController:
                     await self._publish_award(json.loads(raw))
             award = M.apply(self.meter, self.seen, seq, doc, self.clock())
             self._dirty = True
-            if award is not None:
-                await self._write()             # the meter with last_award: one CAS
-                self.crash("after_meter_cas")
-                await self._award_entry(award)
-                self.crash("after_award_entry")
-                await self._publish_award(award)
-                self.awards.append(award)
-                if self.on_award is not None:
-                    self.on_award(award, time.time_ns())
+            if award is not None and award.get("needs"):
+                # locked: the meter reset for every table now, the award waiting for its
+                # supervisors (the meter entry holds it in `pending`)
+                await self._write()
+                self.crash("after_lock")
+                await self._record(M.LOCKED, award["seq"], {
+                    "id": award["id"], "table": award["table"], "amount": award["amount"],
+                    "needs": award["needs"], "hand": award["hand"]})
+            elif award is not None:
+                await self._pay(award)
+            released = M.release_one(self.meter)
+            while released is not None:
+                await self._pay(released)
+                released = M.release_one(self.meter)
         if self._dirty:
             await self._write()
+
+    async def _pay(self, award):
+        """The award paid: the meter with last_award (one CAS), its entry, its publish, the
+        payment's record on the stream (with who confirmed it, and when)."""
+        await self._write()
+        self.crash("after_meter_cas")
+        await self._award_entry(award)
+        self.crash("after_award_entry")
+        await self._publish_award(award)
+        await self._record(M.PAID, award["seq"], {
+            "id": award["id"], "table": award["table"], "amount": award["amount"],
+            "confirmations": award.get("confirmations", [])})
+        self.awards.append(award)
+        if self.on_award is not None:
+            self.on_award(award, time.time_ns())
 
 
 async def run_link(url, link, password=None, user="floor", ca_file=None, replicas=1,

@@ -28,19 +28,47 @@ JOURNAL_KINDS = ("link_contribution", "link_withdraw", "link_award")
 
 
 class Replay:
-    """The link's history replayed with exact fractions."""
+    """The link's history replayed with exact fractions. `refused`: the stream sequences of
+    the table messages the controller refused on the evidence (its refusal records, issue
+    31): they moved no money. A hit's award is locked at its place in the stream and paid
+    once its supervisors confirmed it, in the stream's order (the jackpot lock)."""
 
-    def __init__(self):
+    def __init__(self, refused=()):
         self.value = None               # Fraction of cents
         self.cfg = None
+        self.refused = set(refused)
         self.contributions = {}         # id -> [seq, table, wager, rate, withdrawn seq]
         self.withdraws = {}             # id -> seq
-        self.awards = {}                # id -> {seq, table, amount}
+        self.awards = {}                # id -> {seq, table, amount}: paid (released)
+        self.pending = []               # awards locked, waiting for their supervisors
+        self.confirmations = {}         # award id -> [{by, ts_ns, seq}]
         self.hits = 0
         self.problems = []
 
+    def _needs(self, amount):
+        if amount < (self.cfg.get("confirm_above") or 0):
+            return 0
+        second = self.cfg.get("second_above")
+        return 2 if second is not None and amount > second else 1
+
+    def _release(self):
+        while self.pending and len(self.confirmations.get(self.pending[0]["id"], [])) >= \
+                self.pending[0]["needs"]:
+            a = self.pending.pop(0)
+            self.awards[a["id"]] = a
+
     def apply(self, seq, doc):
         kind = doc.get("type")
+        if seq in self.refused:
+            return
+        if kind == "confirm":
+            pending = [a["id"] for a in self.pending]
+            by = self.confirmations.setdefault(doc.get("id"), [])
+            if doc.get("id") in pending and doc.get("by") and \
+                    doc.get("by") not in [c["by"] for c in by]:
+                by.append({"by": doc.get("by"), "ts_ns": doc.get("ts_ns"), "seq": seq})
+                self._release()
+            return
         if kind == "config":
             if self.value is None:
                 self.value = Fraction(doc["reset"])
@@ -81,7 +109,12 @@ class Replay:
             else:
                 self.value -= amount
             self.hits += 1
-            self.awards[ident] = {"seq": seq, "table": table, "amount": amount}
+            award = {"id": ident, "seq": seq, "table": table, "amount": amount,
+                     "needs": self._needs(amount)}
+            if award["needs"]:
+                self.pending.append(award)
+            else:
+                self.awards[ident] = award
 
     def _cap(self):
         cap = self.cfg.get("cap")
@@ -103,7 +136,12 @@ def check_meter(meter, replay, award_entries):
             _frac(exact), _frac(replay.value), meter["applied_seq"]))
     if meter["hits"] != replay.hits:
         bad.append("hits %d != %d hits in the stream" % (meter["hits"], replay.hits))
-    awarded = sum(a["amount"] for a in replay.awards.values())
+    waiting = [a["id"] for a in meter.get("pending") or []]
+    if waiting != [a["id"] for a in replay.pending]:
+        bad.append("awards waiting for a supervisor %s != %s by the stream" % (
+            waiting, [a["id"] for a in replay.pending]))
+    awarded = sum(a["amount"] for a in replay.awards.values()) + \
+        sum(a["amount"] for a in replay.pending)
     if meter["awarded"] != awarded:
         bad.append("awarded %d != %d paid by the stream's hits" % (meter["awarded"], awarded))
     for ident, a in sorted(replay.awards.items(), key=lambda kv: kv[1]["seq"]):
@@ -183,6 +221,29 @@ def check_journal(table, rows, replay):
     return None, None
 
 
+def account(msgs):
+    """Every hit on the link's stream and what became of it (issue 31): refused (why), or
+    locked (its amount), confirmed (by whom, when) and paid, or still waiting."""
+    out, by_seq = {}, {}
+    for seq, doc, _ in msgs:
+        kind = doc.get("type")
+        if kind == "hit":
+            by_seq[seq] = out.setdefault(doc.get("id"), {
+                "id": doc.get("id"), "hit_seq": seq, "table": doc.get("table"),
+                "state": "sent", "confirmations": []})
+        elif kind == "refusal" and doc.get("of") in by_seq:
+            by_seq[doc["of"]].update(state="refused", why=doc.get("why"))
+        elif kind == "locked" and doc.get("of") in by_seq:
+            by_seq[doc["of"]].update(state="locked", amount=doc.get("amount"),
+                                     needs=doc.get("needs"))
+        elif kind == "confirm" and doc.get("id") in out:
+            out[doc["id"]]["confirmations"].append({"by": doc.get("by"),
+                                                    "ts_ns": doc.get("ts_ns"), "seq": seq})
+        elif kind == "paid" and doc.get("of") in by_seq:
+            by_seq[doc["of"]].update(state="paid", amount=doc.get("amount"), paid_seq=seq)
+    return sorted(out.values(), key=lambda a: a["hit_seq"])
+
+
 async def journal_rows(js, table):
     """The table's rows on the JOURNAL stream, in order."""
     from nats.js import api
@@ -223,7 +284,8 @@ async def reconcile(nc, js, kv, link, take_down=True):
         raise Refused("link %s has no meter yet (is its controller running?)" % link)
     meter = json.loads(raw)
     msgs = await history(js, link)
-    replay = Replay()
+    refused = {d.get("of") for _, d, _ in msgs if d.get("type") == "refusal"}
+    replay = Replay(refused)
     resets = set()
     for seq, doc, _ in msgs:
         if seq > meter["applied_seq"]:
@@ -240,7 +302,7 @@ async def reconcile(nc, js, kv, link, take_down=True):
             awards[ident] = json.loads(got)
     problems = check_meter(meter, replay, awards)
     # the tables' journals against every record of the link (the whole stream)
-    full = Replay()
+    full = Replay(refused)
     for seq, doc, _ in msgs:
         full.apply(seq, doc)
     tables = {}
@@ -252,7 +314,8 @@ async def reconcile(nc, js, kv, link, take_down=True):
     report = {"link": link, "holds": not problems, "problems": problems, "tables": tables,
               "value": meter["value"], "applied_seq": meter["applied_seq"],
               "stream_last": msgs[-1][0] if msgs else 0, "hits": meter["hits"],
-              "contributions": len(full.contributions), "taken_down": False}
+              "contributions": len(full.contributions), "taken_down": False,
+              "jackpots": account(msgs)}
     if problems and take_down and cfg.get("operable", True):
         why = "reconcile: %s" % problems[0]
         new = L.next_version(cfg, dict(cfg, operable=False, why=why[:300]))

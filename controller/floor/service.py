@@ -310,6 +310,20 @@ class FloorService:
     def links(self):
         return [self.link_meters[k] for k in sorted(self.link_meters)]
 
+    async def confirm(self, link, ident, by):
+        """Supervisor `by` confirms having seen the cards of award `ident` on `link` (issue
+        31): put on the link's stream, in its order, for its controller (which checks that
+        the award waits and that a second confirmation is another person's). Stored once
+        per person and award."""
+        S.check_table_id(link)
+        pending = [a["id"] for a in (self.link_meters.get(link) or {}).get("pending") or []]
+        if ident not in pending:
+            raise ValueError("no award %s waits on link %s" % (ident, link))
+        doc = {"type": "confirm", "link": link, "id": ident, "by": by,
+               "ts_ns": time.time_ns()}
+        await self.js.publish(S.linkcfg_subject(link), json.dumps(doc, sort_keys=True).encode(),
+                              headers={"Nats-Msg-Id": "confirm:%s:%s:%s" % (link, ident, by)})
+
     async def _watch_links(self):
         """A table that falls silent is shown unreachable, and marked to be written so in
         the bucket."""
@@ -328,7 +342,7 @@ class FloorService:
 
 
 async def serve_floor(url, password, host, port, replicas=1, announce=None, stop=None,
-                      user="floor", on_service=None, ca_file=None):
+                      user="floor", on_service=None, ca_file=None, users=None):
     """The floor service and its page until `stop` is set (or the process is signalled):
     what `tablectl floor` runs (cli.py) and the demo starts beside its tables (demo.py)."""
     from controller.floor.web import serve
@@ -358,7 +372,7 @@ async def serve_floor(url, password, host, port, replicas=1, announce=None, stop
         return service
     stopping.cancel()
     connecting.result()
-    runner, port = await serve(service, host, port)
+    runner, port = await serve(service, host, port, users=users)
     if announce:
         announce("floor page: http://%s:%d/" % (host, port))
     try:

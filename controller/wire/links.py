@@ -12,6 +12,10 @@
     cap      the meter's limit in cents, or None (what would pass it is counted as over_cap)
     version  1 for the first definition, +1 for every change
     operable True, or False with `why` (a failed reconciliation takes the link down)
+    confirm_above  cents: an award of at least this much waits, locked, for a floor
+             supervisor's confirmation (having seen the cards) before it is paid; 0 (the
+             default): every award (the jackpot lock, issue 31)
+    second_above   cents or None: an award above this needs a second, different supervisor
     paytable optional, where the game lets a Rules Submission set the wager's paytable
              (Blackjack's progressives, 633a.13): {hand: payout}, the rows the tables play;
              the link's controller checks every hit's hand under it (issue 31)
@@ -72,8 +76,9 @@ def hit_share(game, wager, hand, dealer=None, paytable=None):
     return [part.numerator, part.denominator]
 
 KEYS = ("link", "game", "wager", "tables", "reset", "rate", "cap", "version", "operable",
-        "why", "restored", "paytable")
-PARAMETERS = ("game", "wager", "tables", "reset", "rate", "cap", "paytable")
+        "why", "restored", "paytable", "confirm_above", "second_above")
+PARAMETERS = ("game", "wager", "tables", "reset", "rate", "cap", "paytable", "confirm_above",
+              "second_above")
 LIVE_REFUSED = ("reset", "rate")        # not changed while a table is on the link (5321.18)
 
 
@@ -171,7 +176,12 @@ def check(params):
                               % (game, wager, section))
         load(target)(wager, paytable)           # ConfigError naming the hand
         paytable = dict(paytable)
+    confirm_above = _cents("confirm_above", params.get("confirm_above", 0))
+    second_above = params.get("second_above")
+    if second_above is not None:
+        second_above = _cents("second_above", second_above)
     out = {"link": link, "game": game, "wager": wager, "paytable": paytable,
+           "confirm_above": confirm_above, "second_above": second_above,
            "tables": parse_tables(params.get("tables")), "reset": reset,
            "rate": [rate.numerator, rate.denominator], "cap": cap, "version": version,
            "operable": operable}

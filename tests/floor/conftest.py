@@ -229,7 +229,7 @@ def floor(tmp_path):
 class ServiceThread:
     """The floor service (and its page) on a thread of this process."""
 
-    def __init__(self, url, port=0):
+    def __init__(self, url, port=0, users=None):
         from controller.floor.service import serve_floor
         self.stop_event = None
         self.loop = None
@@ -248,7 +248,7 @@ class ServiceThread:
             self.service = await serve_floor(url, FLOOR_PW, "127.0.0.1", port,
                                              announce=announce, stop=self.stop_event,
                                              on_service=self._got,
-                                             ca_file=CA_FILES.get(url))
+                                             ca_file=CA_FILES.get(url), users=users)
 
         def target():
             try:

@@ -27,7 +27,9 @@ def cli(*argv):
 
 
 def define(floor, link="L1", tables="T1,T2", reset="100000", rate="0.14", cap=None,
-           game=RIU, wager="progressive", paytable=None):
+           game=RIU, wager="progressive", paytable=None, confirm_above="100000000000"):
+    """`floor link define`; awards paid without a supervisor's confirmation below
+    `confirm_above` (these tests' awards: the jackpot lock has its own tests)."""
     argv = ["floor", "link", "define", link, "--game", game, "--wager", wager, "--tables",
             tables, "--reset", reset, "--rate", rate, "--nats", floor.url,
             "--password-file", floor.floor_password_file()]
@@ -35,6 +37,8 @@ def define(floor, link="L1", tables="T1,T2", reset="100000", rate="0.14", cap=No
         argv += ["--cap", cap]
     if paytable is not None:
         argv += ["--paytable", json.dumps(paytable)]
+    if confirm_above is not None:
+        argv += ["--confirm-above", confirm_above]
     return cli(*argv)
 
 

@@ -29,7 +29,7 @@ def pw_args(floor):
 def define(floor):
     rc, out, err = cli("floor", "link", "define", "L1", "--game", "raise-it-up-stud",
                        "--wager", "progressive", "--tables", "T1,T2", "--reset", "100000",
-                       "--rate", "0.14", *pw_args(floor))
+                       "--rate", "0.14", "--confirm-above", "100000000000", *pw_args(floor))
     assert rc == 0, out + err
 
 
