@@ -105,7 +105,6 @@ def add_login(app, service, users):
     page says so, and a locked award waits)."""
     from controller.floor import auth
     sessions = auth.Sessions()
-    app["sessions"] = sessions
 
     def session_of(request):
         return sessions.get(request.cookies.get(auth.COOKIE))
