@@ -318,6 +318,9 @@ def link_sync(meter, data):
         lk["synced"] = True
     if isinstance(data.get("applied_seq"), int):
         lk["applied_seq"] = data["applied_seq"]
+    pending = data.get("pending")
+    if isinstance(pending, int) and not isinstance(pending, bool) and pending >= 0:
+        lk["jackpot_pending"] = pending     # locked on the link, waiting for a supervisor
     if "up" in data:
         lk["up"] = bool(data["up"])
         if not lk["up"]:
@@ -330,6 +333,7 @@ def link_view(meter):
     return {"link": lk["id"], "up": link_up(meter), "value": meter["value"],
             "pending_hits": sorted(lk["hits"]), "asked": sorted(lk["asked"]),
             "withdraw": sorted(lk["withdraw"]), "applied_seq": lk["applied_seq"],
+            "jackpot_pending": lk.get("jackpot_pending", 0),
             "paid": list(lk["paid"][:5])}
 
 
@@ -339,7 +343,13 @@ def display_values(model):
     meters = progressives(model)
     if any(linked(m) and not link_up(m) for m in meters.values()):
         return LINK_DOWN
-    return {name: m["value"] for name, m in meters.items()}
+    out = {name: m["value"] for name, m in meters.items()}
+    for name, m in meters.items():
+        # a link's jackpots locked, waiting for a floor supervisor: a line of its own on
+        # every linked table's display (issue 31)
+        if linked(m) and "jackpot_pending" in m["link"]:
+            out["%s_jackpot_pending" % name] = m["link"]["jackpot_pending"]
+    return out
 
 
 def accepting_progressive(model):

@@ -105,7 +105,7 @@ class LinkClient:
         self.last_error = None
         self.meter = None                 # the link's meter entry as last heard
         self.heard = 0.0                  # monotonic time of the last meter message
-        self.told = None                  # (up, value) last submitted to the table
+        self.told = None                  # (up, (value, pending)) last submitted to the table
         self.told_at = 0.0
         self.outbox = None
         self.done = set()                 # msg ids acknowledged and submitted (this process)
@@ -280,14 +280,22 @@ class LinkClient:
         value = m.get("value")
         if not isinstance(value, int):
             return
+        # the jackpots locked on the link, waiting for a supervisor (issue 31): shown as
+        # pending on every table's meter display (a link that keeps none sends none)
+        extra = {}
+        if isinstance(m.get("pending"), list):
+            extra["pending"] = sum(a.get("amount", 0) for a in m["pending"]
+                                   if isinstance(a, dict) and isinstance(a.get("amount"), int))
+        shown = (value, extra.get("pending"))
         if self.told is None or not self.told[0]:
-            self._submit("link_state", {"up": True, "value": value,
-                                        "applied_seq": m.get("applied_seq")})
-            self.told, self.told_at = (True, value), now
+            self._submit("link_state", dict(extra, up=True, value=value,
+                                            applied_seq=m.get("applied_seq")))
+            self.told, self.told_at = (True, shown), now
             self.looked_up = 0.0          # back: read the owed awards at once
-        elif self.told[1] != value and now - self.told_at >= METER_EVERY_S:
-            self._submit("link_meter", {"value": value, "applied_seq": m.get("applied_seq")})
-            self.told, self.told_at = (True, value), now
+        elif self.told[1] != shown and now - self.told_at >= METER_EVERY_S:
+            self._submit("link_meter", dict(extra, value=value,
+                                            applied_seq=m.get("applied_seq")))
+            self.told, self.told_at = (True, shown), now
             self.stats["meters"] += 1
 
     async def _on_meter(self, msg):

@@ -148,3 +148,35 @@ def test_a_floor_user_is_added_with_a_salted_hash_and_checked(tmp_path):
     rc, _, err = cli("floor", "user", "add", "x y", "--role", "supervisor", "--users-file",
                      path, "--password-stdin")
     assert rc == 2 and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.reg("669a.12(e)(4)", "605a.7")
+def test_a_locked_jackpot_shows_pending_on_the_tables_meter_display(floor, tmp_path):
+    """A real simulated table on the link: its hit locked, its meter display shows the
+    jackpot pending beside the reset meter until the supervisor's confirmation pays it."""
+    from tests.floor.link_table_proc import rig
+    from tests.floor.test_link_table_e2e import Table
+    assert define(floor, confirm_above="0")[0] == 0
+    ctl = controller(floor)
+    service = ServiceThread(floor.url, users=Users(users_file(tmp_path)))
+    t = None
+    try:
+        t = Table(tmp_path, floor, floor.url)
+        rig(t.sim.autoplay)
+        assert t.sim.run(1) == 1 and t.lk["hits"]
+        shown = t.sim.sim.serial["meter_display"].shown
+        wait_for(lambda: waiting(floor.url), what="the award locked")
+        amount = meter(floor.url)["pending"][0]["amount"]
+        assert t.pump(lambda: shown.get("progressive_jackpot_pending") == amount, 10)
+        assert shown["progressive"] == 100000           # the meter reset meanwhile
+        assert t.paid() == []
+        wait_for(lambda: any(m.get("pending") for m in service.service.links()),
+                 what="the page's feed")
+        assert Person(service.page, "sup2").confirm("L1", waiting(floor.url)[0])[0] == 200
+        assert t.pump(lambda: shown.get("progressive_jackpot_pending") == 0 and t.paid(), 20)
+        assert t.paid()[0]["amount"] == amount
+    finally:
+        if t is not None:
+            t.sim.close()
+        service.stop()
+        ctl.stop()
