@@ -177,7 +177,7 @@ async def _reconcile(args, out):
     from controller.floor.reconcile import reconcile
     nc, js, kv = await _open(args)
     try:
-        report = await reconcile(nc, js, kv, args.link)
+        report = await reconcile(nc, js, kv, args.link, closed=args.closed)
     finally:
         await nc.close()
     if args.json:
@@ -323,4 +323,7 @@ def add_parsers(fsub):
                          "each table's journal; a mismatch takes the link down")
     rc.add_argument("link")
     rc.add_argument("--json", action="store_true")
+    rc.add_argument("--closed", action="store_true", help="the link's tables are closed: "
+                    "every record is due in their journals (without it, during play, a "
+                    "record newer than a table's journal on the floor is in flight)")
     _connection(rc)

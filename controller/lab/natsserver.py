@@ -194,6 +194,8 @@ def make_certs(workdir, names=("127.0.0.1",)):
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
             raise NatsError("openssl: %s" % r.stderr.strip()[-300:])
+    for secret in (p["ca_key"], p["key"]):      # the private keys: their owner's only
+        os.chmod(secret, 0o600)
     return {"ca": p["ca"], "cert": p["cert"], "key": p["key"]}
 
 

@@ -124,7 +124,12 @@ def test_reconcile_finds_a_meter_that_is_not_its_history_and_a_missing_journal_r
         wait_for(lambda: meter(floor.url)["applied_seq"] >= ack.seq, timeout=5)
     finally:
         ctl.stop()
-    rc, out, _ = reconcile(floor)
+    # during play it is in flight (acknowledged now; its journal row on its way): no
+    # problem, the link stays up (issue 31: reconcile read a race as a forged record)
+    rc, out, _ = reconcile(floor, "--json")
+    assert rc == 0 and json.loads(out)["holds"], out
+    # the tables closed, nothing is in flight: the missing row is named
+    rc, out, _ = reconcile(floor, "--closed")
     assert rc == 1
     assert "table T3: the link's contribution T3:1:4 (seq %d, 1000 cents) is not in T3's " \
         "journal" % ack.seq in out
