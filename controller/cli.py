@@ -27,6 +27,7 @@ VERBS = (
     ("run", "controller.run", "firmware"),
     ("journal", "controller.journal.cli", "firmware"),
     ("passwd", "controller.cli_passwd", "firmware"),
+    ("signing-key", "controller.cli_signing_key", "firmware"),
     ("manifest", "controller.cli_manifest", "firmware"),
     ("floor", "controller.floor.cli", "floor"),
     ("top", "controller.top", "firmware"),

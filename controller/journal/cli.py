@@ -227,27 +227,6 @@ def cmd_init(args, out):
     return 0
 
 
-def cmd_signing_key(args, out):
-    """`tablectl journal signing-key FILE --table ID`: the table's own Ed25519 key, made at
-    the table (never over a key that is there), kept beside its journal key; prints the line
-    the floor's table-keys file takes (`tablectl floor link run --table-keys`)."""
-    from controller.errors import ConfigError
-    from controller.wire import signing
-    from controller.wire.subjects import TABLE_ID
-    try:
-        if not TABLE_ID.match(args.table):
-            raise ConfigError("--table %r: 1 to 64 letters, digits, '-' or '_'" % args.table)
-        if args.show:
-            public = signing.public_text(signing.load_key(args.path))
-        else:
-            public = signing.new_key(args.path)
-    except ConfigError as e:
-        sys.stderr.write("tablectl journal signing-key: %s\n" % e)
-        return 2
-    out.write("%s %s\n" % (args.table, public))
-    return 0
-
-
 def anchor(text):
     """`SEQ:HASH` as `journal head` prints it -> (seq, hash)."""
     m = re.fullmatch(r"\s*([1-9][0-9]*):([0-9a-fA-F]{64})\s*", text)
@@ -288,12 +267,4 @@ def add_parser(sub):
     i.add_argument("path")
     i.add_argument("--key", metavar="FILE", help="key the new journal with this key file")
     i.set_defaults(func=cmd_init)
-    k = jsub.add_parser("signing-key", help="make the table's own signing key at PATH (mode "
-                        "0600, refused if a file is there): what the table sends a linked "
-                        "progressive is signed with it; prints its public line for the floor")
-    k.add_argument("path")
-    k.add_argument("--table", required=True, help="the table's id on the floor")
-    k.add_argument("--show", action="store_true", help="print the public line of the key "
-                   "at PATH, make none")
-    k.set_defaults(func=cmd_signing_key)
     return j

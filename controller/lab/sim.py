@@ -260,6 +260,6 @@ def add_parser(sub):
     sim.add_argument("--link", metavar="LINK", help="the table's Progressive Payout Wager on "
                      "linked progressive LINK (docs/linked-progressives.md); needs --floor")
     sim.add_argument("--floor-signing-key", metavar="FILE", help="the table's own Ed25519 "
-                     "key (tablectl floor table-key): what it sends a link is signed with it")
+                     "key (tablectl signing-key): what it sends a link is signed with it")
     sim.set_defaults(func=cmd_sim)
     return sim

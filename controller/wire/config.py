@@ -61,5 +61,5 @@ def check_floor(section):
         raise ConfigError("controller.floor.signing_key_file must be a path")
     if (section.get("link") or links) and key is None:
         raise ConfigError("controller.floor.signing_key_file is required on a link: the link "
-                          "pays nothing the table did not sign (tablectl journal signing-key)")
+                          "pays nothing the table did not sign (tablectl signing-key)")
     return dict(section)

@@ -14,7 +14,7 @@ import stat
 import pytest
 
 from controller.wire import subjects as S
-from tests.floor.conftest import FLOOR_PW, ServiceThread, run, wait_for
+from tests.floor.conftest import FLOOR_PW, ServiceThread, run, tablectl
 from tests.floor.linkpub import LinkTable
 
 
@@ -111,3 +111,31 @@ def test_the_servers_configuration_holds_hashes_only_and_is_private(floor):
     assert FLOOR_PW not in text and not any(pw in text for pw in floor.passwords.values())
     assert text.count('"$2a$04$') == 1 + len(floor.passwords)
     assert stat.S_IMODE(os.stat(floor.server.conf_path).st_mode) == 0o600
+
+
+def test_a_tables_signing_key_is_made_once_private_and_its_public_line_printed(tmp_path):
+    """`tablectl signing-key`: 0600 from its creation, never over a key that is there, the
+    line the floor's table-keys file takes; the floor reads that file."""
+    import io
+    from controller.cli import build_parser
+    from controller.wire import signing
+
+    def cli(*argv):
+        args = build_parser().parse_args(list(argv))
+        out = io.StringIO()
+        return args.func(args, out), out.getvalue()
+    path = str(tmp_path / "t1.signing.pem")
+    rc, line = cli("signing-key", path, "--table", "T1")
+    assert rc == 0 and line.startswith("T1 ed25519:")
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert cli("signing-key", path, "--table", "T1", "--show") == (0, line)
+    p = tablectl("signing-key", path, "--table", "T1")
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 2 and "is there already" in err and err.count("\n") == 1
+    keys = tmp_path / "table-keys"
+    keys.write_text("# the link's tables\n" + line)
+    got = signing.load_public_keys(str(keys))
+    assert signing.public_text(got["T1"]) == line.split()[1]
+    keys.write_text("T1 ed25519:not-a-key\n")
+    with pytest.raises(Exception, match="line 1"):
+        signing.load_public_keys(str(keys))
