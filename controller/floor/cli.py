@@ -104,7 +104,7 @@ def _anchor(args, password, out, err):
     from controller.wire import subjects as S
 
     async def get():
-        from controller.wire.uplink import servers, tls_context
+        from controller.wire.connection import servers, tls_context
         nc = await nats.connect(servers(args.nats), user=args.user, password=password,
                                 tls=tls_context(args.nats, args.ca_file),
                                 inbox_prefix=S.inbox_prefix(args.user),

@@ -79,7 +79,7 @@ async def connect(url, user="floor", password=None, ca_file=None, name="linkctl"
                   reconnect=True):
     import nats
 
-    from controller.wire.uplink import servers, tls_context
+    from controller.wire.connection import servers, tls_context
 
     async def quiet(e):
         log.info("%s: nats: %s: %s", name, type(e).__name__, e)

@@ -114,7 +114,7 @@ class FloorService:
 
     async def connect(self):
         import nats
-        from controller.wire.uplink import servers, tls_context
+        from controller.wire.connection import servers, tls_context
         self.nc = await nats.connect(servers(self.url), user=self.user, password=self.password,
                                      tls=tls_context(self.url, self.ca_file),
                                      inbox_prefix=S.inbox_prefix(self.user),

@@ -1,8 +1,9 @@
 """The table's link client: its side of a linked progressive (docs/linked-progressives.md).
 
-A part of the one runtime (controller/runtime.py register_part), like the uplink: a thread of
-its own with its own asyncio loop and its own NATS connection, so the game loop never waits
-for the link. It holds nothing the table would lose in a crash: what is owed to the link
+A part of the one runtime (controller/runtime.py register_part), like the uplink: on the
+process's floor loop, sharing the process's one NATS connection of the table's credential
+with the uplink and the other link clients (connection.py), so the game loop never waits for
+the link. It holds nothing the table would lose in a crash: what is owed to the link
 (contributions asked, withdrawals, hits) lives in the game's linked meter
 (controller/progressive.py), journaled with the table; after each step of the controller the
 client is handed a copy of it and sends what it has not sent yet. Every message carries the
@@ -34,10 +35,10 @@ import logging
 import threading
 import time
 
-from controller.wire.aio import close_quietly, pause
+from controller.wire.aio import pause
 from controller.wire import signing
 from controller.wire import subjects as S
-from controller.wire.uplink import servers, tls_context
+from controller.wire.connection import done_with, shared, unshare, wire_loop
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +115,9 @@ class LinkClient:
         self.down_at = None               # monotonic time the link was found lost
         self.down_told_s = []             # loss found -> link_state submitted, seconds
         self.looked_up = 0.0
-        self._thread = self._loop = self._stop = self._wake = None
+        self._task = self._loop = self._stop = self._wake = None
+        self._shared = None
+        self._subs = []
 
     # ---- the part ------------------------------------------------------------------------
 
@@ -126,21 +129,30 @@ class LinkClient:
             self.told = (False, None)     # the table knows already: nothing to journal
         self.ctl.step_watchers.append(self._on_step)
         ready = threading.Event()
-        self._thread = threading.Thread(target=self._run, args=(ready,), daemon=True,
-                                        name="link-%s-%s" % (self.link_id, self.table_id))
-        self._thread.start()
+        wire = wire_loop()
+        self._shared = shared(self.url, self.user, self.password, self.ca_file)
+        self._shared.error_cbs.append(self._on_error)
+        self._loop = wire.loop
+        self._task = wire.submit(self._main(ready))
         ready.wait(5)
         return self
 
     def stop(self):
         if self._on_step in self.ctl.step_watchers:
             self.ctl.step_watchers.remove(self._on_step)
-        if self._thread is None:
+        if self._task is None:
             return
-        if self._loop is not None:
+        if self._loop is not None and self._stop is not None:
             self._loop.call_soon_threadsafe(self._stop.set)
-        self._thread.join(10)
-        self._thread = None
+        try:
+            self._task.result(10)
+        except Exception as e:                  # noqa: BLE001 - stopping: said, not raised
+            log.warning("link %s: stopping: %s: %s", self.link_id, type(e).__name__, e)
+        self._task = None
+        if self._on_error in self._shared.error_cbs:
+            self._shared.error_cbs.remove(self._on_error)
+        unshare(self._shared)
+        done_with()
 
     def _on_step(self, ctl):
         """After each step of the controller (its loop's thread): what is owed, if it
@@ -163,15 +175,6 @@ class LinkClient:
 
     # ---- the thread ----------------------------------------------------------------------
 
-    def _run(self, ready):
-        loop = asyncio.new_event_loop()
-        self._loop = loop
-        try:
-            loop.run_until_complete(self._main(ready))
-        finally:
-            loop.run_until_complete(loop.shutdown_default_executor())
-            loop.close()
-
     def _submit(self, kind, data):
         from controller.games.events import Event
         self.ctl.submit(Event(kind, dict(data, link=self.link_id), "link", self.ctl.clock()))
@@ -192,20 +195,13 @@ class LinkClient:
                 self.down_told_s.append(time.monotonic() - self.down_at)
 
     async def _main(self, ready):
-        import nats
         self._stop, self._wake = asyncio.Event(), asyncio.Event()
         ready.set()
         self._tell_down()                # until the link's meter is heard
         while not self._stop.is_set():
             nc = None
             try:
-                connecting = asyncio.ensure_future(nats.connect(
-                    servers(self.url), user=self.user, password=self.password,
-                    tls=tls_context(self.url, self.ca_file), connect_timeout=1,
-                    inbox_prefix=S.inbox_prefix(self.user),
-                    allow_reconnect=False, max_reconnect_attempts=0,
-                    name="%s-link-%s" % (self.table_id, self.link_id),
-                    error_cb=self._on_error))
+                connecting = asyncio.ensure_future(self._shared.get())
                 stopping = asyncio.ensure_future(self._stop.wait())
                 await asyncio.wait([connecting, stopping], timeout=3,
                                    return_when=asyncio.FIRST_COMPLETED)
@@ -224,7 +220,13 @@ class LinkClient:
                     self.down_at = time.monotonic()
                 self._tell_down()
                 self.heard = 0.0
-                await close_quietly(nc)
+                for sub in self._subs:          # its own, off the shared connection
+                    try:
+                        await sub.unsubscribe()
+                    except Exception:           # noqa: BLE001 - a connection already gone
+                        pass
+                self._subs = []
+                await self._shared.release(nc)  # closed only if it is broken
             if not self._stop.is_set():
                 await pause(self._stop, RETRY_S)
 
@@ -233,8 +235,9 @@ class LinkClient:
 
     async def _session(self, nc):
         js = nc.jetstream(timeout=2)
-        await nc.subscribe(meter_subject(self.link_id), cb=self._on_meter)
-        await nc.subscribe(S.award_subject(self.link_id, self.table_id), cb=self._on_award)
+        self._subs = [await nc.subscribe(meter_subject(self.link_id), cb=self._on_meter),
+                      await nc.subscribe(S.award_subject(self.link_id, self.table_id),
+                                         cb=self._on_award)]
         await nc.flush(2)
         self.down_at = None
         self.looked_up = 0.0              # when the owed hits' award entries were last read

@@ -1,8 +1,10 @@
 """The table's uplink: its journal forwarded to the floor, row by row, exactly once, in order.
 
-A part with start()/stop(), run on a thread of its own with its own asyncio loop and its own
-connections to the journal file (outbox.py): the game loop never waits for it, and plays on
-through any outage; the journal is the outbox, so nothing is lost while the link is down.
+A part with start()/stop(), run on the process's floor loop (connection.py: one thread, one
+asyncio loop and one NATS connection per credential, shared with the table's link clients)
+with its own connections to the journal file (outbox.py): the game loop never waits for it,
+and plays on through any outage; the journal is the outbox, so nothing is lost while the link
+is down.
 
 Exactly once and gap-free: each row is published to the table's subject with the message id
 "<table>:<seq>" (the stream drops a duplicate) and the header
@@ -36,8 +38,9 @@ import logging
 import threading
 import time
 
-from controller.wire.aio import close_quietly, pause
+from controller.wire.aio import pause
 from controller.wire import subjects as S
+from controller.wire.connection import done_with, shared, unshare, wire_loop
 from controller.wire.outbox import Outbox, releasable
 
 log = logging.getLogger(__name__)
@@ -70,7 +73,8 @@ class Uplink:
         self.integrity = []             # rows the stream holds that are not the table's
         self.on_integrity = []          # fn(alarm): the journal, the console
         self._alarmed = set()
-        self._thread = None
+        self._task = None               # its coroutine on the floor loop (a Future)
+        self._shared = None             # the process's connection of this credential
         self._loop = None
         self._stop = None
         self._wake = None
@@ -83,9 +87,11 @@ class Uplink:
         self.acked_seq, self.stream_seq = self.outbox.acked()
         self.head_seq = self.outbox.head()
         ready = threading.Event()
-        self._thread = threading.Thread(target=self._run, args=(ready,), daemon=True,
-                                        name="uplink-%s" % self.table_id)
-        self._thread.start()
+        wire = wire_loop()
+        self._shared = shared(self.url, self.user, self.password, self.ca_file)
+        self._shared.error_cbs.append(self._on_error)
+        self._loop = wire.loop
+        self._task = wire.submit(self._main(ready))
         ready.wait(5)
         return self
 
@@ -93,7 +99,7 @@ class Uplink:
 
     def stop(self, drain_s=None):
         """Stop; with `drain_s`, first wait that long at most for every row to be sent."""
-        if self._thread is None:
+        if self._task is None:
             return
         drain_s = self.drain_s if drain_s is None else drain_s
         end = time.monotonic() + drain_s
@@ -109,10 +115,17 @@ class Uplink:
                      self.failed_attempt_at >= began):
             self.notify()
             time.sleep(0.05)
-        if self._loop is not None:
+        if self._loop is not None and self._stop is not None:
             self._loop.call_soon_threadsafe(self._stop.set)
-        self._thread.join(10)
-        self._thread = None
+        try:
+            self._task.result(10)
+        except Exception as e:                  # noqa: BLE001 - stopping: said, not raised
+            log.warning("uplink %s: stopping: %s: %s", self.table_id, type(e).__name__, e)
+        self._task = None
+        if self._on_error in self._shared.error_cbs:
+            self._shared.error_cbs.remove(self._on_error)
+        unshare(self._shared)
+        done_with()
         self.outbox.close()
 
     def _sendable(self):
@@ -155,15 +168,6 @@ class Uplink:
 
     # ---- the thread ----------------------------------------------------------------------
 
-    def _run(self, ready):
-        loop = asyncio.new_event_loop()
-        self._loop = loop
-        try:
-            loop.run_until_complete(self._main(ready))
-        finally:
-            loop.run_until_complete(loop.shutdown_default_executor())
-            loop.close()
-
     def _set(self, state, error=None):
         if state != self.state:
             self.state, self.since = state, self.clock()
@@ -171,7 +175,6 @@ class Uplink:
             self.last_error = error
 
     async def _main(self, ready):
-        import nats
         self._stop, self._wake = asyncio.Event(), asyncio.Event()
         ready.set()
         while not self._stop.is_set():
@@ -180,12 +183,7 @@ class Uplink:
             try:
                 # bounded: the client can wait on a server that refuses, and the loop must
                 # see a stop and note what waits meanwhile
-                connecting = asyncio.ensure_future(nats.connect(
-                    servers(self.url), user=self.user, password=self.password,
-                    tls=tls_context(self.url, self.ca_file), connect_timeout=1,
-                    inbox_prefix=S.inbox_prefix(self.user),
-                    allow_reconnect=False, max_reconnect_attempts=0, name=self.table_id,
-                    error_cb=self._on_error, closed_cb=None))
+                connecting = asyncio.ensure_future(self._shared.get())
                 stopping = asyncio.ensure_future(self._stop.wait())
                 await asyncio.wait([connecting, stopping], timeout=3,
                                    return_when=asyncio.FIRST_COMPLETED)
@@ -206,7 +204,7 @@ class Uplink:
                     self.failed_attempt_at = attempt_at
                 self._set("down", "%s: %s" % (type(e).__name__, e))
             finally:
-                await close_quietly(nc)
+                await self._shared.release(nc)      # closed only if it is broken
             if not self._stop.is_set():
                 self._set("down")
                 try:
@@ -333,22 +331,6 @@ class Uplink:
         if self.integrity:
             status["integrity"] = self.integrity
         await nc.publish(S.status_subject(self.table_id), json.dumps(status).encode())
-
-
-def servers(url):
-    """A URL, or several comma-separated (a cluster's nodes): the client tries each."""
-    return [u.strip() for u in url.split(",") if u.strip()] if isinstance(url, str) else url
-
-
-def tls_context(url, ca_file=None):
-    """For tls:// URLs: the server's certificate verified against `ca_file` (the casino's
-    CA), or the system's CAs; None for nats:// (loopback in tests)."""
-    if not any(u.startswith("tls://") for u in servers(url)):
-        return None
-    import ssl
-    ctx = ssl.create_default_context(cafile=ca_file)
-    ctx.minimum_version = ssl.TLSVersion.TLSv1_2
-    return ctx
 
 
 def status_of(ctl):

@@ -61,7 +61,7 @@ CA_FILES = {}                   # url -> the CA file of a TLS floor (the cluster
 async def _connect(url, user="floor", password=FLOOR_PW):
     import nats
 
-    from controller.wire.uplink import tls_context
+    from controller.wire.connection import tls_context
     return await nats.connect(url.split(","), user=user, password=password,
                               tls=tls_context(url, CA_FILES.get(url)),
                               inbox_prefix=S.inbox_prefix(user),

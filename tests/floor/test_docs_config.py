@@ -11,7 +11,7 @@ import pytest
 
 from controller.wire import subjects as S
 from controller.lab.natsserver import NatsServer, free_port, make_certs
-from controller.wire.uplink import tls_context
+from controller.wire.connection import tls_context
 from tests.floor.conftest import ROOT, wait_for
 
 

@@ -24,6 +24,7 @@
         var a = document.createElement("a"); a.href = "/login"; a.id = "login-link";
         a.textContent = "Log in"; el.appendChild(a);
       }
+      draw();               // the confirm buttons follow who is logged in
     });
   }
   function row(link, a) {
