@@ -152,6 +152,32 @@ class Shared:
             await self._drop()
 
 
+def join(part):
+    """A part's start on the floor loop: its shared connection (its errors reported to its
+    `_on_error`), its loop; returns the loop to submit its coroutine to."""
+    wire = wire_loop()
+    part._shared = shared(part.url, part.user, part.password, part.ca_file)
+    part._shared.error_cbs.append(part._on_error)
+    part._loop = wire.loop
+    return wire
+
+
+def leave(part, what, log):
+    """A part's stop: its coroutine told to stop and waited for (10 s at most), then its
+    share of the connection and of the loop given back (the last part closes both)."""
+    if part._loop is not None and part._stop is not None:
+        part._loop.call_soon_threadsafe(part._stop.set)
+    try:
+        part._task.result(10)
+    except Exception as e:                      # noqa: BLE001 - stopping: said, not raised
+        log.warning("%s: stopping: %s: %s", what, type(e).__name__, e)
+    part._task = None
+    if part._on_error in part._shared.error_cbs:
+        part._shared.error_cbs.remove(part._on_error)
+    unshare(part._shared)
+    done_with()
+
+
 def shared(url, user, password, ca_file=None):
     """The process's one connection of this credential (made on first use)."""
     key = (url, user, password, ca_file)

@@ -38,7 +38,7 @@ import time
 from controller.wire.aio import pause
 from controller.wire import signing
 from controller.wire import subjects as S
-from controller.wire.connection import done_with, shared, unshare, wire_loop
+from controller.wire.connection import join, leave
 
 log = logging.getLogger(__name__)
 
@@ -129,11 +129,7 @@ class LinkClient:
             self.told = (False, None)     # the table knows already: nothing to journal
         self.ctl.step_watchers.append(self._on_step)
         ready = threading.Event()
-        wire = wire_loop()
-        self._shared = shared(self.url, self.user, self.password, self.ca_file)
-        self._shared.error_cbs.append(self._on_error)
-        self._loop = wire.loop
-        self._task = wire.submit(self._main(ready))
+        self._task = join(self).submit(self._main(ready))
         ready.wait(5)
         return self
 
@@ -142,17 +138,7 @@ class LinkClient:
             self.ctl.step_watchers.remove(self._on_step)
         if self._task is None:
             return
-        if self._loop is not None and self._stop is not None:
-            self._loop.call_soon_threadsafe(self._stop.set)
-        try:
-            self._task.result(10)
-        except Exception as e:                  # noqa: BLE001 - stopping: said, not raised
-            log.warning("link %s: stopping: %s: %s", self.link_id, type(e).__name__, e)
-        self._task = None
-        if self._on_error in self._shared.error_cbs:
-            self._shared.error_cbs.remove(self._on_error)
-        unshare(self._shared)
-        done_with()
+        leave(self, "link %s" % self.link_id, log)
 
     def _on_step(self, ctl):
         """After each step of the controller (its loop's thread): what is owed, if it

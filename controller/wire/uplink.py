@@ -40,7 +40,7 @@ import time
 
 from controller.wire.aio import pause
 from controller.wire import subjects as S
-from controller.wire.connection import done_with, shared, unshare, wire_loop
+from controller.wire.connection import join, leave
 from controller.wire.outbox import Outbox, releasable
 
 log = logging.getLogger(__name__)
@@ -87,11 +87,7 @@ class Uplink:
         self.acked_seq, self.stream_seq = self.outbox.acked()
         self.head_seq = self.outbox.head()
         ready = threading.Event()
-        wire = wire_loop()
-        self._shared = shared(self.url, self.user, self.password, self.ca_file)
-        self._shared.error_cbs.append(self._on_error)
-        self._loop = wire.loop
-        self._task = wire.submit(self._main(ready))
+        self._task = join(self).submit(self._main(ready))
         ready.wait(5)
         return self
 
@@ -115,17 +111,7 @@ class Uplink:
                      self.failed_attempt_at >= began):
             self.notify()
             time.sleep(0.05)
-        if self._loop is not None and self._stop is not None:
-            self._loop.call_soon_threadsafe(self._stop.set)
-        try:
-            self._task.result(10)
-        except Exception as e:                  # noqa: BLE001 - stopping: said, not raised
-            log.warning("uplink %s: stopping: %s: %s", self.table_id, type(e).__name__, e)
-        self._task = None
-        if self._on_error in self._shared.error_cbs:
-            self._shared.error_cbs.remove(self._on_error)
-        unshare(self._shared)
-        done_with()
+        leave(self, "uplink %s" % self.table_id, log)
         self.outbox.close()
 
     def _sendable(self):
