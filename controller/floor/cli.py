@@ -62,10 +62,13 @@ def cmd_floor(args, out, err=None):
         return _user(args, out, err)
     try:
         password = _password(args)
-        users = None
+        users = confirm_key = None
         if getattr(args, "users_file", None):
             from controller.floor.auth import Users
             users = Users(args.users_file)
+        if getattr(args, "confirm_key", None):
+            from controller.wire.signing import load_key
+            confirm_key = load_key(args.confirm_key)
         if not args.nats:
             raise ConfigError("--nats URL is required (the floor's NATS JetStream)")
         if getattr(args, "floor_cmd", None) == "anchor":
@@ -86,7 +89,8 @@ def cmd_floor(args, out, err=None):
     from controller.floor.service import serve_floor
     try:
         asyncio.run(serve_floor(args.nats, password, host, port, args.replicas, announce,
-                                user=args.user, ca_file=args.ca_file, users=users))
+                                user=args.user, ca_file=args.ca_file, users=users,
+                                confirm_key=confirm_key))
     except OSError as e:
         err.write("tablectl floor: %s\n" % e)
         return 1
@@ -139,6 +143,9 @@ def add_parser(sub):
                     "bucket when the floor creates them (3 on a three-node cluster)")
     fl.add_argument("--users-file", metavar="FILE", help="the floor page's logins (tablectl "
                     "floor user add): a supervisor confirms a linked jackpot there")
+    fl.add_argument("--confirm-key", metavar="FILE", help="the floor page's own signing key "
+                    "(tablectl signing-key FILE --table floor-page): a supervisor's "
+                    "confirmation is signed with it; the links' controllers take no other")
     fsub = fl.add_subparsers(dest="floor_cmd")
     us = fsub.add_parser("user", help="the floor page's logins")
     usub = us.add_subparsers(dest="user_cmd", required=True)

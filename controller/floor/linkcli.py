@@ -222,11 +222,13 @@ def _run(args, out, err):
     from controller.floor.linkctl import crash_from_env, run_link
     from controller.wire.signing import load_public_keys
     keys = load_public_keys(args.table_keys)        # before anything starts: exit 2 if bad
+    pages = load_public_keys(args.page_keys) if args.page_keys else {}
 
     async def go():
         return await run_link(args.nats, args.link, password=_password(args),
                               user=args.user or "floor", ca_file=args.ca_file,
-                              replicas=args.replicas or 1, crash=crash_from_env(), keys=keys)
+                              replicas=args.replicas or 1, crash=crash_from_env(), keys=keys,
+                              page_keys=pages)
     out.write("link %s: controller starting\n" % args.link)
     out.flush()
     asyncio.run(go())
@@ -314,6 +316,9 @@ def add_parsers(fsub):
     r.add_argument("--table-keys", metavar="FILE", required=True, help="the tables' public "
                    "signing keys, a line \"TABLE ed25519:BASE64\" each: a message about money "
                    "is taken only signed by its table")
+    r.add_argument("--page-keys", metavar="FILE", help="the floor pages' public keys (the "
+                   "same format): a supervisor's confirmation of a jackpot is taken only "
+                   "signed by one (without it, no award that needs one is ever paid)")
     _connection(r)
     m = fsub.add_parser("meters", help="the linked progressives' meters (NY 5320.8)")
     m.add_argument("link", nargs="?")

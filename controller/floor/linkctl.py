@@ -185,12 +185,17 @@ def crash_from_env(env=None):
 
 class LinkController:
     def __init__(self, url, link, user="floor", password=None, ca_file=None, replicas=1,
-                 crash=None, clock=time.time_ns, listen_s=START_LISTEN_S, keys=None):
+                 crash=None, clock=time.time_ns, listen_s=START_LISTEN_S, keys=None,
+                 page_keys=None):
         self.url, self.link = url, S.check_table_id(link)
         # {table: Ed25519 public key (or its "ed25519:..." text)}: the tables' own keys,
         # the only ones a message about money is taken from (issue 31)
         self.keys = {t: (signing.parse_public(k) if isinstance(k, str) else k)
                      for t, k in (keys or {}).items()}
+        # the floor pages' public keys: a supervisor's confirmation is taken signed by one
+        self.page_keys = [signing.parse_public(k) if isinstance(k, str) else k
+                          for k in (page_keys or {}).values()] if isinstance(
+            page_keys, dict) else list(page_keys or [])
         self.user, self.password, self.ca_file = user, password, ca_file
         self.replicas = replicas
         self.crash = crash or (lambda at: None)
@@ -351,6 +356,12 @@ class LinkController:
         acknowledged with) and not withdrawn, and the hand winning the share claimed under
         the wager's paytable, checked by the game's own evaluator (the rules core)."""
         kind = doc.get("type")
+        if kind == M.CONFIRM:
+            if not any(signing.verify(k, doc) for k in self.page_keys):
+                return "confirmation of %s by %r not signed by a floor page's key (the " \
+                    "floor's NATS password alone confirms nothing)" % (doc.get("id"),
+                                                                       doc.get("by"))
+            return None
         if kind not in ("contribution", "withdraw", "hit"):
             return None
         table = doc.get("table")
@@ -552,10 +563,11 @@ class LinkController:
 
 async def run_link(url, link, password=None, user="floor", ca_file=None, replicas=1,
                    stop=None, crash=None, on_controller=None, listen_s=START_LISTEN_S,
-                   keys=None):
+                   keys=None, page_keys=None):
     """The controller until `stop` is set (or the process is signalled)."""
     ctl = LinkController(url, link, user=user, password=password, ca_file=ca_file,
-                         replicas=replicas, crash=crash, listen_s=listen_s, keys=keys)
+                         replicas=replicas, crash=crash, listen_s=listen_s, keys=keys,
+                         page_keys=page_keys)
     if on_controller:
         on_controller(ctl)
     stop = stop or asyncio.Event()

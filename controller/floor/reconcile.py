@@ -248,8 +248,11 @@ def account(msgs):
     """Every hit on the link's stream and what became of it (issue 31): refused (why), or
     locked (its amount), confirmed (by whom, when) and paid, or still waiting."""
     out, by_seq = {}, {}
+    refused = {d.get("of") for _, d, _ in msgs if d.get("type") == "refusal"}
     for seq, doc, _ in msgs:
         kind = doc.get("type")
+        if kind == "confirm" and seq in refused:
+            continue                            # not a floor page's: it counted for nothing
         if kind == "hit":
             by_seq[seq] = out.setdefault(doc.get("id"), {
                 "id": doc.get("id"), "hit_seq": seq, "table": doc.get("table"),

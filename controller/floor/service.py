@@ -58,8 +58,11 @@ async def ensure_streams(js, replicas=1):
 
 class FloorService:
     def __init__(self, url, user="floor", password=None, replicas=1, clock=time.time,
-                 ca_file=None):
+                 ca_file=None, confirm_key=None):
         self.url, self.user, self.password = url, user, password
+        # the floor page's own signing key (Ed25519): a confirmation is signed with it, so
+        # the floor's NATS password alone cannot confirm a jackpot (issue 31)
+        self.confirm_key = confirm_key
         self.ca_file = ca_file
         self.replicas = replicas
         self.clock = clock
@@ -319,8 +322,13 @@ class FloorService:
         pending = [a["id"] for a in (self.link_meters.get(link) or {}).get("pending") or []]
         if ident not in pending:
             raise ValueError("no award %s waits on link %s" % (ident, link))
-        doc = {"type": "confirm", "link": link, "id": ident, "by": by,
-               "ts_ns": time.time_ns()}
+        if self.confirm_key is None:
+            raise ValueError("this floor service has no confirmation key (tablectl floor "
+                             "--confirm-key): the link's controller takes no unsigned "
+                             "confirmation")
+        from controller.wire import signing
+        doc = signing.sign(self.confirm_key, {"type": "confirm", "link": link, "id": ident,
+                                              "by": by, "ts_ns": time.time_ns()})
         await self.js.publish(S.linkcfg_subject(link), json.dumps(doc, sort_keys=True).encode(),
                               headers={"Nats-Msg-Id": "confirm:%s:%s:%s" % (link, ident, by)})
 
@@ -342,12 +350,13 @@ class FloorService:
 
 
 async def serve_floor(url, password, host, port, replicas=1, announce=None, stop=None,
-                      user="floor", on_service=None, ca_file=None, users=None):
+                      user="floor", on_service=None, ca_file=None, users=None,
+                      confirm_key=None):
     """The floor service and its page until `stop` is set (or the process is signalled):
     what `tablectl floor` runs (cli.py) and the demo starts beside its tables (demo.py)."""
     from controller.floor.web import serve
     service = FloorService(url, user=user, password=password, replicas=replicas,
-                           ca_file=ca_file)
+                           ca_file=ca_file, confirm_key=confirm_key)
     if on_service:
         on_service(service)
     stop = stop or asyncio.Event()

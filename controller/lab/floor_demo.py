@@ -65,9 +65,10 @@ def signing_key_path(workdir, table):
     return os.path.join(workdir, "%s.signing.pem" % table)
 
 
-def write_table_keys(workdir, tables):
-    """Each linked table's own signing key (0600, made here as a table makes its own) and the
-    floor's file of their public halves, which the link's controller is given."""
+def write_table_keys(workdir, tables, name="table-keys"):
+    """Each linked table's own signing key (0600, made here as a table makes its own; or
+    the floor page's, `tables` ["floor-page"]) and the file of their public halves, which the
+    link's controller is given."""
     from controller.wire import signing
     lines = []
     for t in tables:
@@ -77,7 +78,7 @@ def write_table_keys(workdir, tables):
         else:
             public = signing.new_key(path)
         lines.append("%s %s\n" % (t, public))
-    return write_secret(os.path.join(workdir, "table-keys"), "".join(lines).rstrip("\n"))
+    return write_secret(os.path.join(workdir, name), "".join(lines).rstrip("\n"))
 
 
 def tablectl(*argv):
@@ -153,6 +154,7 @@ def cmd_demo(args, out, err):
     server = NatsServer(workdir, users_block(tables, floor_pw, passwords), tls=certs).start()
     procs, floor, link_ctl = [], None, None
     users_file, supervisor_pw = write_supervisor(workdir)
+    page_keys = write_table_keys(workdir, ["floor-page"], "page-keys")
 
     def start(argv, name):
         log = open(os.path.join(workdir, "%s.log" % name), "ab")
@@ -165,6 +167,7 @@ def cmd_demo(args, out, err):
         floor = subprocess.Popen(
             tablectl("floor", "--nats", server.url, "--password-file", floor_pw_file,
                      "--ca-file", ca, "--users-file", users_file,
+                     "--confirm-key", signing_key_path(workdir, "floor-page"),
                      "--http", "127.0.0.1:%d" % args.port),
             stdout=subprocess.PIPE, stderr=open(os.path.join(workdir, "floor.log"), "ab"),
             stdin=subprocess.DEVNULL, start_new_session=True, text=True)
@@ -191,7 +194,7 @@ def cmd_demo(args, out, err):
             keys = write_table_keys(workdir, linked)
             link_ctl = start(tablectl("floor", "link", "run", DEMO_LINK, "--nats", server.url,
                                       "--password-file", floor_pw_file, "--table-keys", keys,
-                                      "--ca-file", ca),
+                                      "--page-keys", page_keys, "--ca-file", ca),
                              "link-controller")
             out.write("linked progressive %s: %s, its meter on the page\n"
                       % (DEMO_LINK, ", ".join(linked)))

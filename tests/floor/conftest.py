@@ -36,6 +36,13 @@ def signing_key(table):
         hashlib.sha256(b"tablectl test signing key " + table.encode()).digest())
 
 
+def page_keys():
+    """{name: "ed25519:..."}: the floor page's public key, what a link's controller is given
+    (the page's own key: signing_key("floor-page"))."""
+    from controller.wire import signing
+    return {"floor-page": signing.public_text(signing_key("floor-page"))}
+
+
 def public_keys(tables=TABLES):
     """{table: "ed25519:..."}: what a link's controller is given."""
     from controller.wire import signing
@@ -208,6 +215,12 @@ class Floor:
             f.writelines("%s %s\n" % kv for kv in sorted(public_keys(tables).items()))
         return path
 
+    def page_keys_file(self):
+        path = os.path.join(self.dir, "page-keys")
+        with open(path, "w") as f:
+            f.writelines("%s %s\n" % kv for kv in sorted(page_keys().items()))
+        return path
+
     def floor_password_file(self):
         path = os.path.join(self.dir, "floor.pw")
         with open(path, "w") as f:
@@ -229,7 +242,7 @@ def floor(tmp_path):
 class ServiceThread:
     """The floor service (and its page) on a thread of this process."""
 
-    def __init__(self, url, port=0, users=None):
+    def __init__(self, url, port=0, users=None, confirm_key=None):
         from controller.floor.service import serve_floor
         self.stop_event = None
         self.loop = None
@@ -248,7 +261,8 @@ class ServiceThread:
             self.service = await serve_floor(url, FLOOR_PW, "127.0.0.1", port,
                                              announce=announce, stop=self.stop_event,
                                              on_service=self._got,
-                                             ca_file=CA_FILES.get(url), users=users)
+                                             ca_file=CA_FILES.get(url), users=users,
+                                             confirm_key=confirm_key)
 
         def target():
             try:

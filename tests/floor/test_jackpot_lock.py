@@ -16,7 +16,7 @@ from http.cookiejar import CookieJar
 import pytest
 
 from controller.floor.auth import Users, add_user
-from tests.floor.conftest import ServiceThread, wait_for
+from tests.floor.conftest import FLOOR_PW, ServiceThread, _connect, signing_key, wait_for
 from tests.floor.linkpub import LinkTable
 from tests.floor.test_link_controller import cli, controller, define, kv_json, meter
 from controller.wire import subjects as S
@@ -53,6 +53,16 @@ class Person:
             return e.code, json.loads(e.read())
 
 
+async def _forged_confirm(url, ident):
+    nc = await _connect(url, user="floor", password=FLOOR_PW)
+    try:
+        await nc.jetstream(timeout=5).publish(S.linkcfg_subject("L1"), json.dumps(
+            {"type": "confirm", "link": "L1", "id": ident, "by": "sup1",
+             "ts_ns": 1}).encode())
+    finally:
+        await nc.close()
+
+
 def waiting(url):
     return [a["id"] for a in meter(url).get("pending") or []]
 
@@ -65,7 +75,8 @@ def test_a_verified_hit_is_locked_then_paid_after_two_different_supervisors(floo
                "--confirm-above", "0", "--second-above", "100000", "--nats", floor.url,
                "--password-file", floor.floor_password_file())[0] == 0
     ctl = controller(floor)
-    service = ServiceThread(floor.url, users=Users(users_file(tmp_path)))
+    service = ServiceThread(floor.url, users=Users(users_file(tmp_path)),
+                            confirm_key=signing_key("floor-page"))
     tables = {}
 
     async def open_tables():
@@ -92,6 +103,11 @@ def test_a_verified_hit_is_locked_then_paid_after_two_different_supervisors(floo
         wait_for(lambda: [a["id"] for m in service.service.links()
                           for a in m.get("pending", [])] == ["T1:1:1", "T2:1:2"],
                  what="the page's feed")
+        # the floor's NATS password alone (no page, no login): refused, an alarm
+        loop.run_until_complete(_forged_confirm(floor.url, "T1:1:1"))
+        wait_for(lambda: meter(floor.url).get("alarm_count") == 1, what="the alarm")
+        assert "not signed by a floor page's key" in meter(floor.url)["alarms"][0]["why"]
+        assert meter(floor.url)["pending"][0]["confirmations"] == []
         viewer = Person(service.page, "view")
         assert viewer.confirm("L1", "T1:1:1")[0] == 403
         with pytest.raises(urllib.error.HTTPError):
@@ -158,7 +174,8 @@ def test_a_locked_jackpot_shows_pending_on_the_tables_meter_display(floor, tmp_p
     from tests.floor.test_link_table_e2e import Table
     assert define(floor, confirm_above="0")[0] == 0
     ctl = controller(floor)
-    service = ServiceThread(floor.url, users=Users(users_file(tmp_path)))
+    service = ServiceThread(floor.url, users=Users(users_file(tmp_path)),
+                            confirm_key=signing_key("floor-page"))
     t = None
     try:
         t = Table(tmp_path, floor, floor.url)

@@ -14,7 +14,7 @@ import signal
 import pytest
 
 from controller.floor.auth import Users
-from tests.floor.conftest import ServiceThread, journal_rows, wait_for
+from tests.floor.conftest import ServiceThread, journal_rows, signing_key, wait_for
 from tests.floor.test_jackpot_lock import PASSWORDS, users_file
 from tests.floor.test_link_controller import cli, kv_json, meter
 from tests.floor.test_link_table_e2e import controller, stop
@@ -60,7 +60,8 @@ def test_a_jackpot_through_sigkills_is_paid_once_after_a_supervisor_confirms_in_
         assert [a["id"] for a in locked["pending"]] == [ident]
         assert locked["value"] == 100000        # reset at the hit for every table
         ctl = controller(floor)                 # restarted: the award still waits
-        service = ServiceThread(floor.url, users=Users(users_file(tmp_path)))
+        service = ServiceThread(floor.url, users=Users(users_file(tmp_path)),
+                                confirm_key=signing_key("floor-page"))
         driver = browser(tmp_path)
         driver.get(service.page + "/")
         row = "#jackpots tr.pending"

@@ -11,7 +11,8 @@ import pytest
 from controller.wire import signing
 from controller.wire import subjects as S
 from controller.floor.linkctl import ControllerThread, WriterLost, ensure_link_streams
-from tests.floor.conftest import FLOOR_PW, _connect, public_keys, tablectl, wait_for
+from tests.floor.conftest import (FLOOR_PW, _connect, page_keys, public_keys, tablectl,
+                                  wait_for)
 from tests.floor.linkpub import LinkTable
 
 RIU = "raise-it-up-stud"
@@ -69,6 +70,7 @@ async def linkcfg_history(url, link):
 
 def controller(floor, link="L1", **kw):
     kw.setdefault("keys", public_keys())
+    kw.setdefault("page_keys", page_keys())
     return ControllerThread(floor.url, link, password=FLOOR_PW, listen_s=0.3, **kw)
 
 

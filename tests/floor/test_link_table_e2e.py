@@ -39,7 +39,7 @@ def controller(floor, crash=None):
     if crash:
         env["TABLECTL_LINKCTL_CRASH"] = crash
     return tablectl("floor", "link", "run", "L1", *pw_args(floor), "--table-keys",
-                    floor.table_keys_file(), env=env)
+                    floor.table_keys_file(), "--page-keys", floor.page_keys_file(), env=env)
 
 
 def stop(proc):
