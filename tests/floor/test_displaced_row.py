@@ -36,7 +36,10 @@ def test_a_displaced_row_is_detected_on_the_table_and_named_on_the_floor(floor, 
     journal = str(tmp_path / "t1.journal")
     service = ServiceThread(floor.url)
     sim = Simulation("flop-poker", seed=4, journal=journal)
-    told = []
+    told, said = [], []
+    console = sim.runtime.console
+    announce = console.say                  # the console's own, watched: it still runs
+    console.say = lambda text: (said.append(text), announce(text))
     try:
         up = attach(sim, sim.ctl, journal, "T1", floor.url, floor.passwords["T1"],
                     drain_s=10)
@@ -54,6 +57,7 @@ def test_a_displaced_row_is_detected_on_the_table_and_named_on_the_floor(floor, 
         assert alarm["seq"] == target and alarm["stream_seq"] == forged_at
         assert "not this table's" in alarm["why"]
         assert up.integrity[0]["seq"] == target
+        assert said and said[0].startswith("*** FLOOR INTEGRITY: the stream's row %d" % target)
         # journaled on the table, as an input of the record
         noted = [json.loads(r["data"]) for r in journal_rows(journal)
                  if r["kind"] == "floor_integrity"]

@@ -70,6 +70,13 @@ def test_a_jackpot_through_sigkills_is_paid_once_after_a_supervisor_confirms_in_
         assert "As Ks Qs" in text_of(driver, row) and "0 of 1" in text_of(driver, row)
         assert text_of(driver, row + " button.confirm") == ""   # not logged in: no button
         assert asyncio_award(floor.url, hits[0]) is None        # nothing paid
+        # the floor's password alone tries to confirm it: refused, the alarm on the page
+        import asyncio
+        from tests.floor.test_jackpot_lock import _forged_confirm
+        asyncio.run(_forged_confirm(floor.url, ident))
+        wait_for(lambda: "not signed by a floor page's key" in text_of(driver, "#alarms"),
+                 timeout=15, what="the alarm on the page")
+        assert asyncio_award(floor.url, hits[0]) is None and "0 of 1" in text_of(driver, row)
         login(driver, service.page, "sup1")
         wait_for(lambda: text_of(driver, row + " button.confirm"), timeout=15,
                  what="the confirm button for a supervisor")
