@@ -232,3 +232,34 @@ def test_a_hit_on_an_inoperable_link_pays_nothing(floor, link):
         assert alarms[0]["table"] == "T2" and "inoperable" in alarms[0]["why"]
     finally:
         service.stop()
+
+
+@pytest.mark.reg("669a.12(e)(1)", "670a.12(d)(1)", "633a.7(o)(1)(i)", "633a.7(o)(2)(i)",
+                 "633a.7(o)(3)(i)")
+def test_the_share_a_hit_claims_is_the_games_own_paytables():
+    """The link's controller asks each game's own check (its declaration's link_hits, the
+    rules core's evaluator and paytable the table settles with)."""
+    from controller.errors import ConfigError
+    share = L.hit_share
+    assert share("raise-it-up-stud", "progressive", ["As", "Ks", "Qs"]) == [1, 1]
+    assert share("raise-it-up-stud", "progressive", ["Ah", "Kh", "Qh"]) is None  # 500 for 1
+    assert share("six-card-fortune-pai-gow", "progressive",
+                 ["As", "Ah", "Ad", "Ac", "JK", "2c"]) == [1, 1]                 # five aces
+    assert share("six-card-fortune-pai-gow", "progressive",
+                 ["Ks", "Qs", "Js", "Ts", "9s", "2c"]) is None                   # 300 for 1
+    # Hit and Run: eight dealer cards; Straight Jack: a six-card straight (default rows)
+    assert share("blackjack", "hit_and_run_progressive",
+                 ["2c", "2d", "2h", "2s", "3c", "3d", "Ac", "5d"]) == [1, 1]
+    assert share("blackjack", "straight_jack_progressive",
+                 ["Ac", "2d", "3h", "4s", "5c", "6d"]) == [1, 1]
+    # Bad Beat under the link's declared rows: 20 against the dealer's 21, with the dealer's
+    # hand the hit carries; without it, not checkable: refused rather than paid
+    rows = {"twenty_vs_blackjack": "50 for 1", "twenty_vs_21": "100% of meter"}
+    assert share("blackjack", "bad_beat_progressive", ["Kd", "Jh"], ["6h", "5c", "Th"],
+                 rows) == [1, 1]
+    assert share("blackjack", "bad_beat_progressive", ["Kd", "Jh"], ["As", "Kc"],
+                 rows) is None                                                   # 50 for 1
+    with pytest.raises(ConfigError):
+        share("blackjack", "bad_beat_progressive", ["Kd", "Jh"], None, rows)
+    with pytest.raises(ConfigError, match="three different cards"):
+        share("raise-it-up-stud", "progressive", ["As", "As", "Qs"])
