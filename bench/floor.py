@@ -52,6 +52,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from controller.lab.natsserver import NatsServer, users_block  # noqa: E402
 from controller.wire.outbox import releasable  # noqa: E402
 from controller.floor.service import FloorService, ensure_streams  # noqa: E402
+from controller.wire import subjects as S  # noqa: E402
 from controller.wire.uplink import Uplink  # noqa: E402
 from controller.journal.formats import open_journal  # noqa: E402
 from controller.journal.store import Store, load  # noqa: E402
@@ -108,7 +109,8 @@ class Floor:
     def __init__(self, workdir, tables):
         self.tables = tables
         self.pw = {t: "pw-" + t for t in tables}
-        self.server = NatsServer(workdir, users_block(tables, FLOOR_PW, self.pw)).start()
+        self.server = NatsServer(workdir, users_block(tables, FLOOR_PW, self.pw,
+                                                      cost=4)).start()   # connects untimed
         self.append_lat = []
         self.service = FloorService(self.server.url, password=FLOOR_PW)
         self.service.register(self)         # a consumer: each row folded (_on_row)
@@ -119,7 +121,8 @@ class Floor:
             self.loop = asyncio.get_running_loop()
             self.stop_event = asyncio.Event()
             import nats
-            nc = await nats.connect(self.server.url, user="floor", password=FLOOR_PW)
+            nc = await nats.connect(self.server.url, user="floor", password=FLOOR_PW,
+                                    inbox_prefix=S.inbox_prefix("floor"))
             await ensure_streams(nc.jetstream())
             await nc.close()
             self.service.ready = asyncio.Event()

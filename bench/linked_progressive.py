@@ -42,12 +42,28 @@ from controller.floor.linkctl import ControllerThread, ensure_link_streams, kv_e
 from controller.lab.natsserver import NatsServer, users_block  # noqa: E402
 
 FLOOR_PW = "bench-floor"
+KEYS = {}                       # table -> its signing key (issue 31: the link takes no other)
+
+
+def key_of(table):
+    from cryptography.hazmat.primitives.asymmetric import ed25519
+    return KEYS.setdefault(table, ed25519.Ed25519PrivateKey.generate())
+
+
+def public_keys():
+    from controller.wire import signing
+    return {t: signing.public_text(k) for t, k in KEYS.items()}
+
+
+def signed(table, doc):
+    from controller.wire import signing
+    return signing.sign(key_of(table), dict(doc, jseq=1))
 
 
 async def connect(url, user, password):
     import nats
     return await nats.connect(url, user=user, password=password, connect_timeout=5,
-                              max_reconnect_attempts=5)
+                              max_reconnect_attempts=5, inbox_prefix=S.inbox_prefix(user))
 
 
 async def define(url, link, tables):
@@ -60,7 +76,8 @@ async def define(url, link, tables):
         old, rev = await read_config(kv, link)
         new = L.next_version(old, {"link": link, "game": "raise-it-up-stud",
                                    "wager": "progressive", "tables": tables,
-                                   "reset": 100000, "rate": "0.14"})
+                                   "reset": 100000, "rate": "0.14",
+                                   "confirm_above": 10 ** 12})   # paid without a person
         await write_version(nc, js, kv, old, rev, new, listen_s=0)
     finally:
         await nc.close()
@@ -75,8 +92,9 @@ async def feed(url, link, tables, per, passwords, subject_of, ident):
     async def one(nc, t):
         js = nc.jetstream(timeout=10)
         for r in range(per):
-            doc = {"type": "contribution", "id": "%s:%d:1" % (t, r), "link": link, "table": t,
-                   "round": r, "seat": 1, "wager": 500, "ts_ns": time.time_ns()}
+            doc = signed(t, {"type": "contribution", "id": "%s:%d:1" % (t, r), "link": link,
+                             "table": t, "round": r, "seat": 1, "wager": 500,
+                             "ts_ns": time.time_ns()})
             t0 = time.perf_counter_ns()
             await js.publish(subject_of(t), json.dumps(doc).encode(),
                              headers={"Nats-Msg-Id": ident(t, r)})
@@ -120,9 +138,15 @@ async def hits(url, link, passwords, count):
     for i in range(count):
         t = ("T1", "T2")[i % 2]
         js = conns[t].jetstream(timeout=10)
-        ident = "%s:h%d:2" % (t, i)
-        doc = {"type": "hit", "id": ident, "link": link, "table": t, "round": "h%d" % i,
-               "seat": 2, "hand": ["AS", "AH", "AD"], "share": [1, 1], "ts_ns": time.time_ns()}
+        ident = "%s:%d:2" % (t, 1000 + i)
+        # the wager behind it, acknowledged (the link pays no hit without one)
+        ack = await js.publish(S.link_subject(link, t), json.dumps(signed(t, {
+            "type": "contribution", "id": ident, "link": link, "table": t, "round": 1000 + i,
+            "seat": 2, "wager": 500, "ts_ns": time.time_ns()})).encode(),
+            headers={"Nats-Msg-Id": S.link_msg_id("contribution", link, ident)})
+        doc = signed(t, {"type": "hit", "id": ident, "link": link, "table": t,
+                         "round": 1000 + i, "seat": 2, "hand": ["AS", "KS", "QS"],
+                         "share": [1, 1], "cseq": ack.seq, "ts_ns": time.time_ns()})
         t0 = time.perf_counter_ns()
         await js.publish(S.link_subject(link, t), json.dumps(doc).encode(),
                          headers={"Nats-Msg-Id": S.link_msg_id("hit", link, ident)})
@@ -165,7 +189,8 @@ async def start_reads(url, link):
             finally:
                 await nc.close()
         ctl = await asyncio.get_running_loop().run_in_executor(
-            None, lambda: ControllerThread(url, link, password=FLOOR_PW, listen_s=0.0))
+            None, lambda: ControllerThread(url, link, password=FLOOR_PW, listen_s=0.0,
+                                       keys=public_keys()))
         try:
             out[how] = dict(ctl.ctl.start_read)
             out["applied_seq"] = ctl.ctl.meter["applied_seq"]
@@ -189,7 +214,9 @@ def main():
     names = ["T%d" % i for i in range(1, max(sizes + [2]) + 1)]
     passwords = {t: "pw-%s" % t for t in names}
     work = tempfile.mkdtemp(prefix="bench-link-")
-    users = users_block(names, FLOOR_PW, passwords)
+    for t in names:
+        key_of(t)
+    users = users_block(names, FLOOR_PW, passwords, cost=4)     # connects are not timed
     for u in users[1:]:                 # the reference stream's subjects, for the tables too
         u["permissions"]["publish"]["allow"].append("benchref.%s" % u["user"])
     server = NatsServer(work, users)
@@ -212,7 +239,8 @@ def main():
                     lambda t: "benchref.%s" % t,
                     lambda t, r: "ref%s:%s:%s:%d" % (tag, link, t, r)))[1]
             ref_before = reference("a")
-            ctl = ControllerThread(server.url, link, password=FLOOR_PW, listen_s=0.0)
+            ctl = ControllerThread(server.url, link, password=FLOOR_PW, listen_s=0.0,
+                                   keys=public_keys())
             try:
                 async def linked():
                     waiter = asyncio.ensure_future(wait_applied(server.url, link,
@@ -235,7 +263,8 @@ def main():
                                                      r["ratio"], r["ack_p50_ms"]))
         link = "BH"
         asyncio.run(define(server.url, link, ["T1", "T2"]))
-        ctl = ControllerThread(server.url, link, password=FLOOR_PW, listen_s=0.0)
+        ctl = ControllerThread(server.url, link, password=FLOOR_PW, listen_s=0.0,
+                                   keys=public_keys())
         try:
             lat = asyncio.run(hits(server.url, link, passwords, a.hits))
         finally:

@@ -28,6 +28,7 @@ VERBS = (
     ("config", "controller.cli_config", "firmware"),
     ("journal", "controller.journal.cli", "firmware"),
     ("passwd", "controller.cli_passwd", "firmware"),
+    ("signing-key", "controller.cli_signing_key", "firmware"),
     ("manifest", "controller.cli_manifest", "firmware"),
     ("floor", "controller.floor.cli", "floor"),
     ("top", "controller.top", "firmware"),

@@ -118,7 +118,8 @@ def progressive_wagers(model):
 #   accepted  {key: {round, seat, wager, seq}}  this round's acknowledged contributions
 #   withdraw  {key: {round, seat, wager}}   withdrawals to send (a wager taken off, an ack
 #                                            that came after the lock-out, a void round)
-#   hits      {key: {round, seat, hand, share, wager}}  hits sent, their award not paid yet
+#   hits      {key: {round, seat, hand, share, wager, cseq}}  hits sent, their award not
+#                                            paid yet (cseq: the contribution's stream seq)
 #   paid      [award, ...]                  the last awards paid here, newest first
 # `key` is "<round>:<seat>"; on the wire the id is "<table>:<round>:<seat>".
 
@@ -261,9 +262,11 @@ def link_new_round(meter):
     meter["link"]["accepted"] = {}
 
 
-def link_hit(meter, round_no, seat, hand, pay_, wager, seats=None):
+def link_hit(meter, round_no, seat, hand, pay_, wager, seats=None, dealer=None):
     """A winning meter share: sent to the link, the seat's award waits for its answer.
-    `seats` {seat: wager}: the seats that won it together (one hit, its award shared)."""
+    `seats` {seat: wager}: the seats that won it together (one hit, its award shared).
+    `dealer`: the dealer's cards, where the win condition reads them beside the seat's
+    (Bad Beat, 633a.7(o)(1)(i)): the link checks the hand before it pays (issue 31)."""
     key = link_key(round_no, seat)
     part = Fraction(pay_.num, 100)              # the contract's share: [1, 1] the whole meter
     share = [part.numerator, part.denominator]
@@ -271,8 +274,15 @@ def link_hit(meter, round_no, seat, hand, pay_, wager, seats=None):
     lk["hit_no"] = lk.get("hit_no", 0) + 1      # the order the table settled them: sent so
     lk["hits"][key] = {"round": int(round_no), "seat": seat, "hand": list(hand),
                        "share": share, "wager": wager, "n": lk["hit_no"]}
+    accepted = lk["accepted"].get(key)
+    if accepted is not None and accepted.get("seq") is not None:
+        # the stream sequence the link acknowledged this seat's wager at: the link pays a
+        # hit only with that contribution behind it (issue 31)
+        lk["hits"][key]["cseq"] = accepted["seq"]
     if seats:
         lk["hits"][key]["seats"] = {str(s): int(w) for s, w in seats.items()}
+    if dealer is not None:
+        lk["hits"][key]["dealer"] = list(dealer)
     return key
 
 
@@ -308,6 +318,9 @@ def link_sync(meter, data):
         lk["synced"] = True
     if isinstance(data.get("applied_seq"), int):
         lk["applied_seq"] = data["applied_seq"]
+    pending = data.get("pending")
+    if isinstance(pending, int) and not isinstance(pending, bool) and pending >= 0:
+        lk["jackpot_pending"] = pending     # locked on the link, waiting for a supervisor
     if "up" in data:
         lk["up"] = bool(data["up"])
         if not lk["up"]:
@@ -320,6 +333,7 @@ def link_view(meter):
     return {"link": lk["id"], "up": link_up(meter), "value": meter["value"],
             "pending_hits": sorted(lk["hits"]), "asked": sorted(lk["asked"]),
             "withdraw": sorted(lk["withdraw"]), "applied_seq": lk["applied_seq"],
+            "jackpot_pending": lk.get("jackpot_pending", 0),
             "paid": list(lk["paid"][:5])}
 
 
@@ -329,7 +343,13 @@ def display_values(model):
     meters = progressives(model)
     if any(linked(m) and not link_up(m) for m in meters.values()):
         return LINK_DOWN
-    return {name: m["value"] for name, m in meters.items()}
+    out = {name: m["value"] for name, m in meters.items()}
+    for name, m in meters.items():
+        # a link's jackpots locked, waiting for a floor supervisor: a line of its own on
+        # every linked table's display (issue 31)
+        if linked(m) and "jackpot_pending" in m["link"]:
+            out["%s_jackpot_pending" % name] = m["link"]["jackpot_pending"]
+    return out
 
 
 def accepting_progressive(model):
@@ -502,12 +522,13 @@ class LinkedGame:
                       net=net, seq=hit["seq"], link=meter["link"]["id"], wager=name,
                       counted_late=counted)
 
-    def settle_linked_hit(self, seat, hand, pay_, wager, name="progressive", seats=None):
+    def settle_linked_hit(self, seat, hand, pay_, wager, name="progressive", seats=None,
+                          dealer=None):
         """A meter share won at a linked meter: sent to the link; the seat's settlement waits
         for the award (its result "pending" until then). `seats` {seat: wager}: a jackpot
         won at these seats together, one hit for all of them."""
         meter = self.linked_meter(name)
-        key = link_hit(meter, self.round_no, seat, hand, pay_, wager, seats)
+        key = link_hit(meter, self.round_no, seat, hand, pay_, wager, seats, dealer)
         self.note("link_hit", seat=seat, hand=list(hand),
                   share=meter["link"]["hits"][key]["share"], link=meter["link"]["id"],
                   wager=name, seats=sorted(seats) if seats else [seat])

@@ -87,12 +87,17 @@ class Runner(Runtime):
                                          ca_file=floor.get("ca_file")))
         on = ([floor["link"]] if floor and floor.get("link") else []) + \
             sorted(set((floor or {}).get("links", {}).values()))
+        key = None
+        if on:                      # the table's own signature on what it sends a link
+            from controller.wire.signing import load_key
+            key = load_key(floor["signing_key_file"])
         for link_id in on:          # a linked progressive (docs/linked-progressives.md)
             from controller.wire.link_client import ProgressiveLink
             self.register_part(ProgressiveLink(self, floor["table_id"], link_id,
                                                floor["url"],
                                                read_password(floor["password_file"]),
-                                               ca_file=floor.get("ca_file")),
+                                               ca_file=floor.get("ca_file"),
+                                               signing_key=key),
                                "progressive link %s" % link_id if len(on) > 1 else None)
 
     def console_config(self):

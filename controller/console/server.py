@@ -82,7 +82,9 @@ class ConsoleHandle:
         return self
 
     def announce(self, text):
-        """A line for the logged-in session from any thread (the bench's autoplay)."""
+        """A line for the logged-in session from any thread (queued; the console's thread
+        writes it, as lock-outs are announced): the bench's autoplay, the floor link's integrity
+        alarm (issue 31)."""
         self._announcements.put(text)
         try:
             os.write(self._wake_w, b"a")

@@ -28,6 +28,28 @@ def _password(args):
     return read_password(args.password_file) if args.password_file else None
 
 
+def _user(args, out, err):
+    """`tablectl floor user add NAME --role ROLE --users-file F`: the password from the
+    terminal (asked twice, not echoed) or, with --password-stdin, one line of stdin."""
+    import getpass
+
+    from controller.floor.auth import add_user, check_name
+    try:
+        check_name(args.name)                   # before a password is asked for
+        if args.password_stdin:
+            password = sys.stdin.readline().rstrip("\n")
+        else:
+            password = getpass.getpass("password for %s: " % args.name)
+            if getpass.getpass("again: ") != password:
+                raise ConfigError("the two passwords differ")
+        add_user(args.users_file, args.name, args.role, password)
+    except (ConfigError, EOFError) as e:
+        err.write("tablectl floor user: %s\n" % (e or "no password typed"))
+        return EXIT_CONFIG
+    out.write("user %s (%s) written to %s\n" % (args.name, args.role, args.users_file))
+    return 0
+
+
 def cmd_floor(args, out, err=None):
     err = err or sys.stderr
     if getattr(args, "floor_cmd", None) == "demo":
@@ -42,8 +64,17 @@ def cmd_floor(args, out, err=None):
         # bare `tablectl floor`: what it does and its verbs, not an error (issue 35)
         out.write(args.floor_parser.format_help())
         return 0
+    if getattr(args, "floor_cmd", None) == "user":
+        return _user(args, out, err)
     try:
         password = _password(args)
+        users = confirm_key = None
+        if getattr(args, "users_file", None):
+            from controller.floor.auth import Users
+            users = Users(args.users_file)
+        if getattr(args, "confirm_key", None):
+            from controller.wire.signing import load_key
+            confirm_key = load_key(args.confirm_key)
         if not args.nats:
             raise ConfigError("--nats URL is required (the floor's NATS JetStream)")
         if getattr(args, "floor_cmd", None) == "anchor":
@@ -71,7 +102,8 @@ def cmd_floor(args, out, err=None):
     try:
         asyncio.run(serve_floor(args.nats, password, host, port, args.replicas, announce,
                                 user=args.user, ca_file=args.ca_file,
-                                day_start_s=day_start_s, pits=pits))
+                                day_start_s=day_start_s, pits=pits, users=users,
+                                confirm_key=confirm_key))
     except OSError as e:
         err.write("tablectl floor: %s\n" % e)
         return 1
@@ -89,9 +121,10 @@ def _anchor(args, password, out, err):
     from controller.wire import subjects as S
 
     async def get():
-        from controller.wire.uplink import servers, tls_context
+        from controller.wire.connection import servers, tls_context
         nc = await nats.connect(servers(args.nats), user=args.user, password=password,
                                 tls=tls_context(args.nats, args.ca_file),
+                                inbox_prefix=S.inbox_prefix(args.user),
                                 connect_timeout=2, max_reconnect_attempts=0)
         try:
             kv = await nc.jetstream().key_value(S.KV_BUCKET)
@@ -126,7 +159,21 @@ def add_parser(sub):
     fl.add_argument("--pit", action="append", metavar="NAME=TABLES",
                     help="a pit of the floor page, e.g. MAIN=T01,T02 (repeat for each; tables "
                     "in no pit are grouped by their game)")
+    fl.add_argument("--users-file", metavar="FILE", help="the floor page's logins (tablectl "
+                    "floor user add): a supervisor confirms a linked jackpot there")
+    fl.add_argument("--confirm-key", metavar="FILE", help="the floor page's own signing key "
+                    "(tablectl signing-key FILE --table floor-page): a supervisor's "
+                    "confirmation is signed with it; the links' controllers take no other")
     fsub = fl.add_subparsers(dest="floor_cmd")
+    us = fsub.add_parser("user", help="the floor page's logins")
+    usub = us.add_subparsers(dest="user_cmd", required=True)
+    ua = usub.add_parser("add", help="add a login, or change its role or password")
+    ua.add_argument("name")
+    ua.add_argument("--role", required=True, choices=("viewer", "supervisor"))
+    ua.add_argument("--users-file", required=True, metavar="FILE", help="the logins' file "
+                    "(written 0600; salted scrypt hashes)")
+    ua.add_argument("--password-stdin", action="store_true", help="read the password from "
+                    "one line of standard input (a script), not the terminal")
     an = fsub.add_parser("anchor", help="print the floor's copy of a table's journal head "
                          "(SEQ:HASH, for `tablectl journal verify --head`)")
     an.add_argument("table")

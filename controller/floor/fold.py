@@ -118,6 +118,14 @@ class TableView:
             self.s["clock"] = {"wall_ns": data["wall_ns"], "table_ns": data["table_ns"],
                                "utc_offset_s": int(data.get("utc_offset_s") or 0)}
 
+    def _record_floor_integrity(self, row, data):
+        """The table found on the stream a row of its own seq that it did not write (issue
+        31): that row is named, as the table reports it (the chain check names only the row
+        after it, whose link no longer matches)."""
+        self._flag(data.get("seq"), "row %s on the stream is not the table's (forged; the "
+                   "table's own was refused as a duplicate), reported at the table's row %d: "
+                   "%s" % (data.get("seq"), row["seq"], data.get("why")))
+
     def _genesis_genesis(self, row, data):
         self.s["game"] = data.get("game")
 

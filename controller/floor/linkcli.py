@@ -33,6 +33,16 @@ def _params(args):
               "tables": args.tables, "reset": args.reset, "rate": args.rate}
     if args.cap is not None:
         params["cap"] = args.cap
+    if args.confirm_above is not None:
+        params["confirm_above"] = args.confirm_above
+    if args.second_above is not None:
+        params["second_above"] = args.second_above
+    if args.paytable is not None:
+        try:
+            params["paytable"] = json.loads(args.paytable)
+        except ValueError:
+            raise ConfigError("paytable %r: a JSON object {hand: payout}, e.g. "
+                              "'{\"twenty_vs_21\": \"100%% of meter\"}'" % args.paytable)
     return params
 
 
@@ -170,7 +180,7 @@ async def _reconcile(args, out):
     from controller.floor.reconcile import reconcile
     nc, js, kv = await _open(args)
     try:
-        report = await reconcile(nc, js, kv, args.link)
+        report = await reconcile(nc, js, kv, args.link, closed=args.closed)
     finally:
         await nc.close()
     if args.json:
@@ -185,16 +195,43 @@ async def _reconcile(args, out):
                                               if report["taken_down"] else ""))
         for p in report["problems"]:
             out.write("  %s\n" % p)
+    if not args.json:
+        for j in report["jackpots"]:
+            out.write("  hit %s (seq %d): %s\n" % (j["id"], j["hit_seq"], jackpot_text(j)))
     return 0 if report["holds"] else 1
+
+
+def jackpot_text(j):
+    """One hit's fate, for people: refused and why, or its amount and who confirmed it."""
+    if j["state"] == "refused":
+        return "REFUSED: %s" % j.get("why")
+    who = ", ".join("%s at %s" % (c["by"], human_time(c.get("ts_ns")))
+                    for c in j["confirmations"])
+    amount = "$" + L.dollars(j["amount"]) if isinstance(j.get("amount"), int) else "?"
+    if j["state"] == "paid":
+        return "paid %s%s" % (amount, ", confirmed by " + who if who else "")
+    if j["state"] == "locked":
+        return "LOCKED %s, waiting for %d supervisor(s)%s" % (
+            amount, j.get("needs") or 1, "; confirmed by " + who if who else "")
+    return j["state"]
+
+
+def human_time(ts_ns):
+    from controller.human import wall_iso
+    return wall_iso(ts_ns) if isinstance(ts_ns, int) else "?"
 
 
 def _run(args, out, err):
     from controller.floor.linkctl import crash_from_env, run_link
+    from controller.wire.signing import load_public_keys
+    keys = load_public_keys(args.table_keys)        # before anything starts: exit 2 if bad
+    pages = load_public_keys(args.page_keys) if args.page_keys else {}
 
     async def go():
         return await run_link(args.nats, args.link, password=_password(args),
                               user=args.user or "floor", ca_file=args.ca_file,
-                              replicas=args.replicas or 1, crash=crash_from_env())
+                              replicas=args.replicas or 1, crash=crash_from_env(), keys=keys,
+                              page_keys=pages)
     out.write("link %s: controller starting\n" % args.link)
     out.flush()
     asyncio.run(go())
@@ -257,6 +294,14 @@ def add_parsers(fsub):
     d.add_argument("--reset", required=True, help="initial and reset amount, cents")
     d.add_argument("--rate", required=True, help="rate of progression: 0.14, 14%%, 7/50")
     d.add_argument("--cap", help="the meter's limit, cents")
+    d.add_argument("--confirm-above", metavar="CENTS", help="an award of at least this much "
+                   "is locked until a floor supervisor confirms it on the floor page (default "
+                   "0: every award)")
+    d.add_argument("--second-above", metavar="CENTS", help="an award above this needs a "
+                   "second, different supervisor too")
+    d.add_argument("--paytable", metavar="JSON", help="the wager's paytable {hand: payout} "
+                   "where a Rules Submission sets it (Blackjack's progressives): every hit's "
+                   "hand is checked under it")
     _connection(d)
     s = lsub.add_parser("show", help="the link's current definition")
     s.add_argument("link")
@@ -271,6 +316,12 @@ def add_parsers(fsub):
     r = lsub.add_parser("run", help="the link's progressive controller (its meter's single "
                         "writer) until stopped")
     r.add_argument("link")
+    r.add_argument("--table-keys", metavar="FILE", required=True, help="the tables' public "
+                   "signing keys, a line \"TABLE ed25519:BASE64\" each: a message about money "
+                   "is taken only signed by its table")
+    r.add_argument("--page-keys", metavar="FILE", help="the floor pages' public keys (the "
+                   "same format): a supervisor's confirmation of a jackpot is taken only "
+                   "signed by one (without it, no award that needs one is ever paid)")
     _connection(r)
     m = fsub.add_parser("meters", help="the linked progressives' meters (58 Pa. Code 605a.7)")
     m.add_argument("link", nargs="?")
@@ -280,4 +331,7 @@ def add_parsers(fsub):
                          "each table's journal; a mismatch takes the link down")
     rc.add_argument("link")
     rc.add_argument("--json", action="store_true")
+    rc.add_argument("--closed", action="store_true", help="the link's tables are closed: "
+                    "every record is due in their journals (without it, during play, a "
+                    "record newer than a table's journal on the floor is in flight)")
     _connection(rc)

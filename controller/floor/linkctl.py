@@ -34,6 +34,8 @@ import uuid
 from controller.wire.aio import stop_on_signals
 from controller.errors import TablectlError
 from controller.floor import linkmeter as M
+from controller.wire import links as L
+from controller.wire import signing
 from controller.wire import subjects as S
 
 log = logging.getLogger(__name__)
@@ -62,7 +64,8 @@ async def ensure_link_streams(js, replicas=1):
         await js.add_stream(api.StreamConfig(
             name=S.LINK_STREAM, subjects=list(S.LINK_SUBJECTS), storage=api.StorageType.FILE,
             retention=api.RetentionPolicy.LIMITS, num_replicas=replicas, allow_direct=True,
-            duplicate_window=DUPLICATE_WINDOW_S, discard=api.DiscardPolicy.OLD))
+            duplicate_window=DUPLICATE_WINDOW_S, discard=api.DiscardPolicy.OLD,
+            deny_delete=True, deny_purge=True))     # the link's record (issue 31)
     try:
         kv = await js.key_value(S.LINK_BUCKET)
     except Exception:                           # noqa: BLE001 - absent: make it
@@ -76,12 +79,13 @@ async def connect(url, user="floor", password=None, ca_file=None, name="linkctl"
                   reconnect=True):
     import nats
 
-    from controller.wire.uplink import servers, tls_context
+    from controller.wire.connection import servers, tls_context
 
     async def quiet(e):
         log.info("%s: nats: %s: %s", name, type(e).__name__, e)
     coro = nats.connect(servers(url), user=user, password=password,
                         tls=tls_context(url, ca_file), connect_timeout=2,
+                        inbox_prefix=S.inbox_prefix(user),
                         max_reconnect_attempts=-1 if reconnect else 0,
                         allow_reconnect=reconnect,
                         reconnect_time_wait=0.25, name=name, error_cb=quiet)
@@ -159,6 +163,10 @@ def _json(data):
     return doc if isinstance(doc, dict) else {"type": None, "error": "not an object"}
 
 
+def _cards(hand):
+    return " ".join(map(str, hand)) if isinstance(hand, list) else repr(hand)
+
+
 def crash_from_env(env=None):
     """TABLECTL_LINKCTL_CRASH=STEP[:N]: SIGKILL this process the Nth time STEP is reached."""
     spec = (env if env is not None else os.environ).get("TABLECTL_LINKCTL_CRASH")
@@ -177,8 +185,17 @@ def crash_from_env(env=None):
 
 class LinkController:
     def __init__(self, url, link, user="floor", password=None, ca_file=None, replicas=1,
-                 crash=None, clock=time.time_ns, listen_s=START_LISTEN_S):
+                 crash=None, clock=time.time_ns, listen_s=START_LISTEN_S, keys=None,
+                 page_keys=None):
         self.url, self.link = url, S.check_table_id(link)
+        # {table: Ed25519 public key (or its "ed25519:..." text)}: the tables' own keys,
+        # the only ones a message about money is taken from (issue 31)
+        self.keys = {t: (signing.parse_public(k) if isinstance(k, str) else k)
+                     for t, k in (keys or {}).items()}
+        # the floor pages' public keys: a supervisor's confirmation is taken signed by one
+        self.page_keys = [signing.parse_public(k) if isinstance(k, str) else k
+                          for k in (page_keys or {}).values()] if isinstance(
+            page_keys, dict) else list(page_keys or [])
         self.user, self.password, self.ca_file = user, password, ca_file
         self.replicas = replicas
         self.crash = crash or (lambda at: None)
@@ -257,6 +274,13 @@ class LinkController:
                             self.link, award["key"])
                 await self._award_entry(award)
             await self._publish_award(award)
+            await self._record(M.PAID, award["seq"], {
+                "id": award["id"], "table": award["table"], "amount": award["amount"],
+                "confirmations": award.get("confirmations", [])})    # stored once
+        for award in self.meter.get("pending") or []:                   # stored once
+            await self._record(M.LOCKED, award["seq"], {
+                "id": award["id"], "table": award["table"], "amount": award["amount"],
+                "needs": award["needs"], "hand": award["hand"]})
 
     async def _create(self):
         from nats.js.errors import KeyWrongLastSequenceError
@@ -321,6 +345,127 @@ class LinkController:
         except Exception as e:                  # noqa: BLE001 - published again in 100 ms
             log.debug("link %s: meter publish: %s", self.link, e)
 
+    # ---- the evidence (issue 31) ------------------------------------------------------
+
+    async def _evidence(self, seq, doc):
+        """None when a table's message may be applied, else why not. Every message a table
+        sends about money must be signed by that table's own key (its NATS password alone
+        signs nothing). A hit is paid on evidence only: the link operable, the hit not
+        answered before nor from a journal position before the table's last hit, this
+        seat's contribution of this round stored (at the stream sequence the table was
+        acknowledged with) and not withdrawn, and the hand winning the share claimed under
+        the wager's paytable, checked by the game's own evaluator (the rules core)."""
+        kind = doc.get("type")
+        if kind == M.CONFIRM:
+            if not any(signing.verify(k, doc) for k in self.page_keys):
+                return "confirmation of %s by %r not signed by a floor page's key (the " \
+                    "floor's NATS password alone confirms nothing)" % (doc.get("id"),
+                                                                       doc.get("by"))
+            return None
+        if kind not in ("contribution", "withdraw", "hit"):
+            return None
+        table = doc.get("table")
+        if table not in self.meter["tables"]:
+            return None                         # refused by the meter's rules, not alarming
+        key = self.keys.get(table)
+        if key is None:
+            return "table %s has no public key at this controller: its %s is not taken on " \
+                "its NATS password alone" % (table, kind)
+        if not signing.verify(key, doc):
+            return "%s not signed by table %s's own key (a message sent with its NATS " \
+                "password, not by the table)" % (kind, table)
+        if doc.get("link") != self.link:
+            return "%s signed for link %r, sent on link %s" % (kind, doc.get("link"), self.link)
+        if kind != "hit":
+            return None
+        ident = doc.get("id")
+        if not self.meter.get("operable", True):
+            return "hit %s on link %s while it is inoperable (%s): an inoperable link pays " \
+                "nothing" % (ident, self.link, self.meter.get("why"))
+        if ident != "%s:%s:%s" % (table, doc.get("round"), doc.get("seat")):
+            return "hit %r does not name its table, round and seat" % (ident,)
+        if ident in self.seen.hits:
+            return "hit %s was answered already (%s): sent again, a replay" % (
+                ident, self.seen.hits[ident])
+        jseq = doc.get("jseq")
+        if not isinstance(jseq, int) or isinstance(jseq, bool) or jseq < 1:
+            return "hit %s carries no journal position" % ident
+        last = (self.meter.get("hit_jseq") or {}).get(table)
+        if last is not None and jseq < last:
+            return "hit %s at journal position %d, before table %s's last hit at %d: a " \
+                "replay" % (ident, jseq, table, last)
+        why = await self._contributed(ident, doc.get("cseq"))
+        if why is not None:
+            return why
+        try:
+            won = L.hit_share(self.meter["game"], self.meter["wager"], doc.get("hand"),
+                              doc.get("dealer"), self.meter.get("paytable"))
+        except TablectlError as e:
+            return "hit %s: %s" % (ident, e)
+        if won is None:
+            return "hit %s: hand %s wins no share of the meter at %s's %s" % (
+                ident, _cards(doc.get("hand")), self.meter["game"], self.meter["wager"])
+        if won != doc.get("share"):
+            return "hit %s: hand %s wins %s of the meter at %s, not the %s claimed" % (
+                ident, _cards(doc.get("hand")), "/".join(map(str, won)), self.meter["wager"],
+                "/".join(map(str, doc.get("share") or [])))
+        self.meter.setdefault("hit_jseq", {})[table] = jseq
+        return None
+
+    async def _contributed(self, ident, cseq):
+        """None when seat `ident`'s contribution of its round is on the link, stored at
+        stream sequence `cseq` (the acknowledgement the table accepted the wager on) and not
+        withdrawn; else why not."""
+        if not isinstance(cseq, int) or isinstance(cseq, bool):
+            return "hit %s names no acknowledged contribution" % ident
+        c = self.seen.contributions.get(ident)
+        if c is not None:
+            if c[3]:
+                return "hit %s: its contribution was withdrawn" % ident
+            if len(c) > 4 and c[4] != cseq:
+                return "hit %s: its contribution is at stream seq %d, not %d" % (
+                    ident, c[4], cseq)
+            return None
+        # not among the contributions this controller holds (it started after that round
+        # left the meter's `open`): the stream's own message at cseq
+        try:
+            msg = await self.js.get_msg(S.LINK_STREAM, cseq)
+            got = _json(msg.data)
+        except Exception:                       # noqa: BLE001 - no such message
+            got = {}
+        table = ident.split(":", 1)[0]
+        if got.get("type") != "contribution" or got.get("id") != ident or \
+                not signing.verify(self.keys.get(table), got):
+            return "hit %s: no contribution of that seat in that round on link %s (stream " \
+                "seq %s holds none)" % (ident, self.link, cseq)
+        return None
+
+    async def _refuse(self, seq, doc, why):
+        """A refused message: its refusal on the LINKS stream first (the record reconcile
+        reads), then in the meter as an alarm; the meter's money untouched."""
+        log.warning("link %s: refused seq %d: %s", self.link, seq, why)
+        await self._record(M.REFUSAL, seq, {"kind": doc.get("type"), "id": doc.get("id"),
+                                            "table": doc.get("table"), "why": why})
+        M.alarm(self.meter, seq, doc, why, self.clock())
+        self._dirty = True
+
+    async def _record(self, kind, of, fields):
+        """One of the controller's records on the LINKS stream (a refusal, a lock, a
+        payment), stored once (message id "<kind>:<link>:<seq of what it records>") and
+        before the meter that follows it, so reconcile finds it."""
+        record = dict(fields, type=kind, link=self.link, of=of, ts_ns=self.clock())
+        for attempt in range(100):
+            try:
+                await self.js.publish(S.linkcfg_subject(self.link),
+                                      json.dumps(record, sort_keys=True).encode(),
+                                      headers={"Nats-Msg-Id": "%s:%s:%d" % (kind, self.link,
+                                                                            of)})
+                return
+            except Exception as e:              # noqa: BLE001 - through an election
+                if attempt == 99:
+                    raise LinkError("link %s: recording a %s: %s" % (self.link, kind, e))
+                await asyncio.sleep(0.1)
+
     # ---- run --------------------------------------------------------------------------
 
     async def run(self, stop=None):
@@ -372,6 +517,10 @@ class LinkController:
             if seq <= self.meter["applied_seq"]:
                 continue                        # a redelivery
             doc = _json(msg.data)
+            why = await self._evidence(seq, doc)
+            if why is not None:
+                await self._refuse(seq, doc, why)
+                continue
             if doc.get("type") == "hit" and doc.get("id") in self.seen.hits:
                 # sent again after the duplicate window: answered with the award made
                 raw, _ = await kv_entry(self.kv, self.seen.hits[doc["id"]])
@@ -379,24 +528,46 @@ class LinkController:
                     await self._publish_award(json.loads(raw))
             award = M.apply(self.meter, self.seen, seq, doc, self.clock())
             self._dirty = True
-            if award is not None:
-                await self._write()             # the meter with last_award: one CAS
-                self.crash("after_meter_cas")
-                await self._award_entry(award)
-                self.crash("after_award_entry")
-                await self._publish_award(award)
-                self.awards.append(award)
-                if self.on_award is not None:
-                    self.on_award(award, time.time_ns())
+            if award is not None and award.get("needs"):
+                # locked: the meter reset for every table now, the award waiting for its
+                # supervisors (the meter entry holds it in `pending`)
+                await self._write()
+                self.crash("after_lock")
+                await self._record(M.LOCKED, award["seq"], {
+                    "id": award["id"], "table": award["table"], "amount": award["amount"],
+                    "needs": award["needs"], "hand": award["hand"]})
+            elif award is not None:
+                await self._pay(award)
+            released = M.release_one(self.meter)
+            while released is not None:
+                await self._pay(released)
+                released = M.release_one(self.meter)
         if self._dirty:
             await self._write()
 
+    async def _pay(self, award):
+        """The award paid: the meter with last_award (one CAS), its entry, its publish, the
+        payment's record on the stream (with who confirmed it, and when)."""
+        await self._write()
+        self.crash("after_meter_cas")
+        await self._award_entry(award)
+        self.crash("after_award_entry")
+        await self._publish_award(award)
+        await self._record(M.PAID, award["seq"], {
+            "id": award["id"], "table": award["table"], "amount": award["amount"],
+            "confirmations": award.get("confirmations", [])})
+        self.awards.append(award)
+        if self.on_award is not None:
+            self.on_award(award, time.time_ns())
+
 
 async def run_link(url, link, password=None, user="floor", ca_file=None, replicas=1,
-                   stop=None, crash=None, on_controller=None, listen_s=START_LISTEN_S):
+                   stop=None, crash=None, on_controller=None, listen_s=START_LISTEN_S,
+                   keys=None, page_keys=None):
     """The controller until `stop` is set (or the process is signalled)."""
     ctl = LinkController(url, link, user=user, password=password, ca_file=ca_file,
-                         replicas=replicas, crash=crash, listen_s=listen_s)
+                         replicas=replicas, crash=crash, listen_s=listen_s, keys=keys,
+                         page_keys=page_keys)
     if on_controller:
         on_controller(ctl)
     stop = stop or asyncio.Event()

@@ -22,6 +22,11 @@ from math import gcd
 
 LAST_HITS = 25
 LAST_REFUSED = 25
+LAST_ALARMS = 25
+REFUSAL = "refusal"             # a record the controller puts on the stream (issue 31)
+LOCKED, PAID = "locked", "paid"     # the controller's records of a jackpot's lock, payment
+RECORDS = (REFUSAL, LOCKED, PAID)
+CONFIRM = "confirm"             # a supervisor's confirmation, put on the stream by the floor
 
 
 def new_meter(cfg, writer=None):
@@ -29,10 +34,13 @@ def new_meter(cfg, writer=None):
     return {"link": cfg["link"], "version": cfg["version"], "value": cfg["reset"], "carry": 0,
             "rate": list(cfg["rate"]), "reset": cfg["reset"], "cap": cfg.get("cap"),
             "tables": list(cfg["tables"]), "game": cfg["game"], "wager": cfg["wager"],
+            "paytable": cfg.get("paytable"),
             "applied_seq": 0, "contributed": 0, "withdrawn": 0, "awarded": 0, "resets": 0,
             "seeded": cfg["reset"], "over_cap": 0, "hits": 0, "contributions": 0,
             "withdraws": 0, "refused": 0, "last_refused": [], "last_hits": [],
             "last_award": None, "operable": cfg.get("operable", True),
+            "confirm_above": cfg.get("confirm_above", 0),
+            "second_above": cfg.get("second_above"), "pending": [],
             "why": cfg.get("why"), "writer": writer, "open": {}}
 
 
@@ -83,6 +91,21 @@ def _refuse(meter, seq, doc, why):
     return None
 
 
+def alarm(meter, seq, doc, why, ts_ns=0):
+    """A message the controller refused on the evidence (issue 31: a hit not signed by its
+    table, on an inoperable link, without its acknowledged contribution, with a hand that
+    does not win the share, sent again): recorded as refused, and as an alarm the floor
+    page shows, with the meter untouched."""
+    meter["applied_seq"] = seq
+    _refuse(meter, seq, doc, why)
+    meter["alarm_count"] = meter.get("alarm_count", 0) + 1
+    meter["alarms"] = ([{"seq": seq, "type": doc.get("type"), "id": doc.get("id"),
+                         "table": doc.get("table"), "round": doc.get("round"),
+                         "seat": doc.get("seat"), "hand": doc.get("hand"), "why": why,
+                         "ts_ns": ts_ns}] + meter.get("alarms", []))[:LAST_ALARMS]
+    return None
+
+
 def _add(meter, units):
     """`units` / den cents onto the meter (negative: off it); the cap applied."""
     num_den = meter["rate"][1]
@@ -129,6 +152,9 @@ def apply(meter, seen, seq, doc, ts_ns=0):
             _rebase(meter, num, den)
         for k in ("version", "reset", "cap", "tables", "game", "wager"):
             meter[k] = doc[k]
+        meter["paytable"] = doc.get("paytable")
+        meter["confirm_above"] = doc.get("confirm_above", 0)
+        meter["second_above"] = doc.get("second_above")
         meter["operable"] = doc.get("operable", True)
         meter["why"] = doc.get("why")
         if meter["cap"] is not None and meter["value"] > meter["cap"]:
@@ -139,6 +165,10 @@ def apply(meter, seen, seq, doc, ts_ns=0):
         meter["operable"] = bool(doc.get("operable"))
         meter["why"] = None if meter["operable"] else doc.get("why")
         return None
+    if kind in RECORDS:
+        return None                 # the controller's own record (a refusal, a lock, a payment)
+    if kind == CONFIRM:
+        return _confirm(meter, seq, doc)
     if kind not in ("contribution", "withdraw", "hit"):
         return _refuse(meter, seq, doc, "unknown message type %r" % (kind,))
     table, ident = doc.get("table"), doc.get("id")
@@ -153,7 +183,7 @@ def apply(meter, seen, seq, doc, ts_ns=0):
         if ident in seen.contributions:
             return _refuse(meter, seq, doc, "contribution %s already applied" % ident)
         num, den = meter["rate"]
-        seen.contributions[ident] = [wager, num, den, False]
+        seen.contributions[ident] = [wager, num, den, False, seq]
         _open(meter, table, ident, seen.contributions[ident])
         meter["contributed"] += _add(meter, wager * num)
         meter["contributions"] += 1
@@ -193,11 +223,55 @@ def apply(meter, seen, seq, doc, ts_ns=0):
              "hand": doc.get("hand"), "ts_ns": ts_ns, "hit_ts_ns": doc.get("ts_ns"),
              "key": award_key(meter, table, doc.get("round"), doc.get("seat"))}
     seen.hits[ident] = award["key"]
-    meter["last_award"] = award
     meter["last_hits"] = ([{k: award[k] for k in ("table", "seat", "round", "amount", "seq",
                                                   "hand", "ts_ns")}] +
                           meter["last_hits"])[:LAST_HITS]
+    needs = confirmations_needed(meter, amount)
+    if needs:
+        # the jackpot lock: the amount fixed and the meter reset at the hit's place in the
+        # stream, the award paid only once supervisors confirmed having seen the cards
+        award.update(needs=needs, confirmations=[])
+        meter.setdefault("pending", []).append(award)
+    else:
+        meter["last_award"] = award
     return award
+
+
+def confirmations_needed(meter, amount):
+    """How many supervisors confirm an award of `amount` before it is paid: none below the
+    link's `confirm_above` (cents; 0: every award), one, two (different people) above
+    `second_above`."""
+    if amount < (meter.get("confirm_above") or 0):
+        return 0
+    second = meter.get("second_above")
+    return 2 if second is not None and amount > second else 1
+
+
+def _confirm(meter, seq, doc):
+    """A supervisor's confirmation of a pending award (`id`, `by`, `ts_ns`)."""
+    pending = {a["id"]: a for a in meter.get("pending") or []}
+    award, by = pending.get(doc.get("id")), doc.get("by")
+    if award is None:
+        return _refuse(meter, seq, doc, "confirmation of %s: no award of it waits" % (
+            doc.get("id"),))
+    if not isinstance(by, str) or not by:
+        return _refuse(meter, seq, doc, "confirmation of %s names no supervisor" % award["id"])
+    if by in [c["by"] for c in award["confirmations"]]:
+        return _refuse(meter, seq, doc, "confirmation of %s: %s confirmed it already; a "
+                       "second person confirms" % (award["id"], by))
+    award["confirmations"].append({"by": by, "ts_ns": doc.get("ts_ns"), "seq": seq})
+    return None
+
+
+def release_one(meter):
+    """The first pending award (stream order: two hits are paid in the order they came) if
+    its confirmations are all there: taken out of `pending`, made `last_award`. Or None."""
+    pending = meter.get("pending") or []
+    if pending and len(pending[0]["confirmations"]) >= pending[0]["needs"]:
+        award = pending.pop(0)
+        meter["last_award"] = award
+        return award
+    return None
 
 
 def _reduced(rate):

@@ -14,33 +14,74 @@ table's journal with the link's records?
    contribution the link applied and did not withdraw, and every award it made, must be in
    the table's journal. The first row where they part is named.
 
+A consistent cut (issue 31): the meter is compared with the stream up to its applied_seq,
+and each table's journal with the link's records of that table stored (the server's own
+clock on both streams) before the table's journal was: a record newer than the table's last
+row on the floor less ACK_GRACE_S (HOLD_S for a table that is idle) is in flight, its
+journal row still on its way (held with a round's cards, or not yet forwarded), not a
+problem (`closed`: the tables are closed, nothing is in flight, every record is due). Every
+problem is reported, each table's every one, and the link taken down with
+the first of them and how many there are.
+
 A mismatch takes the link down: a new version of its definition with operable false and why,
 on the stream (the controller applies it) and in config.<link>. Exit 0 it holds, 1 a
 mismatch, 2 bad input.
 """
 
+import datetime
 import json
 from fractions import Fraction
 
 from controller.wire import subjects as S
 
 JOURNAL_KINDS = ("link_contribution", "link_withdraw", "link_award")
+ACK_GRACE_S = 5.0       # a link record to its journal row on the floor, at most (live play)
+HOLD_S = 120.0          # the longest a round holds a table's rows (its cards) back
 
 
 class Replay:
-    """The link's history replayed with exact fractions."""
+    """The link's history replayed with exact fractions. `refused`: the stream sequences of
+    the table messages the controller refused on the evidence (its refusal records, issue
+    31): they moved no money. A hit's award is locked at its place in the stream and paid
+    once its supervisors confirmed it, in the stream's order (the jackpot lock)."""
 
-    def __init__(self):
+    def __init__(self, refused=()):
         self.value = None               # Fraction of cents
         self.cfg = None
+        self.refused = set(refused)
         self.contributions = {}         # id -> [seq, table, wager, rate, withdrawn seq]
         self.withdraws = {}             # id -> seq
-        self.awards = {}                # id -> {seq, table, amount}
+        self.awards = {}                # id -> {seq, table, amount}: paid (released)
+        self.pending = []               # awards locked, waiting for their supervisors
+        self.confirmations = {}         # award id -> [{by, ts_ns, seq}]
         self.hits = 0
         self.problems = []
 
-    def apply(self, seq, doc):
+    def _needs(self, amount):
+        if amount < (self.cfg.get("confirm_above") or 0):
+            return 0
+        second = self.cfg.get("second_above")
+        return 2 if second is not None and amount > second else 1
+
+    def _release(self):
+        while self.pending and len(self.confirmations.get(self.pending[0]["id"], [])) >= \
+                self.pending[0]["needs"]:
+            a = self.pending.pop(0)
+            self.awards[a["id"]] = dict(a, ts=self.ts)
+
+    def apply(self, seq, doc, ts=None):
         kind = doc.get("type")
+        self.ts = ts
+        if seq in self.refused:
+            return
+        if kind == "confirm":
+            pending = [a["id"] for a in self.pending]
+            by = self.confirmations.setdefault(doc.get("id"), [])
+            if doc.get("id") in pending and doc.get("by") and \
+                    doc.get("by") not in [c["by"] for c in by]:
+                by.append({"by": doc.get("by"), "ts_ns": doc.get("ts_ns"), "seq": seq})
+                self._release()
+            return
         if kind == "config":
             if self.value is None:
                 self.value = Fraction(doc["reset"])
@@ -59,7 +100,7 @@ class Replay:
                     isinstance(wager, bool) or wager <= 0:
                 return
             rate = Fraction(*self.cfg["rate"])
-            self.contributions[ident] = [seq, table, wager, rate, None]
+            self.contributions[ident] = [seq, table, wager, rate, None, self.ts]
             self.value += wager * rate
             self._cap()
         elif kind == "withdraw":
@@ -81,7 +122,12 @@ class Replay:
             else:
                 self.value -= amount
             self.hits += 1
-            self.awards[ident] = {"seq": seq, "table": table, "amount": amount}
+            award = {"id": ident, "seq": seq, "table": table, "amount": amount,
+                     "needs": self._needs(amount), "ts": self.ts}
+            if award["needs"]:
+                self.pending.append(award)
+            else:
+                self.awards[ident] = award
 
     def _cap(self):
         cap = self.cfg.get("cap")
@@ -103,7 +149,12 @@ def check_meter(meter, replay, award_entries):
             _frac(exact), _frac(replay.value), meter["applied_seq"]))
     if meter["hits"] != replay.hits:
         bad.append("hits %d != %d hits in the stream" % (meter["hits"], replay.hits))
-    awarded = sum(a["amount"] for a in replay.awards.values())
+    waiting = [a["id"] for a in meter.get("pending") or []]
+    if waiting != [a["id"] for a in replay.pending]:
+        bad.append("awards waiting for a supervisor %s != %s by the stream" % (
+            waiting, [a["id"] for a in replay.pending]))
+    awarded = sum(a["amount"] for a in replay.awards.values()) + \
+        sum(a["amount"] for a in replay.pending)
     if meter["awarded"] != awarded:
         bad.append("awarded %d != %d paid by the stream's hits" % (meter["awarded"], awarded))
     for ident, a in sorted(replay.awards.items(), key=lambda kv: kv[1]["seq"]):
@@ -126,12 +177,16 @@ def _frac(f):
     return "%d" % whole if not rest else "%d+%d/%d" % (whole, rest.numerator, rest.denominator)
 
 
-def check_journal(table, rows, replay):
-    """(None, None) when the table's journal agrees with the link's records of it, else
-    (the first row seq where they part or None, why)."""
+def check_journal(table, rows, replay, cut=None):
+    """[] when the table's journal agrees with the link's records of it, else every
+    [(row seq or None, why)]. `cut`: the link's records stored after it are in flight, not
+    required in the journal yet."""
+    def due(ts):
+        return cut is None or ts is None or ts <= cut
     want_c = {i: c for i, c in replay.contributions.items() if c[1] == table}
     want_a = {i: a for i, a in replay.awards.items() if a["table"] == table}
-    got_c, got_w, got_a = set(), set(), set()
+    got_c, got_a = set(), set()
+    out = []
     for row in rows:
         kind = row.get("kind")
         if kind not in JOURNAL_KINDS:
@@ -144,47 +199,80 @@ def check_journal(table, rows, replay):
                 data = {}
         if not isinstance(data, dict) or data.get("link") != replay.cfg["link"]:
             continue
-        ident, seq = data.get("id"), data.get("seq")
+        ident, seq, at = data.get("id"), data.get("seq"), row.get("seq")
         if kind == "link_contribution":
             c = want_c.get(ident)
             if c is None:
-                return row.get("seq"), "journal row %s: contribution %s is not the link's" % (
-                    row.get("seq"), ident)
-            if (seq, data.get("wager")) != (c[0], c[2]):
-                return row.get("seq"), ("journal row %s: contribution %s of %s at seq %s; the "
-                                        "link applied %d at seq %d" % (
-                                            row.get("seq"), ident, data.get("wager"), seq,
-                                            c[2], c[0]))
+                out.append((at, "journal row %s: contribution %s is not the link's" % (
+                    at, ident)))
+            elif (seq, data.get("wager")) != (c[0], c[2]):
+                out.append((at, "journal row %s: contribution %s of %s at seq %s; the link "
+                            "applied %d at seq %d" % (at, ident, data.get("wager"), seq,
+                                                      c[2], c[0])))
             got_c.add(ident)
         elif kind == "link_withdraw":
             if ident not in replay.withdraws or want_c.get(ident) is None:
-                return row.get("seq"), "journal row %s: withdraw of %s the link did not " \
-                    "apply" % (row.get("seq"), ident)
-            got_w.add(ident)
+                out.append((at, "journal row %s: withdraw of %s the link did not apply" % (
+                    at, ident)))
         else:
             a = want_a.get(ident)
             if a is None:
-                return row.get("seq"), "journal row %s: award %s the link did not make" % (
-                    row.get("seq"), ident)
-            if (seq, data.get("amount")) != (a["seq"], a["amount"]):
-                return row.get("seq"), ("journal row %s: award %s of %s at seq %s; the link "
-                                        "awarded %d at seq %d" % (
-                                            row.get("seq"), ident, data.get("amount"), seq,
-                                            a["amount"], a["seq"]))
+                out.append((at, "journal row %s: award %s the link did not make" % (
+                    at, ident)))
+            elif (seq, data.get("amount")) != (a["seq"], a["amount"]):
+                out.append((at, "journal row %s: award %s of %s at seq %s; the link awarded "
+                            "%d at seq %d" % (at, ident, data.get("amount"), seq, a["amount"],
+                                              a["seq"])))
             got_a.add(ident)
     for ident, c in sorted(want_c.items(), key=lambda kv: kv[1][0]):
-        if c[4] is None and ident not in got_c:
-            return None, "the link's contribution %s (seq %d, %d cents) is not in %s's " \
-                "journal" % (ident, c[0], c[2], table)
+        if c[4] is None and ident not in got_c and due(c[5] if len(c) > 5 else None):
+            out.append((None, "the link's contribution %s (seq %d, %d cents) is not in %s's "
+                        "journal" % (ident, c[0], c[2], table)))
     for ident, a in sorted(want_a.items(), key=lambda kv: kv[1]["seq"]):
-        if ident not in got_a:
-            return None, "the link's award %s (seq %d, %d cents) is not in %s's journal" % (
-                ident, a["seq"], a["amount"], table)
-    return None, None
+        if ident not in got_a and due(a.get("ts")):
+            out.append((None, "the link's award %s (seq %d, %d cents) is not in %s's "
+                        "journal" % (ident, a["seq"], a["amount"], table)))
+    return out
 
 
-async def journal_rows(js, table):
-    """The table's rows on the JOURNAL stream, in order."""
+def cut_of(stored, now=None):
+    """The cut for a table whose last row reached the floor at `stored` (a datetime, or
+    None: none yet): the link's records stored after it are in flight."""
+    now = now or datetime.datetime.now(datetime.timezone.utc)
+    idle = now - datetime.timedelta(seconds=HOLD_S)
+    last = stored if stored is not None and stored > idle else idle
+    return last - datetime.timedelta(seconds=ACK_GRACE_S)
+
+
+def account(msgs):
+    """Every hit on the link's stream and what became of it (issue 31): refused (why), or
+    locked (its amount), confirmed (by whom, when) and paid, or still waiting."""
+    out, by_seq = {}, {}
+    refused = {d.get("of") for _, d, _ in msgs if d.get("type") == "refusal"}
+    for seq, doc, _ in msgs:
+        kind = doc.get("type")
+        if kind == "confirm" and seq in refused:
+            continue                            # not a floor page's: it counted for nothing
+        if kind == "hit":
+            by_seq[seq] = out.setdefault(doc.get("id"), {
+                "id": doc.get("id"), "hit_seq": seq, "table": doc.get("table"),
+                "state": "sent", "confirmations": []})
+        elif kind == "refusal" and doc.get("of") in by_seq:
+            by_seq[doc["of"]].update(state="refused", why=doc.get("why"))
+        elif kind == "locked" and doc.get("of") in by_seq:
+            by_seq[doc["of"]].update(state="locked", amount=doc.get("amount"),
+                                     needs=doc.get("needs"))
+        elif kind == "confirm" and doc.get("id") in out:
+            out[doc["id"]]["confirmations"].append({"by": doc.get("by"),
+                                                    "ts_ns": doc.get("ts_ns"), "seq": seq})
+        elif kind == "paid" and doc.get("of") in by_seq:
+            by_seq[doc["of"]].update(state="paid", amount=doc.get("amount"), paid_seq=seq)
+    return sorted(out.values(), key=lambda a: a["hit_seq"])
+
+
+async def journal_rows(js, table, stored=None):
+    """The table's rows on the JOURNAL stream, in order (`stored`, a list: the time the
+    server stored the last of them is put in it)."""
     from nats.js import api
     from nats.js.errors import NotFoundError
     subj = S.journal_subject(table)
@@ -201,6 +289,8 @@ async def journal_rows(js, table):
     try:
         while len(out) < want:
             msg = await sub.next_msg(timeout=5)
+            if stored is not None:
+                stored[:] = [msg.metadata.timestamp]
             try:
                 out.append(json.loads(msg.data))
             except ValueError:
@@ -210,7 +300,7 @@ async def journal_rows(js, table):
     return out
 
 
-async def reconcile(nc, js, kv, link, take_down=True):
+async def reconcile(nc, js, kv, link, take_down=True, closed=False):
     """{"holds": bool, "problems": [...], "tables": {t: why or None}, ...}."""
     from controller.floor.linkcfg import Refused, read_config, write_version
     from controller.floor.linkctl import history, kv_entry
@@ -223,14 +313,15 @@ async def reconcile(nc, js, kv, link, take_down=True):
         raise Refused("link %s has no meter yet (is its controller running?)" % link)
     meter = json.loads(raw)
     msgs = await history(js, link)
-    replay = Replay()
+    refused = {d.get("of") for _, d, _ in msgs if d.get("type") == "refusal"}
+    replay = Replay(refused)
     resets = set()
-    for seq, doc, _ in msgs:
+    for seq, doc, ts in msgs:
         if seq > meter["applied_seq"]:
             break
         if doc.get("type") == "config":
             resets.add(doc.get("reset"))
-        replay.apply(seq, doc)
+        replay.apply(seq, doc, ts)
     replay.reset_changed = len(resets) > 1
     awards = {}
     for ident, a in replay.awards.items():
@@ -240,21 +331,26 @@ async def reconcile(nc, js, kv, link, take_down=True):
             awards[ident] = json.loads(got)
     problems = check_meter(meter, replay, awards)
     # the tables' journals against every record of the link (the whole stream)
-    full = Replay()
-    for seq, doc, _ in msgs:
-        full.apply(seq, doc)
+    full = Replay(refused)
+    for seq, doc, ts in msgs:
+        full.apply(seq, doc, ts if isinstance(ts, datetime.datetime) else None)
     tables = {}
     for t in sorted(set(cfg["tables"])):
-        row, why = check_journal(t, await journal_rows(js, t), full)
-        tables[t] = None if why is None else {"row": row, "why": why}
-        if why is not None:
-            problems.append("table %s: %s" % (t, why))
+        stored = []
+        rows = await journal_rows(js, t, stored)
+        found = check_journal(t, rows, full, None if closed else
+                              cut_of(stored[0] if stored else None))
+        tables[t] = None if not found else {"row": found[0][0], "why": found[0][1],
+                                            "problems": len(found)}
+        problems.extend("table %s: %s" % (t, why) for _, why in found)
     report = {"link": link, "holds": not problems, "problems": problems, "tables": tables,
               "value": meter["value"], "applied_seq": meter["applied_seq"],
               "stream_last": msgs[-1][0] if msgs else 0, "hits": meter["hits"],
-              "contributions": len(full.contributions), "taken_down": False}
+              "contributions": len(full.contributions), "taken_down": False,
+              "jackpots": account(msgs)}
     if problems and take_down and cfg.get("operable", True):
-        why = "reconcile: %s" % problems[0]
+        why = "reconcile: %s%s" % (problems[0], "" if len(problems) == 1 else
+                                    " (and %d more)" % (len(problems) - 1))
         new = L.next_version(cfg, dict(cfg, operable=False, why=why[:300]))
         new = L.check(dict(new, operable=False, why=why[:300]))
         await write_version(nc, js, kv, cfg, rev, new, listen_s=0)

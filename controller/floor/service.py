@@ -53,7 +53,8 @@ async def ensure_streams(js, replicas=1):
         await js.add_stream(api.StreamConfig(
             name=S.STREAM, subjects=[S.JOURNAL_SUBJECTS], storage=api.StorageType.FILE,
             retention=api.RetentionPolicy.LIMITS, num_replicas=replicas, allow_direct=True,
-            duplicate_window=120.0, discard=api.DiscardPolicy.OLD))
+            duplicate_window=120.0, discard=api.DiscardPolicy.OLD,
+            deny_delete=True, deny_purge=True))     # every row is evidence (issue 31)
     try:
         kv = await js.key_value(S.KV_BUCKET)
     except Exception:                           # noqa: BLE001 - absent: make it
@@ -83,8 +84,11 @@ class Fold:
 
 class FloorService:
     def __init__(self, url, user="floor", password=None, replicas=1, clock=time.time,
-                 ca_file=None, consumers=()):
+                 ca_file=None, consumers=(), confirm_key=None):
         self.url, self.user, self.password = url, user, password
+        # the floor page's own signing key (Ed25519): a confirmation is signed with it, so
+        # the floor's NATS password alone cannot confirm a jackpot (issue 31)
+        self.confirm_key = confirm_key
         self.ca_file = ca_file
         self.replicas = replicas
         self.clock = clock
@@ -170,9 +174,10 @@ class FloorService:
 
     async def connect(self):
         import nats
-        from controller.wire.uplink import servers, tls_context
+        from controller.wire.connection import servers, tls_context
         self.nc = await nats.connect(servers(self.url), user=self.user, password=self.password,
                                      tls=tls_context(self.url, self.ca_file),
+                                     inbox_prefix=S.inbox_prefix(self.user),
                                      max_reconnect_attempts=-1, reconnect_time_wait=0.25,
                                      connect_timeout=2, name="floor",
                                      error_cb=self._on_error)
@@ -363,6 +368,25 @@ class FloorService:
     def links(self):
         return [self.link_meters[k] for k in sorted(self.link_meters)]
 
+    async def confirm(self, link, ident, by):
+        """Supervisor `by` confirms having seen the cards of award `ident` on `link` (issue
+        31): put on the link's stream, in its order, for its controller (which checks that
+        the award waits and that a second confirmation is another person's). Stored once
+        per person and award."""
+        S.check_table_id(link)
+        pending = [a["id"] for a in (self.link_meters.get(link) or {}).get("pending") or []]
+        if ident not in pending:
+            raise ValueError("no award %s waits on link %s" % (ident, link))
+        if self.confirm_key is None:
+            raise ValueError("this floor service has no confirmation key (tablectl floor "
+                             "--confirm-key): the link's controller takes no unsigned "
+                             "confirmation")
+        from controller.wire import signing
+        doc = signing.sign(self.confirm_key, {"type": "confirm", "link": link, "id": ident,
+                                              "by": by, "ts_ns": time.time_ns()})
+        await self.js.publish(S.linkcfg_subject(link), json.dumps(doc, sort_keys=True).encode(),
+                              headers={"Nats-Msg-Id": "confirm:%s:%s:%s" % (link, ident, by)})
+
     async def _watch_links(self):
         """A table that falls silent is shown unreachable, and marked to be written so in
         the bucket."""
@@ -382,7 +406,7 @@ class FloorService:
 
 async def serve_floor(url, password, host, port, replicas=1, announce=None, stop=None,
                       user="floor", on_service=None, ca_file=None, day_start_s=None,
-                      pits=None):
+                      pits=None, users=None, confirm_key=None):
     """The floor service and its page until `stop` is set (or the process is signalled):
     what `tablectl floor` runs (cli.py) and the demo starts beside its tables (demo.py).
     The pit's figures are its consumer (pit.py: the gaming day starting `day_start_s` after
@@ -390,7 +414,7 @@ async def serve_floor(url, password, host, port, replicas=1, announce=None, stop
     from controller.floor.pit import DAY_START_S, Pit
     from controller.floor.web import serve
     service = FloorService(url, user=user, password=password, replicas=replicas,
-                           ca_file=ca_file)
+                           ca_file=ca_file, confirm_key=confirm_key)
     service.register(Pit(service, DAY_START_S if day_start_s is None else day_start_s, pits))
     if on_service:
         on_service(service)
@@ -416,7 +440,7 @@ async def serve_floor(url, password, host, port, replicas=1, announce=None, stop
         return service
     stopping.cancel()
     connecting.result()
-    runner, port = await serve(service, host, port)
+    runner, port = await serve(service, host, port, users=users)
     if announce:
         announce("floor page: http://%s:%d/" % (host, port))
     try:

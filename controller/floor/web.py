@@ -15,6 +15,15 @@
     /report.csv?day=D the gaming-day report (report.py), a download
 The page never reloads: static/floor.js applies each event to the DOM. Money is sent in
 cents and shown in dollars.
+
+The login and the jackpot confirmation (issue 31, `add_login`, controller/floor/auth.py):
+    /login            the form (GET), a login (POST: user, password): a session cookie
+    /logout           (POST) the session ended
+    /api/me           who is logged in: {user, role}, or 401
+    /api/confirm      (POST JSON {link, id}, a supervisor's session): "I have seen the cards
+                      of award `id`": put on the link's stream for its controller, which
+                      pays once the award has its confirmations (a second person's above
+                      the link's second_above)
 """
 
 import asyncio
@@ -27,8 +36,9 @@ STATIC = os.path.join(os.path.dirname(__file__), "static")
 KEEPALIVE_S = 10.0
 
 
-def make_app(service):
+def make_app(service, users=None):
     app = web.Application()
+    add_login(app, service, users)
 
     def page(name):
         async def handler(request):
@@ -117,11 +127,74 @@ def add_pit_routes(app, service):
     app.router.add_get("/report.csv", report)
 
 
-async def serve(service, host="127.0.0.1", port=0):
+async def serve(service, host="127.0.0.1", port=0, users=None):
     """Start the page; returns (runner, actual port)."""
-    runner = web.AppRunner(make_app(service), access_log=None)
+    runner = web.AppRunner(make_app(service, users), access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()
     port = site._server.sockets[0].getsockname()[1]
     return runner, port
+
+
+# ---- the login and the jackpot confirmation (issue 31) --------------------------------------
+
+def add_login(app, service, users):
+    """The login's routes on `app`: `users` an auth.Users, or None (no one can log in: the
+    page says so, and a locked award waits)."""
+    from controller.floor import auth
+    sessions = auth.Sessions()
+
+    def session_of(request):
+        return sessions.get(request.cookies.get(auth.COOKIE))
+
+    async def login_page(request):
+        return web.FileResponse(os.path.join(STATIC, "login.html"))
+
+    async def login(request):
+        form = await request.post()
+        name, password = str(form.get("user", "")), str(form.get("password", ""))
+        role = users.check(name, password) if users is not None else None
+        if role is None:
+            return web.Response(status=401, content_type="text/html", text=(
+                "<!doctype html><p>Wrong user or password%s. <a href=\"/login\">Again</a>"
+                % ("" if users is not None else " (no users file was given to the floor "
+                   "service: tablectl floor --users-file)")))
+        resp = web.HTTPSeeOther("/")
+        resp.set_cookie(auth.COOKIE, sessions.new(name, role), httponly=True,
+                        samesite="Strict", max_age=auth.SESSION_S, path="/")
+        raise resp
+
+    async def logout(request):
+        sessions.end(request.cookies.get(auth.COOKIE))
+        resp = web.HTTPSeeOther("/")
+        resp.del_cookie(auth.COOKIE, path="/")
+        raise resp
+
+    async def me(request):
+        s = session_of(request)
+        if s is None:
+            return web.json_response({"error": "not logged in"}, status=401)
+        return web.json_response({"user": s["user"], "role": s["role"]})
+
+    async def confirm(request):
+        s = session_of(request)
+        if s is None or s["role"] != "supervisor":
+            return web.json_response({"error": "a floor supervisor, logged in, confirms"},
+                                     status=403)
+        try:
+            body = await request.json()
+            link, ident = str(body["link"]), str(body["id"])
+        except (ValueError, KeyError, TypeError):
+            return web.json_response({"error": "JSON {link, id}"}, status=400)
+        try:
+            await service.confirm(link, ident, s["user"])
+        except ValueError as e:
+            return web.json_response({"error": str(e)}, status=400)
+        return web.json_response({"confirmed": ident, "by": s["user"]})
+
+    app.router.add_get("/login", login_page)
+    app.router.add_post("/login", login)
+    app.router.add_post("/logout", logout)
+    app.router.add_get("/api/me", me)
+    app.router.add_post("/api/confirm", confirm)

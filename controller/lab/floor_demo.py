@@ -21,7 +21,7 @@ import sys
 import tempfile
 import time
 
-from controller.lab.natsserver import NatsServer, users_block
+from controller.lab.natsserver import NatsServer, make_certs, users_block
 from controller.games import ALL_GAMES, declaration
 from controller.wire.links import LINKABLE
 from hal_sim.games import sim_game
@@ -45,19 +45,42 @@ def table_ids(n):
 
 def write_secret(path, text):
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(fd, 0o600)                # a file there from before (--dir) narrowed too
     with os.fdopen(fd, "w") as f:
         f.write(text + "\n")
     return path
 
 
-def table_command(workdir, url, table, game, seed, pause, fault_rate):
+def table_command(workdir, url, table, game, seed, pause, fault_rate, ca=None):
     fault = sim_game(game).demo_fault
     return [sys.executable, "-m", "controller.cli", "sim", "--game", game, "--seed", str(seed),
             "--journal", os.path.join(workdir, "%s.journal" % table), "--floor", url,
             "--table-id", table, "--floor-password-file",
-            os.path.join(workdir, "%s.password" % table), "--pause", str(pause),
+            os.path.join(workdir, "%s.password" % table), "--pause", str(pause)] + \
+        (["--floor-ca", ca] if ca else []) + [
             "--fault", "%s:%s" % (fault, fault_rate), "--json"] + \
-        (["--link", DEMO_LINK] if game == LINKED_GAME else [])
+        (["--link", DEMO_LINK, "--floor-signing-key", signing_key_path(workdir, table)]
+         if game == LINKED_GAME else [])
+
+
+def signing_key_path(workdir, table):
+    return os.path.join(workdir, "%s.signing.pem" % table)
+
+
+def write_table_keys(workdir, tables, name="table-keys"):
+    """Each linked table's own signing key (0600, made here as a table makes its own; or
+    the floor page's, `tables` ["floor-page"]) and the file of their public halves, which the
+    link's controller is given."""
+    from controller.wire import signing
+    lines = []
+    for t in tables:
+        path = signing_key_path(workdir, t)
+        if os.path.exists(path):        # a --dir used again: the table keeps its key
+            public = signing.public_text(signing.load_key(path))
+        else:
+            public = signing.new_key(path)
+        lines.append("%s %s\n" % (t, public))
+    return write_secret(os.path.join(workdir, name), "".join(lines).rstrip("\n"))
 
 
 def tablectl(*argv):
@@ -66,7 +89,24 @@ def tablectl(*argv):
     return [sys.executable, "-m", "controller.cli"] + list(argv)
 
 
-def demo_link_define(url, floor_pw_file, tables):
+def write_supervisor(workdir):
+    """The floor page's one login for the demo: a supervisor (who confirms a jackpot), its
+    password a secret file beside the others; returns (users file, password file)."""
+    users = os.path.join(workdir, "floor-users.json")
+    pw_file = os.path.join(workdir, "supervisor.password")
+    if not os.path.exists(users):
+        password = secrets.token_urlsafe(12)
+        write_secret(pw_file, password)
+        add = subprocess.run(tablectl("floor", "user", "add", "supervisor", "--role",
+                                      "supervisor", "--users-file", users,
+                                      "--password-stdin"), input=password + "\n",
+                             capture_output=True, text=True)
+        if add.returncode != 0:
+            raise OSError(add.stderr.strip())
+    return users, pw_file
+
+
+def demo_link_define(url, floor_pw_file, tables, ca=None):
     """`tablectl floor link define` of the demo's link across its linked game's tables, on the
     game's first linkable wager at the texts' minimums (Raise It Up: 669a.12(e)(3), $1,000
     reset, 14%)."""
@@ -74,7 +114,8 @@ def demo_link_define(url, floor_pw_file, tables):
     _section, reset, rate = LINKABLE[LINKED_GAME][wager]
     return tablectl("floor", "link", "define", DEMO_LINK, "--game", LINKED_GAME, "--wager", wager,
                     "--tables", ",".join(tables), "--reset", str(reset), "--rate", str(rate),
-                    "--nats", url, "--password-file", floor_pw_file)
+                    "--nats", url, "--password-file", floor_pw_file,
+                    *(["--ca-file", ca] if ca else []))
 
 
 class _Stop(Exception):
@@ -170,7 +211,12 @@ def cmd_demo(args, out, err):
     old = {s: signal.signal(s, _raise_stop) for s in STOP_SIGNALS}
     parts = Parts()
     server = None
+    # TLS with a CA the demo makes (openssl): every client checks the server against it
+    certs = make_certs(workdir, ("127.0.0.1",))
+    ca = certs["ca"]
     procs, floor, link_ctl = [], None, None
+    users_file, supervisor_pw = write_supervisor(workdir)
+    page_keys = write_table_keys(workdir, ["floor-page"], "page-keys")
 
     def start(argv, name):
         log = open(os.path.join(workdir, "%s.log" % name), "ab")
@@ -180,11 +226,13 @@ def cmd_demo(args, out, err):
         finally:
             log.close()
     try:
-        server = NatsServer(workdir, users_block(tables, floor_pw, passwords))
+        server = NatsServer(workdir, users_block(tables, floor_pw, passwords), tls=certs)
         server.start(**parts.popen())
         parts.joined(server.proc)
         floor = parts.joined(subprocess.Popen(
             tablectl("floor", "--nats", server.url, "--password-file", floor_pw_file,
+                     "--ca-file", ca, "--users-file", users_file,
+                     "--confirm-key", signing_key_path(workdir, "floor-page"),
                      "--http", "127.0.0.1:%d" % args.port),
             stdout=subprocess.PIPE, stderr=open(os.path.join(workdir, "floor.log"), "ab"),
             stdin=subprocess.DEVNULL, text=True, **parts.popen()))
@@ -195,25 +243,29 @@ def cmd_demo(args, out, err):
             err.write("tablectl floor demo: the floor service stopped (%s)\n"
                       % os.path.join(workdir, "floor.log"))
             return 1
-        _say(out, "%s(nats-server %s, pid %d; journals and logs in %s; process group %d)\n"
-             % (line, server.url, server.pid, workdir, parts.pgid))
+        _say(out, "%s(nats-server %s with TLS, pid %d; journals, logs and secrets (0600) in %s; "
+             "process group %d; the page's supervisor login: supervisor, password in %s)\n"
+             % (line, server.url, server.pid, workdir, parts.pgid, supervisor_pw))
         games = demo_games()
         linked = [t for i, t in enumerate(tables) if games[i % len(games)] == LINKED_GAME]
         if linked:
-            defined = subprocess.run(demo_link_define(server.url, floor_pw_file, linked),
+            defined = subprocess.run(demo_link_define(server.url, floor_pw_file, linked, ca),
                                      capture_output=True, text=True, stdin=subprocess.DEVNULL,
                                      **parts.popen())
             if defined.returncode != 0:
                 err.write("tablectl floor demo: %s\n" % (defined.stderr.strip() or
                                                          "the link was not defined"))
                 return 1
+            keys = write_table_keys(workdir, linked)
             link_ctl = start(tablectl("floor", "link", "run", DEMO_LINK, "--nats", server.url,
-                                      "--password-file", floor_pw_file), "link-controller")
+                                      "--password-file", floor_pw_file, "--table-keys", keys,
+                                      "--page-keys", page_keys, "--ca-file", ca),
+                             "link-controller")
             _say(out, "linked progressive %s: %s, its meter on the page\n"
                  % (DEMO_LINK, ", ".join(linked)))
         for i, t in enumerate(tables):
             procs.append(start(table_command(workdir, server.url, t, games[i % len(games)], i,
-                                             args.pause, args.fault_rate), t))
+                                             args.pause, args.fault_rate, ca), t))
         _say(out, "%d tables playing: %s. Ctrl-C stops everything.\n"
              % (len(tables), ", ".join("%s %s" % (t, games[i % len(games)])
                                        for i, t in enumerate(tables))))

@@ -40,11 +40,24 @@ def free_port():
         return s.getsockname()[1]
 
 
-def users_block(tables, floor_password, table_passwords):
-    """The authorization users: the floor service (everything) and one per table."""
-    users = [{"user": "floor", "password": floor_password}]
+BCRYPT_COST = 11                # nats-server's own mkpasswd default
+
+
+def hashed(password, cost=BCRYPT_COST):
+    """The password as the server's configuration keeps it: a bcrypt hash ("$2a$", the form
+    nats-server recognises), so a copy of the file gives no one a password."""
+    import bcrypt
+    return bcrypt.hashpw(password.encode(), bcrypt.gensalt(cost, prefix=b"2a")).decode()
+
+
+def users_block(tables, floor_password, table_passwords, cost=BCRYPT_COST):
+    """The authorization users: the floor's (subjects.floor_permissions) and one per table
+    (subjects.table_permissions), every password a bcrypt hash. `cost`: bcrypt's work factor
+    (the server pays it at every connect; the tests take the least, 4)."""
+    users = [{"user": S.FLOOR_USER, "password": hashed(floor_password, cost),
+              "permissions": S.floor_permissions()}]
     for t in tables:
-        users.append({"user": t, "password": table_passwords[t],
+        users.append({"user": t, "password": hashed(table_passwords[t], cost),
                       "permissions": S.table_permissions(t)})
     return users
 
@@ -90,8 +103,11 @@ class NatsServer:
         return "%s://127.0.0.1:%d" % ("tls" if self.tls else "nats", self.port)
 
     def write_conf(self):
+        """The configuration, mode 0600 from its creation (it names every user)."""
         os.makedirs(self.workdir, exist_ok=True)
-        with open(self.conf_path, "w") as f:
+        fd = os.open(self.conf_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.fchmod(fd, 0o600)            # a file there from before keeps no wider mode
+        with os.fdopen(fd, "w") as f:
             f.write(self.text if self.text is not None else render(self.conf))
 
     def start(self, wait=True, **popen):
@@ -180,6 +196,8 @@ def make_certs(workdir, names=("127.0.0.1",)):
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
             raise NatsError("openssl: %s" % r.stderr.strip()[-300:])
+    for secret in (p["ca_key"], p["key"]):      # the private keys: their owner's only
+        os.chmod(secret, 0o600)
     return {"ca": p["ca"], "cert": p["cert"], "key": p["key"]}
 
 

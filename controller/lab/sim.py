@@ -72,6 +72,9 @@ def cmd_sim(args, out, err=None):
             raise UsageError("--link is a link on the floor's NATS: give --floor NATS_URL too")
         if not TABLE_ID.match(args.link):
             raise UsageError("--link %r: 1 to 64 letters, digits, '-' or '_'" % args.link)
+        if not args.floor_signing_key:
+            raise UsageError("--link needs --floor-signing-key FILE: the link pays nothing "
+                             "the table did not sign")
     from controller.journal.keys import read_key
     try:
         key = read_key(args.key) if args.key else None
@@ -117,10 +120,12 @@ def cmd_sim(args, out, err=None):
                        if args.floor_password_file else None, ca_file=args.floor_ca)
                 if args.link:
                     from controller.wire import link_client
+                    from controller.wire.signing import load_key
                     link_client.attach(simulation, args.table_id or "", args.link, args.floor,
                                        read_password(args.floor_password_file)
                                        if args.floor_password_file else None,
-                                       ca_file=args.floor_ca)
+                                       ca_file=args.floor_ca,
+                                       signing_key=load_key(args.floor_signing_key))
                     # a person's table opens once its link's meter is there; without it,
                     # base play goes on and the progressive waits for the link
                     from controller.progressive import link_up
@@ -242,5 +247,7 @@ def add_parser(sub):
                      "certificates are checked against (tls:// URLs)")
     sim.add_argument("--link", metavar="LINK", help="the table's Progressive Payout Wager on "
                      "linked progressive LINK (docs/linked-progressives.md); needs --floor")
+    sim.add_argument("--floor-signing-key", metavar="FILE", help="the table's own Ed25519 "
+                     "key (tablectl signing-key): what it sends a link is signed with it")
     sim.set_defaults(func=cmd_sim)
     return sim

@@ -386,3 +386,47 @@ def paytable_for(wager, config=None):
     if config is None:
         return default_paytable(wager)
     return paytable_from_config(wager, config)
+
+
+def progressive_meter_share(wager, codes, dealer=None, paytable=None):
+    """The percent of the meter a linked blackjack progressive's hit wins with the cards it
+    is sent with (link_client: Hit and Run the dealer's hand, Straight Jack the seat's first
+    hand, its initial two cards then the cards drawn to it, Bad Beat the seat's 20 and
+    `dealer`, the dealer's hand its condition reads), under `paytable` (the link's declared
+    rows {hand: payout}, the tables' Rules Submission; the default when None), or None: what
+    the link's controller checks a hit with (issue 31). A "twenty" row is the Rules
+    Submission's any-20 option of (o)(1)(i)."""
+    from controller.rules import cards
+    from controller.rules.blackjack_side_wagers import (
+        bad_beat_progressive, hit_and_run_progressive, straight_jack_progressive)
+    hand = cards.parse_all(codes) if isinstance(codes, (list, tuple)) else []
+    table = paytable_for(wager, paytable)
+    if wager == HIT_AND_RUN:
+        name = hit_and_run_progressive(hand)
+    elif wager == STRAIGHT_JACK:
+        name = straight_jack_progressive(hand[:2], hand[2:])
+    elif wager == BAD_BEAT:
+        if not isinstance(dealer, (list, tuple)):
+            raise SettlementError("%s: the hit carries no dealer's hand, its condition "
+                                  "((o)(1)(i))" % wager)
+        name = bad_beat_progressive(hand, cards.parse_all(dealer),
+                                    any_twenty=table.pay("twenty") is not None)
+    else:
+        raise SettlementError("%s is not a progressive of 633a.7(o)" % wager)
+    pay = table.pay(name) if name else None
+    return pay.num if pay is not None and pay.kind == pt.METER else None
+
+
+def hit_and_run_meter_share(codes, dealer=None, paytable=None):
+    """progressive_meter_share of Hit and Run (633a.7(o)(2))."""
+    return progressive_meter_share(HIT_AND_RUN, codes, dealer, paytable)
+
+
+def straight_jack_meter_share(codes, dealer=None, paytable=None):
+    """progressive_meter_share of Straight Jack (633a.7(o)(3))."""
+    return progressive_meter_share(STRAIGHT_JACK, codes, dealer, paytable)
+
+
+def bad_beat_meter_share(codes, dealer=None, paytable=None):
+    """progressive_meter_share of Bad Beat (633a.7(o)(1))."""
+    return progressive_meter_share(BAD_BEAT, codes, dealer, paytable)

@@ -40,6 +40,7 @@ How the text is read where it leaves a choice (each is pinned by a test):
 
 from controller.errors import IllegalSetting, InvalidHand, RulesError
 from controller.rules import cards as C
+from controller.rules import paytables as pt
 
 JOKER = C.JOKER
 ACE = C.ACE
@@ -362,6 +363,21 @@ def progressive_hand(six):
     """The hand the Progressive Payout Wager is paid on (670a.11(h)(3)), or None below a straight."""
     name, value, _ = best_hand(six)
     return name if value >> _CAT_SHIFT >= STRAIGHT else None
+
+
+def progressive_meter_share(codes, dealer=None, paytable=None):
+    """The percent of the meter six card codes win at the Progressive Payout Wager
+    (670a.12(d)(1): 100 for five aces, 10 for a royal flush), or None: what a linked
+    progressive's controller checks a hit's hand with (issue 31), by the evaluator and the
+    paytable the table settles with. Raises RulesError for anything but six cards. The
+    paytable is the text's own (`paytable`, `dealer`: not this game's)."""
+    six = C.parse_all(codes) if isinstance(codes, (list, tuple)) else None
+    if six is None or len(six) != 6:
+        raise RulesError("a Six-Card Fortune progressive hit's hand is six cards, not %r"
+                         % (codes,))
+    hand = progressive_hand(six)
+    pay = pt.get(pt.SCF, "progressive").pay(hand) if hand else None
+    return pay.num if pay is not None and pay.kind == pt.METER else None
 
 
 def envy_qualifying(six, wager):

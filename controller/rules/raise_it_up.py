@@ -99,6 +99,21 @@ def settle_progressive(player3, made_play, wager, meter):
     return result, net, settlement.meter_payout(table.pay(hand) if hand else None, meter)
 
 
+def progressive_meter_share(codes, dealer=None, paytable=None):
+    """The percent of the meter three card codes win at the Progressive Payout Wager
+    (669a.12(e)(1): 100 for the ace, king and queen of spades), or None: what a linked
+    progressive's controller checks a hit's hand with, the same evaluator and paytable the
+    table settles with (issue 31). Raises RulesError for anything but three cards. The
+    paytable is the text's own (`paytable`, `dealer`: not this game's)."""
+    hand = C.parse_all(codes) if isinstance(codes, (list, tuple)) else None
+    if hand is None or len(hand) != 3 or len(set(hand)) != 3:
+        raise RulesError("a Raise It Up progressive hit's hand is three different cards, not "
+                         "%r" % (codes,))
+    name = poker.raise_it_up_progressive_hand(hand)
+    pay = pt.get(GAME, "progressive").pay(name) if name else None
+    return pay.num if pay is not None and pay.kind == pt.METER else None
+
+
 def envy_bonuses(wager, other_hands):
     """Cents of Envy Bonus for a player's Progressive Payout Wager of `wager`: one per
     other player holding A-K-Q suited (669a.11(i)(3)(i)(E), 669a.12(e)(5)). Pass only

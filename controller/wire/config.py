@@ -10,13 +10,17 @@
                    is on (docs/linked-progressives.md); the table's meter is then the link's
     links          optional: a table of {progressive wager = "LINK"}, for a game with several
                    progressives (Blackjack's three, 633a.7(o)), each on a link of its own
+    signing_key_file  the table's own Ed25519 key (PEM, mode 0600; controller/wire/signing.py):
+                   every message to a link is signed with it, and the link pays nothing
+                   unsigned; required with link or links
 Keys not listed are refused, as every section's are.
 """
 
 from controller.errors import ConfigError
 from controller.wire.subjects import TABLE_ID
 
-FLOOR_KEYS = ("url", "table_id", "password_file", "ca_file", "link", "links")
+FLOOR_KEYS = ("url", "table_id", "password_file", "ca_file", "link", "links",
+              "signing_key_file")
 REQUIRED = ("url", "table_id", "password_file")
 
 
@@ -52,4 +56,10 @@ def check_floor(section):
         if not isinstance(link, str) or not TABLE_ID.match(link):
             raise ConfigError("controller.wire.links.%s %r: 1 to 64 letters, digits, '-' or "
                               "'_'" % (wager, link))
+    key = section.get("signing_key_file")
+    if key is not None and (not isinstance(key, str) or not key):
+        raise ConfigError("controller.floor.signing_key_file must be a path")
+    if (section.get("link") or links) and key is None:
+        raise ConfigError("controller.floor.signing_key_file is required on a link: the link "
+                          "pays nothing the table did not sign (tablectl signing-key)")
     return dict(section)

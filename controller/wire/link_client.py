@@ -1,8 +1,9 @@
 """The table's link client: its side of a linked progressive (docs/linked-progressives.md).
 
-A part of the one runtime (controller/runtime.py register_part), like the uplink: a thread of
-its own with its own asyncio loop and its own NATS connection, so the game loop never waits
-for the link. It holds nothing the table would lose in a crash: what is owed to the link
+A part of the one runtime (controller/runtime.py register_part), like the uplink: on the
+process's floor loop, sharing the process's one NATS connection of the table's credential
+with the uplink and the other link clients (connection.py), so the game loop never waits for
+the link. It holds nothing the table would lose in a crash: what is owed to the link
 (contributions asked, withdrawals, hits) lives in the game's linked meter
 (controller/progressive.py), journaled with the table; after each step of the controller the
 client is handed a copy of it and sends what it has not sent yet. Every message carries the
@@ -34,9 +35,10 @@ import logging
 import threading
 import time
 
-from controller.wire.aio import close_quietly, pause
+from controller.wire.aio import pause
+from controller.wire import signing
 from controller.wire import subjects as S
-from controller.wire.uplink import servers, tls_context
+from controller.wire.connection import join, leave
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +62,14 @@ def kv_subject(key):
     return "$KV.%s.%s" % (KV_BUCKET, key)
 
 
+def journal_position(ctl):
+    """The table's journal position now: the last row its store wrote (the count of its
+    inputs for a table without a journal file)."""
+    store = getattr(ctl, "store", None)
+    seq = getattr(store, "last_seq", None)
+    return seq if isinstance(seq, int) else ctl.seq
+
+
 def outbox_of(model, link_id=None):
     """A copy of what the model's meter on link `link_id` owes the link (or None: no meter
     of the model is on it). Without `link_id`: the model's one linked meter."""
@@ -80,8 +90,13 @@ def outbox_of(model, link_id=None):
 class LinkClient:
     """Table `table_id`'s client of link `link_id` at the NATS `url`, feeding `ctl`."""
 
-    def __init__(self, ctl, table_id, link_id, url, user=None, password=None, ca_file=None):
+    def __init__(self, ctl, table_id, link_id, url, user=None, password=None, ca_file=None,
+                 signing_key=None):
         self.ctl = ctl
+        # the table's own Ed25519 key (controller/wire/signing.py): the link takes nothing
+        # about money on the NATS password alone (issue 31)
+        self.signing_key = signing_key
+        self.jseq = journal_position(ctl)
         self.table_id = S.check_table_id(table_id)
         self.link_id = S.check_table_id(link_id)
         self.subject = S.link_subject(link_id, table_id)
@@ -91,7 +106,7 @@ class LinkClient:
         self.last_error = None
         self.meter = None                 # the link's meter entry as last heard
         self.heard = 0.0                  # monotonic time of the last meter message
-        self.told = None                  # (up, value) last submitted to the table
+        self.told = None                  # (up, (value, pending)) last submitted to the table
         self.told_at = 0.0
         self.outbox = None
         self.done = set()                 # msg ids acknowledged and submitted (this process)
@@ -100,7 +115,9 @@ class LinkClient:
         self.down_at = None               # monotonic time the link was found lost
         self.down_told_s = []             # loss found -> link_state submitted, seconds
         self.looked_up = 0.0
-        self._thread = self._loop = self._stop = self._wake = None
+        self._task = self._loop = self._stop = self._wake = None
+        self._shared = None
+        self._subs = []
 
     # ---- the part ------------------------------------------------------------------------
 
@@ -112,25 +129,21 @@ class LinkClient:
             self.told = (False, None)     # the table knows already: nothing to journal
         self.ctl.step_watchers.append(self._on_step)
         ready = threading.Event()
-        self._thread = threading.Thread(target=self._run, args=(ready,), daemon=True,
-                                        name="link-%s-%s" % (self.link_id, self.table_id))
-        self._thread.start()
+        self._task = join(self).submit(self._main(ready))
         ready.wait(5)
         return self
 
     def stop(self):
         if self._on_step in self.ctl.step_watchers:
             self.ctl.step_watchers.remove(self._on_step)
-        if self._thread is None:
+        if self._task is None:
             return
-        if self._loop is not None:
-            self._loop.call_soon_threadsafe(self._stop.set)
-        self._thread.join(10)
-        self._thread = None
+        leave(self, "link %s" % self.link_id, log)
 
     def _on_step(self, ctl):
         """After each step of the controller (its loop's thread): what is owed, if it
         changed, handed to the client's loop."""
+        self.jseq = journal_position(ctl)
         box = outbox_of(ctl.model, self.link_id)
         if box is None or box == self.outbox:
             return
@@ -147,15 +160,6 @@ class LinkClient:
                 "withdraw": sorted(box.get("withdraw", {})), "stats": dict(self.stats)}
 
     # ---- the thread ----------------------------------------------------------------------
-
-    def _run(self, ready):
-        loop = asyncio.new_event_loop()
-        self._loop = loop
-        try:
-            loop.run_until_complete(self._main(ready))
-        finally:
-            loop.run_until_complete(loop.shutdown_default_executor())
-            loop.close()
 
     def _submit(self, kind, data):
         from controller.games.events import Event
@@ -177,19 +181,13 @@ class LinkClient:
                 self.down_told_s.append(time.monotonic() - self.down_at)
 
     async def _main(self, ready):
-        import nats
         self._stop, self._wake = asyncio.Event(), asyncio.Event()
         ready.set()
         self._tell_down()                # until the link's meter is heard
         while not self._stop.is_set():
             nc = None
             try:
-                connecting = asyncio.ensure_future(nats.connect(
-                    servers(self.url), user=self.user, password=self.password,
-                    tls=tls_context(self.url, self.ca_file), connect_timeout=1,
-                    allow_reconnect=False, max_reconnect_attempts=0,
-                    name="%s-link-%s" % (self.table_id, self.link_id),
-                    error_cb=self._on_error))
+                connecting = asyncio.ensure_future(self._shared.get())
                 stopping = asyncio.ensure_future(self._stop.wait())
                 await asyncio.wait([connecting, stopping], timeout=3,
                                    return_when=asyncio.FIRST_COMPLETED)
@@ -208,7 +206,13 @@ class LinkClient:
                     self.down_at = time.monotonic()
                 self._tell_down()
                 self.heard = 0.0
-                await close_quietly(nc)
+                for sub in self._subs:          # its own, off the shared connection
+                    try:
+                        await sub.unsubscribe()
+                    except Exception:           # noqa: BLE001 - a connection already gone
+                        pass
+                self._subs = []
+                await self._shared.release(nc)  # closed only if it is broken
             if not self._stop.is_set():
                 await pause(self._stop, RETRY_S)
 
@@ -217,8 +221,9 @@ class LinkClient:
 
     async def _session(self, nc):
         js = nc.jetstream(timeout=2)
-        await nc.subscribe(meter_subject(self.link_id), cb=self._on_meter)
-        await nc.subscribe(S.award_subject(self.link_id, self.table_id), cb=self._on_award)
+        self._subs = [await nc.subscribe(meter_subject(self.link_id), cb=self._on_meter),
+                      await nc.subscribe(S.award_subject(self.link_id, self.table_id),
+                                         cb=self._on_award)]
         await nc.flush(2)
         self.down_at = None
         self.looked_up = 0.0              # when the owed hits' award entries were last read
@@ -264,14 +269,22 @@ class LinkClient:
         value = m.get("value")
         if not isinstance(value, int):
             return
+        # the jackpots locked on the link, waiting for a supervisor (issue 31): shown as
+        # pending on every table's meter display (a link that keeps none sends none)
+        extra = {}
+        if isinstance(m.get("pending"), list):
+            extra["pending"] = sum(a.get("amount", 0) for a in m["pending"]
+                                   if isinstance(a, dict) and isinstance(a.get("amount"), int))
+        shown = (value, extra.get("pending"))
         if self.told is None or not self.told[0]:
-            self._submit("link_state", {"up": True, "value": value,
-                                        "applied_seq": m.get("applied_seq")})
-            self.told, self.told_at = (True, value), now
+            self._submit("link_state", dict(extra, up=True, value=value,
+                                            applied_seq=m.get("applied_seq")))
+            self.told, self.told_at = (True, shown), now
             self.looked_up = 0.0          # back: read the owed awards at once
-        elif self.told[1] != value and now - self.told_at >= METER_EVERY_S:
-            self._submit("link_meter", {"value": value, "applied_seq": m.get("applied_seq")})
-            self.told, self.told_at = (True, value), now
+        elif self.told[1] != shown and now - self.told_at >= METER_EVERY_S:
+            self._submit("link_meter", dict(extra, value=value,
+                                            applied_seq=m.get("applied_seq")))
+            self.told, self.told_at = (True, shown), now
             self.stats["meters"] += 1
 
     async def _on_meter(self, msg):
@@ -333,9 +346,14 @@ class LinkClient:
                "table": self.table_id, "round": entry["round"],
                "seat": entry["seat"], "ts_ns": time.time_ns()}
         if kind == "hit":
-            doc.update(hand=entry["hand"], share=entry["share"])
+            doc.update(hand=entry["hand"], share=entry["share"], cseq=entry.get("cseq"))
+            if "dealer" in entry:
+                doc["dealer"] = entry["dealer"]
         else:
             doc["wager"] = entry["wager"]
+        doc["jseq"] = self.jseq           # its journal position: a hit is not replayed
+        if self.signing_key is not None:
+            doc = signing.sign(self.signing_key, doc)
         ack = await js.publish(self.subject, json.dumps(doc).encode(),
                                headers={"Nats-Msg-Id": msg_id})
         self.stats["published"] += 1
@@ -376,8 +394,10 @@ class ProgressiveLink:
 
     name = "progressive link"
 
-    def __init__(self, runtime, table_id, link_id, url, password, ca_file=None):
+    def __init__(self, runtime, table_id, link_id, url, password, ca_file=None,
+                 signing_key=None):
         from controller.errors import ConfigError
+        self.signing_key = signing_key
         try:
             S.check_table_id(table_id)
             S.check_table_id(link_id)
@@ -397,7 +417,7 @@ class ProgressiveLink:
                               "to link (none of its progressive wagers is on that link)"
                               % (link_id, ctl.model.GAME))
         self.client = LinkClient(ctl, table_id, link_id, url, password=password,
-                                 ca_file=ca_file).start()
+                                 ca_file=ca_file, signing_key=self.signing_key).start()
         # one status per link (a Blackjack table may be on three): the summary's and the
         # console's `progressive_link` gives the one link's, or all of them by link
         statuses = getattr(ctl, "progressive_links", None)
@@ -414,10 +434,11 @@ class ProgressiveLink:
             self.client.stop()
 
 
-def attach(host, table_id, link_id, url, password, ca_file=None):
+def attach(host, table_id, link_id, url, password, ca_file=None, signing_key=None):
     """A ProgressiveLink registered with `host` (a Runtime or a Simulation); started at once
     when the host already runs. Returns the LinkClient (None until started)."""
     runtime = getattr(host, "runtime", host)
-    part = ProgressiveLink(runtime, table_id, link_id, url, password, ca_file=ca_file)
+    part = ProgressiveLink(runtime, table_id, link_id, url, password, ca_file=ca_file,
+                           signing_key=signing_key)
     runtime.register_part(part)
     return part.client

@@ -12,6 +12,13 @@
     cap      the meter's limit in cents, or None (what would pass it is counted as over_cap)
     version  1 for the first definition, +1 for every change
     operable True, or False with `why` (a failed reconciliation takes the link down)
+    confirm_above  cents: an award of at least this much waits, locked, for a floor
+             supervisor's confirmation (having seen the cards) before it is paid; 0 (the
+             default): every award (the jackpot lock, issue 31)
+    second_above   cents or None: an award above this needs a second, different supervisor
+    paytable optional, where the game lets a Rules Submission set the wager's paytable
+             (Blackjack's progressives, 633a.13): {hand: payout}, the rows the tables play;
+             the link's controller checks every hit's hand under it (issue 31)
 
 Every check raises ConfigError with one line naming the key, so `tablectl floor link define`
 answers bad input with exit 2 and that line. Pure: no NATS here (linkctl.py and cli.py move
@@ -42,9 +49,36 @@ def linkable():
 
 LINKABLE = linkable()
 
+
+def hit_checkers():
+    """{game: {wager: "module:function"}}: each game's own check of a hit's cards
+    (Declaration.link_hits), the rules core's evaluator and paytable the table settles with."""
+    return {d.game: dict(d.link_hits) for d in all_declarations() if d.link_hits}
+
+
+def hit_share(game, wager, hand, dealer=None, paytable=None):
+    """The share of the meter `hand` (card codes) wins at `game`'s `wager`, as [num, den]
+    reduced, or None when it wins no share of the meter. Raises ConfigError, one line, when
+    it cannot be checked (a wager whose hits carry too little, cards that are not a hand)."""
+    from controller.errors import RulesError
+    from controller.games.declarations import load
+    target = hit_checkers().get(game, {}).get(wager)
+    if target is None:
+        raise ConfigError("%s's %s: its hits cannot be checked at the floor" % (game, wager))
+    try:
+        percent = load(target)(hand, dealer, paytable)
+    except RulesError as e:
+        raise ConfigError("hand %s: %s" % (" ".join(map(str, hand)) if isinstance(
+            hand, (list, tuple)) else repr(hand), e))
+    if percent is None:
+        return None
+    part = Fraction(percent, 100)
+    return [part.numerator, part.denominator]
+
 KEYS = ("link", "game", "wager", "tables", "reset", "rate", "cap", "version", "operable",
-        "why", "restored")
-PARAMETERS = ("game", "wager", "tables", "reset", "rate", "cap")
+        "why", "restored", "paytable", "confirm_above", "second_above")
+PARAMETERS = ("game", "wager", "tables", "reset", "rate", "cap", "paytable", "confirm_above",
+              "second_above")
 LIVE_REFUSED = ("reset", "rate")        # not changed while a table is on the link (5321.18)
 
 
@@ -132,7 +166,22 @@ def check(params):
     operable = params.get("operable", True)
     if not isinstance(operable, bool):
         raise ConfigError("operable %r: true or false" % (operable,))
-    out = {"link": link, "game": game, "wager": wager,
+    paytable = params.get("paytable")
+    if paytable is not None:
+        from controller.games import declaration
+        from controller.games.declarations import load
+        target = declaration(game).link_paytable
+        if target is None:
+            raise ConfigError("paytable: %s's %s is paid by the texts' own paytable (%s)"
+                              % (game, wager, section))
+        load(target)(wager, paytable)           # ConfigError naming the hand
+        paytable = dict(paytable)
+    confirm_above = _cents("confirm_above", params.get("confirm_above", 0))
+    second_above = params.get("second_above")
+    if second_above is not None:
+        second_above = _cents("second_above", second_above)
+    out = {"link": link, "game": game, "wager": wager, "paytable": paytable,
+           "confirm_above": confirm_above, "second_above": second_above,
            "tables": parse_tables(params.get("tables")), "reset": reset,
            "rate": [rate.numerator, rate.denominator], "cap": cap, "version": version,
            "operable": operable}

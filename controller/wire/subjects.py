@@ -109,11 +109,44 @@ def table_of(subject):
     return subject.rsplit(".", 1)[-1]
 
 
+FLOOR_USER = "floor"
+
+
+def inbox_prefix(user):
+    """The reply subjects of `user`'s connections, "_INBOX_<user>" (nats-py's `inbox_prefix`):
+    each credential may subscribe to its own replies only, so none reads another's (a
+    table's rows reach the floor's ordered consumer on the floor's inbox, issue 31)."""
+    return "_INBOX_%s" % check_table_id(user)
+
+
+def floor_permissions():
+    """The floor's user (the floor service, the links' controllers, define, reconcile):
+    least privilege. It may use the JetStream API (its streams, buckets and consumers) but
+    not delete or purge a stream, nor update the two whose every message is evidence
+    (JOURNAL, LINKS: created with deny_delete and deny_purge, which an update could lift);
+    write its own buckets and the link messages only the floor writes (definitions,
+    refusals, meters, awards); never publish as a table (a table's rows, status, link
+    messages); receive the tables' status and link status and its own replies only."""
+    return {
+        "publish": {"allow": ["$JS.API.>", "$JS.ACK.>", "$JS.FC.>",
+                              "$KV.%s.>" % KV_BUCKET, "$KV.%s.>" % LINK_BUCKET,
+                              "%s.linkcfg.*" % PREFIX, "%s.meter.*" % PREFIX,
+                              "%s.award.*.*" % PREFIX],
+                    "deny": ["$JS.API.STREAM.DELETE.>", "$JS.API.STREAM.PURGE.>",
+                             "$JS.API.STREAM.MSG.DELETE.>",
+                             "$JS.API.STREAM.UPDATE.%s" % STREAM,
+                             "$JS.API.STREAM.UPDATE.%s" % LINK_STREAM]},
+        "subscribe": {"allow": ["%s.>" % inbox_prefix(FLOOR_USER), STATUS_SUBJECTS,
+                                "%s.meter.*" % PREFIX, "%s.linkstatus.*.*" % PREFIX]},
+    }
+
+
 def table_permissions(table_id):
     """What a table's credential may do: publish its own rows and status, read back the last
     row stored on its own subject (direct get, the subject in the API subject itself, so no
-    other table's), and receive its replies. Nothing else: not another table's subject, not
-    the stream's configuration, not the KV bucket."""
+    other table's), and receive its own replies (on its own inbox prefix, not `_INBOX.>`,
+    where the floor's consumers deliver every table's rows). Nothing else: not another
+    table's subject, not the stream's configuration, not the KV bucket."""
     subj = journal_subject(table_id)
     kv = "$JS.API.DIRECT.GET.KV_%s.$KV.%s." % (LINK_BUCKET, LINK_BUCKET)
     return {
@@ -124,6 +157,6 @@ def table_permissions(table_id):
                               "%s.link.*.%s" % (PREFIX, table_id),
                               "%s.linkstatus.*.%s" % (PREFIX, table_id),
                               kv + "meter.*", kv + "award.*.%s.>" % table_id]},
-        "subscribe": {"allow": ["_INBOX.>", "%s.meter.*" % PREFIX,
+        "subscribe": {"allow": ["%s.>" % inbox_prefix(table_id), "%s.meter.*" % PREFIX,
                                 "%s.award.*.%s" % (PREFIX, table_id)]},
     }

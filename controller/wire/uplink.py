@@ -1,8 +1,10 @@
 """The table's uplink: its journal forwarded to the floor, row by row, exactly once, in order.
 
-A part with start()/stop(), run on a thread of its own with its own asyncio loop and its own
-connections to the journal file (outbox.py): the game loop never waits for it, and plays on
-through any outage; the journal is the outbox, so nothing is lost while the link is down.
+A part with start()/stop(), run on the process's floor loop (connection.py: one thread, one
+asyncio loop and one NATS connection per credential, shared with the table's link clients)
+with its own connections to the journal file (outbox.py): the game loop never waits for it,
+and plays on through any outage; the journal is the outbox, so nothing is lost while the link
+is down.
 
 Exactly once and gap-free: each row is published to the table's subject with the message id
 "<table>:<seq>" (the stream drops a duplicate) and the header
@@ -13,6 +15,16 @@ error, and at every start, the uplink asks the stream for the last row stored on
 whose acknowledgement was lost, a process killed between the stream's store and the local
 write of the acknowledged sequence, or a stream that lost rows are all resolved from the
 stream itself. The acknowledged sequence is then written to the journal database.
+
+The stream holding a row the table did not write (issue 31: someone with the table's NATS
+password published a row with its next message id first, so the table's own was dropped as
+a duplicate) is found at the resynchronisation that follows: the last row stored on the
+subject is compared with the journal's row of that seq, whole. A row that is not the table's
+is an integrity alarm (`integrity`, `on_integrity`): journaled on the table
+(`floor_integrity`, which the floor's fold turns into a problem naming that row), announced
+at the console and sent in the status. It is no lock-out: the table's own journal, its
+game and its meters are intact, and no section of the texts stops play for a copy held
+elsewhere (docs/floor.md, "Threat model").
 
 Rows with cards wait for the end of their round (outbox.releasable). Twice a second the
 uplink also publishes the table's live status (no cards) on its status subject, from
@@ -26,8 +38,9 @@ import logging
 import threading
 import time
 
-from controller.wire.aio import close_quietly, pause
+from controller.wire.aio import pause
 from controller.wire import subjects as S
+from controller.wire.connection import join, leave
 from controller.wire.outbox import Outbox, releasable
 
 log = logging.getLogger(__name__)
@@ -57,7 +70,11 @@ class Uplink:
         self.held = 0
         self.published = 0
         self.failed_attempt_at = None   # when the last failed connect attempt began
-        self._thread = None
+        self.integrity = []             # rows the stream holds that are not the table's
+        self.on_integrity = []          # fn(alarm): the journal, the console
+        self._alarmed = set()
+        self._task = None               # its coroutine on the floor loop (a Future)
+        self._shared = None             # the process's connection of this credential
         self._loop = None
         self._stop = None
         self._wake = None
@@ -70,9 +87,7 @@ class Uplink:
         self.acked_seq, self.stream_seq = self.outbox.acked()
         self.head_seq = self.outbox.head()
         ready = threading.Event()
-        self._thread = threading.Thread(target=self._run, args=(ready,), daemon=True,
-                                        name="uplink-%s" % self.table_id)
-        self._thread.start()
+        self._task = join(self).submit(self._main(ready))
         ready.wait(5)
         return self
 
@@ -80,7 +95,7 @@ class Uplink:
 
     def stop(self, drain_s=None):
         """Stop; with `drain_s`, first wait that long at most for every row to be sent."""
-        if self._thread is None:
+        if self._task is None:
             return
         drain_s = self.drain_s if drain_s is None else drain_s
         end = time.monotonic() + drain_s
@@ -96,10 +111,7 @@ class Uplink:
                      self.failed_attempt_at >= began):
             self.notify()
             time.sleep(0.05)
-        if self._loop is not None:
-            self._loop.call_soon_threadsafe(self._stop.set)
-        self._thread.join(10)
-        self._thread = None
+        leave(self, "uplink %s" % self.table_id, log)
         self.outbox.close()
 
     def _sendable(self):
@@ -142,15 +154,6 @@ class Uplink:
 
     # ---- the thread ----------------------------------------------------------------------
 
-    def _run(self, ready):
-        loop = asyncio.new_event_loop()
-        self._loop = loop
-        try:
-            loop.run_until_complete(self._main(ready))
-        finally:
-            loop.run_until_complete(loop.shutdown_default_executor())
-            loop.close()
-
     def _set(self, state, error=None):
         if state != self.state:
             self.state, self.since = state, self.clock()
@@ -158,7 +161,6 @@ class Uplink:
             self.last_error = error
 
     async def _main(self, ready):
-        import nats
         self._stop, self._wake = asyncio.Event(), asyncio.Event()
         ready.set()
         while not self._stop.is_set():
@@ -167,11 +169,7 @@ class Uplink:
             try:
                 # bounded: the client can wait on a server that refuses, and the loop must
                 # see a stop and note what waits meanwhile
-                connecting = asyncio.ensure_future(nats.connect(
-                    servers(self.url), user=self.user, password=self.password,
-                    tls=tls_context(self.url, self.ca_file), connect_timeout=1,
-                    allow_reconnect=False, max_reconnect_attempts=0, name=self.table_id,
-                    error_cb=self._on_error, closed_cb=None))
+                connecting = asyncio.ensure_future(self._shared.get())
                 stopping = asyncio.ensure_future(self._stop.wait())
                 await asyncio.wait([connecting, stopping], timeout=3,
                                    return_when=asyncio.FIRST_COMPLETED)
@@ -192,7 +190,7 @@ class Uplink:
                     self.failed_attempt_at = attempt_at
                 self._set("down", "%s: %s" % (type(e).__name__, e))
             finally:
-                await close_quietly(nc)
+                await self._shared.release(nc)      # closed only if it is broken
             if not self._stop.is_set():
                 self._set("down")
                 try:
@@ -214,6 +212,7 @@ class Uplink:
         else:
             _, seq = S.parse_msg_id((last.headers or {}).get("Nats-Msg-Id"))
             stream_seq = last.seq
+            self._check_stored(seq, stream_seq, last.data)
         if seq != self.acked_seq:
             if seq < self.acked_seq:
                 log.warning("uplink %s: the stream holds rows to %d, acknowledged were %d: "
@@ -221,6 +220,39 @@ class Uplink:
                             seq + 1)
             self.outbox.set_acked(seq, stream_seq)
         self.acked_seq, self.stream_seq = seq, stream_seq
+
+    def _check_stored(self, seq, stream_seq, data):
+        """The row the stream holds as this table's `seq` must be the journal's, whole."""
+        mine = self.outbox.rows_after(seq - 1, 1) if seq >= 1 else []
+        try:
+            stored = json.loads(data)
+        except (TypeError, ValueError):
+            stored = None
+        if mine and mine[0]["seq"] == seq and stored == mine[0]:
+            return
+        if not mine or mine[0]["seq"] != seq:
+            why = "the stream holds a row %d of this table at stream seq %d that its " \
+                "journal does not have (the journal ends at %d)" % (seq, stream_seq,
+                                                                    self.outbox.head())
+        else:
+            why = "the stream's row %d (stream seq %d) is not this table's: its hash %s, " \
+                "the journal's %s; the table's own row was refused as a duplicate" % (
+                    seq, stream_seq, str((stored or {}).get("hash"))[:16],
+                    mine[0]["hash"][:16])
+        self._alarm(seq, stream_seq, why)
+
+    def _alarm(self, seq, stream_seq, why):
+        if seq in self._alarmed:
+            return
+        self._alarmed.add(seq)
+        alarm = {"seq": seq, "stream_seq": stream_seq, "why": why, "at": self.clock()}
+        self.integrity = (self.integrity + [alarm])[-10:]
+        log.error("uplink %s: integrity: %s", self.table_id, why)
+        for fn in list(self.on_integrity):
+            try:
+                fn(alarm)
+            except Exception as e:              # noqa: BLE001 - the others still told
+                log.warning("uplink %s: telling an integrity alarm: %s", self.table_id, e)
 
     async def _forward(self, nc, js):
         next_status = 0.0
@@ -282,23 +314,9 @@ class Uplink:
         except Exception as e:                  # noqa: BLE001 - a status is best effort
             status = {"error": str(e)}
         status.update(table=self.table_id, link=self.link_status(), sent=self.clock())
+        if self.integrity:
+            status["integrity"] = self.integrity
         await nc.publish(S.status_subject(self.table_id), json.dumps(status).encode())
-
-
-def servers(url):
-    """A URL, or several comma-separated (a cluster's nodes): the client tries each."""
-    return [u.strip() for u in url.split(",") if u.strip()] if isinstance(url, str) else url
-
-
-def tls_context(url, ca_file=None):
-    """For tls:// URLs: the server's certificate verified against `ca_file` (the casino's
-    CA), or the system's CAs; None for nats:// (loopback in tests)."""
-    if not any(u.startswith("tls://") for u in servers(url)):
-        return None
-    import ssl
-    ctx = ssl.create_default_context(cafile=ca_file)
-    ctx.minimum_version = ssl.TLSVersion.TLSv1_2
-    return ctx
 
 
 def status_of(ctl, drivers=None):
@@ -392,7 +410,13 @@ class FloorLink:
         self.uplink.drain_s = self.drain_s
         self.uplink.start()
         ctl.link_status = self.uplink.link_status
+        self.uplink.on_integrity.append(lambda a: ctl.note(
+            "floor_integrity", seq=a["seq"], stream_seq=a["stream_seq"], why=a["why"]))
         console = getattr(self.runtime, "console", None)
+        if console is not None and hasattr(console, "say"):
+            self.uplink.on_integrity.append(lambda a: console.announce(
+                "*** FLOOR INTEGRITY: %s (no lock-out: the table's journal is intact; "
+                "tell the floor)" % a["why"]))
         commands = getattr(getattr(console, "session", None), "commands", None)
         if commands is not None:
             commands.link = console_link(self.uplink, ctl)

@@ -26,6 +26,38 @@ def passwords():
     return {t: "pw-%s" % t for t in TABLES}
 
 
+def signing_key(table):
+    """Table `table`'s own Ed25519 key in the tests: one per table id, the same in every
+    process of a test (derived from the id: a test key, never a table's)."""
+    import hashlib
+
+    from cryptography.hazmat.primitives.asymmetric import ed25519
+    return ed25519.Ed25519PrivateKey.from_private_bytes(
+        hashlib.sha256(b"tablectl test signing key " + table.encode()).digest())
+
+
+def page_keys():
+    """{name: "ed25519:..."}: the floor page's public key, what a link's controller is given
+    (the page's own key: signing_key("floor-page"))."""
+    from controller.wire import signing
+    return {"floor-page": signing.public_text(signing_key("floor-page"))}
+
+
+def public_keys(tables=TABLES):
+    """{table: "ed25519:..."}: what a link's controller is given."""
+    from controller.wire import signing
+    return {t: signing.public_text(signing_key(t)) for t in tables}
+
+
+def write_key(path, key):
+    from cryptography.hazmat.primitives import serialization
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                            serialization.NoEncryption())
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(pem)
+
+
 def run(coro):
     return asyncio.run(coro)
 
@@ -36,9 +68,10 @@ CA_FILES = {}                   # url -> the CA file of a TLS floor (the cluster
 async def _connect(url, user="floor", password=FLOOR_PW):
     import nats
 
-    from controller.wire.uplink import tls_context
+    from controller.wire.connection import tls_context
     return await nats.connect(url.split(","), user=user, password=password,
                               tls=tls_context(url, CA_FILES.get(url)),
+                              inbox_prefix=S.inbox_prefix(user),
                               connect_timeout=2, max_reconnect_attempts=5,
                               reconnect_time_wait=0.2, error_cb=_quiet)
 
@@ -146,7 +179,10 @@ class Floor:
     def __init__(self, tmp, tables=TABLES):
         self.dir = str(tmp)
         self.passwords = passwords()
-        self.server = NatsServer(self.dir, users_block(tables, FLOOR_PW, self.passwords))
+        # bcrypt's least cost: the server checks a hash at every connect, the tests connect
+        # often (the demo and production take nats-server's default, 11)
+        self.server = NatsServer(self.dir, users_block(tables, FLOOR_PW, self.passwords,
+                                                       cost=4))
 
     @property
     def url(self):
@@ -157,6 +193,32 @@ class Floor:
         with open(path, "w") as f:
             f.write(self.passwords[table] + "\n")
         os.chmod(path, 0o600)
+        return path
+
+    def signing_key_file(self, table):
+        """The table's own Ed25519 key (issue 31) in a file (0600), as a table keeps it."""
+        path = os.path.join(self.dir, "%s.signing.pem" % table)
+        if not os.path.exists(path):
+            write_key(path, signing_key(table))
+        return path
+
+    def signing_key(self, table):
+        return signing_key(table)
+
+    def public_keys(self, tables=TABLES):
+        return public_keys(tables)
+
+    def table_keys_file(self, tables=TABLES):
+        """The floor's file of the tables' public keys (`floor link run --table-keys`)."""
+        path = os.path.join(self.dir, "table-keys")
+        with open(path, "w") as f:
+            f.writelines("%s %s\n" % kv for kv in sorted(public_keys(tables).items()))
+        return path
+
+    def page_keys_file(self):
+        path = os.path.join(self.dir, "page-keys")
+        with open(path, "w") as f:
+            f.writelines("%s %s\n" % kv for kv in sorted(page_keys().items()))
         return path
 
     def floor_password_file(self):
@@ -180,7 +242,7 @@ def floor(tmp_path):
 class ServiceThread:
     """The floor service (and its page) on a thread of this process."""
 
-    def __init__(self, url, port=0, **options):
+    def __init__(self, url, port=0, users=None, confirm_key=None, **options):
         """`options`: more of serve_floor's (the pit's gaming day start, its pits)."""
         from controller.floor.service import serve_floor
         self.stop_event = None
@@ -200,7 +262,8 @@ class ServiceThread:
             self.service = await serve_floor(url, FLOOR_PW, "127.0.0.1", port,
                                              announce=announce, stop=self.stop_event,
                                              on_service=self._got,
-                                             ca_file=CA_FILES.get(url), **options)
+                                             ca_file=CA_FILES.get(url), users=users,
+                                             confirm_key=confirm_key, **options)
 
         def target():
             try:
@@ -250,6 +313,9 @@ class RunningTable:
 
     def __init__(self, tmp_path, floor, table_id, sim_table, game="blackjack", floor_extra=""):
         from tests.test_run import env_with, tablectl as run_tablectl, write_config
+        if "link" in floor_extra:       # a link pays nothing the table did not sign
+            floor_extra += ", signing_key_file = %s" % json.dumps(
+                floor.signing_key_file(table_id))
         extra = "floor = {url = %s, table_id = \"%s\", password_file = %s%s}" % (
             json.dumps(floor.url), table_id, json.dumps(floor.password_file(table_id)),
             ", " + floor_extra if floor_extra else "")

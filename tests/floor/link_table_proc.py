@@ -55,7 +55,9 @@ def main(journal, url, password_file, mode):
         from controller.wire.uplink import attach as attach_uplink
         attach_uplink(sim, sim.ctl, journal, "T1", url, read_password(password_file),
                       drain_s=15)
-    client = attach(sim, "T1", "L1", url, read_password(password_file))
+    from tests.floor.conftest import signing_key
+    client = attach(sim, "T1", "L1", url, read_password(password_file),
+                    signing_key=signing_key("T1"))
     ap, ctl = sim.autoplay, sim.ctl
     lk = lambda: ctl.model.meter["link"]       # noqa: E731
     up = wait(lambda: lk()["up"] and lk()["synced"], ap, 20)

@@ -8,12 +8,17 @@ import json
 import time
 
 from controller.wire import subjects as S
-from tests.floor.conftest import FLOOR_PW, _connect
+from tests.floor.conftest import FLOOR_PW, _connect, signing_key
 
 
 class LinkTable:
-    def __init__(self, url, link, table, password, journal=False, journal_seq=0):
+    def __init__(self, url, link, table, password, journal=False, journal_seq=0,
+                 key="own"):
         self.url, self.link, self.table, self.password = url, link, table, password
+        # the table's own signing key ("own": the tests' key of this table; None: unsigned,
+        # as someone holding only its NATS password sends)
+        self.key = signing_key(table) if key == "own" else key
+        self.contributed = {}           # id -> the stream seq its contribution was stored at
         self.journal = journal          # journal link_* rows as the table side does
         self.journal_seq = journal_seq
         self.journaled = set()
@@ -58,8 +63,12 @@ class LinkTable:
 
     async def send(self, kind, round_no, seat, **fields):
         doc = {"type": kind, "id": self.ident(round_no, seat), "link": self.link,
-               "table": self.table, "round": round_no, "seat": seat, "ts_ns": time.time_ns()}
+               "table": self.table, "round": round_no, "seat": seat, "ts_ns": time.time_ns(),
+               "jseq": self.journal_seq + 1}
         doc.update(fields)
+        if self.key is not None:
+            from controller.wire import signing
+            doc = signing.sign(self.key, doc)
         return await self._publish(S.link_subject(self.link, self.table),
                                    json.dumps(doc).encode(), S.link_msg_id(kind, self.link, doc["id"]))
 
@@ -77,6 +86,7 @@ class LinkTable:
 
     async def contribute(self, round_no, seat, wager):
         ack = await self.send("contribution", round_no, seat, wager=wager)
+        self.contributed.setdefault(self.ident(round_no, seat), ack.seq)
         await self.journal_row("link_contribution", {
             "link": self.link, "id": self.ident(round_no, seat), "seq": ack.seq, "seat": seat,
             "wager": wager}, round_no)
@@ -103,8 +113,20 @@ class LinkTable:
                             S.msg_id(self.table, self.journal_seq))
         return self.journal_seq
 
-    async def hit(self, round_no, seat, hand=("AS", "AH", "AD"), share=(1, 1)):
-        return await self.send("hit", round_no, seat, hand=list(hand), share=list(share))
+    async def hit(self, round_no, seat, hand=("AS", "KS", "QS"), share=(1, 1), cseq=None,
+                  **fields):
+        """A hit as the table sends it: the hand (the ace, king and queen of spades: the
+        whole meter at Raise It Up, 669a.12(e)(1)), the share, the stream sequence its
+        contribution was acknowledged at (that seat's in that round, unless given)."""
+        if cseq is None:
+            cseq = self.contributed.get(self.ident(round_no, seat))
+        return await self.send("hit", round_no, seat, hand=list(hand), share=list(share),
+                               cseq=cseq, **fields)
+
+    async def contribute_and_hit(self, round_no, seat, wager=500, **kw):
+        """A genuine hit: the seat's wager contributed and acknowledged, then the hit."""
+        await self.contribute(round_no, seat, wager)
+        return await self.hit(round_no, seat, **kw)
 
     async def award(self, round_no, seat, timeout=30.0):
         """The award of this seat's hit: heard, or read back by direct get of its entry."""

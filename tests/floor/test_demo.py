@@ -5,6 +5,7 @@ import json
 import os
 import re
 import signal
+import stat
 import time
 import urllib.request
 
@@ -52,6 +53,19 @@ def test_the_demo_starts_a_floor_of_tables_and_ctrl_c_stops_it(tmp_path):
     assert p.returncode == 0, err[-2000:]
     assert "stopped: 3 tables" in out
     assert "Traceback" not in err, err[-2000:]
+    # TLS with the CA it made; every secret it wrote its owner's only, no password in clear
+    assert "nats-server tls://127.0.0.1:" in second and "with TLS" in second
+    secrets = [os.path.join(tmp_path, f) for f in os.listdir(tmp_path)
+               if f.endswith((".password", ".signing.pem", ".conf")) or
+               f in ("floor-users.json", "table-keys")] + \
+        [os.path.join(tmp_path, "tls", f) for f in ("ca-key.pem", "node-key.pem")]
+    assert len(secrets) >= 3 + 1 + 1 + 1 + 1 + 2
+    for path in secrets:
+        assert stat.S_IMODE(os.stat(path).st_mode) == 0o600, path
+    conf = open(os.path.join(tmp_path, "nats-n1.conf")).read()
+    for path in secrets:
+        if path.endswith(".password"):
+            assert open(path).read().strip() not in conf, path
     time.sleep(0.2)
     assert not os.path.exists("/proc/%d" % pid) or \
         open("/proc/%d/stat" % pid).read().split()[2] == "Z"

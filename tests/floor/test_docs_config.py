@@ -11,7 +11,7 @@ import pytest
 
 from controller.wire import subjects as S
 from controller.lab.natsserver import NatsServer, free_port, make_certs
-from controller.wire.uplink import tls_context
+from controller.wire.connection import tls_context
 from tests.floor.conftest import ROOT, wait_for
 
 
@@ -43,7 +43,9 @@ def node_conf(block, k, ports, cports, tls, store):
     out = out.replace("/etc/nats/casino-ca.pem", tls["ca"])
     out = out.replace("/var/lib/nats/jetstream", store)
     out = out.replace("server_name: floor-nats-1", "server_name: floor-nats-%d" % k)
-    return out.replace("$FLOOR_PASSWORD", "floor-pw").replace("$T17_PASSWORD", "t17-pw")
+    from controller.lab.natsserver import hashed
+    return out.replace("$FLOOR_BCRYPT", hashed("floor-pw", 4)).replace(
+        "$T17_BCRYPT", hashed("t17-pw", 4))
 
 
 @pytest.mark.skipif(not shutil.which("openssl"), reason="openssl makes the test's certificates")
@@ -64,7 +66,7 @@ def test_the_documented_cluster_configuration_runs(tmp_path):
     async def go():
         from nats.js import api
         floor = await nats.connect(urls, user="floor", password="floor-pw", tls=ctx,
-                                   connect_timeout=2)
+                                   connect_timeout=2, inbox_prefix=S.inbox_prefix("floor"))
         js = floor.jetstream(timeout=10)
         for _ in range(40):                     # the meta leader is being elected
             try:
@@ -74,7 +76,8 @@ def test_the_documented_cluster_configuration_runs(tmp_path):
                 break
             except Exception:                   # noqa: BLE001 - not yet
                 await asyncio.sleep(0.5)
-        table = await nats.connect(urls, user="T17", password="t17-pw", tls=ctx)
+        table = await nats.connect(urls, user="T17", password="t17-pw", tls=ctx,
+                                   inbox_prefix=S.inbox_prefix("T17"))
         ack = await table.jetstream(timeout=10).publish(
             S.journal_subject("T17"), b"{}", headers={"Nats-Msg-Id": "T17:1",
                                                      "Nats-Expected-Last-Subject-Sequence": "0"})

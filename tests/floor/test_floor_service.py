@@ -150,7 +150,8 @@ def test_a_forged_row_sent_under_the_tables_own_credential_is_flagged(floor, tmp
     forged["hash"] = row_hash(forged["prev_hash"], forged)
 
     async def send():
-        nc = await nats.connect(floor.url, user="T1", password=floor.passwords["T1"])
+        nc = await nats.connect(floor.url, user="T1", password=floor.passwords["T1"],
+                                inbox_prefix=S.inbox_prefix("T1"))
         await nc.jetstream().publish(S.journal_subject("T1"), json.dumps(forged).encode(),
                                      headers={"Nats-Msg-Id": "T1:%d" % forged["seq"],
                                               "Nats-Expected-Last-Subject-Sequence":

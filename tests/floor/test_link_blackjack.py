@@ -41,7 +41,8 @@ class BlackjackTable:
             TableController(table)
         self.ctl.start()
         self.clients = [LinkClient(self.ctl, "T1", link, floor.url,
-                                   password=floor.passwords["T1"]).start()
+                                   password=floor.passwords["T1"],
+                                   signing_key=floor.signing_key("T1")).start()
                         for link in links.values()]
         self.n = 0
 
@@ -85,7 +86,8 @@ class BlackjackTable:
 def setup_links(floor):
     for wager, link in LINKS.items():
         rc, out, err = define(floor, link=link, game="blackjack", wager=wager, tables="T1,T2",
-                              reset="100000", rate="1/10")
+                              reset="100000", rate="1/10",
+                              paytable=OPTIONS["side_paytables"].get(wager))
         assert rc == 0, out + err
     return {link: controller(floor, link) for link in LINKS.values()}
 
@@ -238,8 +240,13 @@ def test_a_hit_while_its_link_is_down_stays_pending_and_is_paid_when_it_returns(
 def test_a_tables_floor_section_names_a_link_per_progressive():
     from controller.errors import ConfigError
     from controller.wire.config import check_floor
-    base = {"url": "nats://127.0.0.1:4222", "table_id": "T1", "password_file": "/x"}
+    base = {"url": "nats://127.0.0.1:4222", "table_id": "T1", "password_file": "/x",
+            "signing_key_file": "/k"}
     assert check_floor(dict(base, links=dict(LINKS)))["links"] == LINKS
+    unsigned = dict(base, links=dict(LINKS))
+    del unsigned["signing_key_file"]
+    with pytest.raises(ConfigError, match="signing_key_file is required on a link"):
+        check_floor(unsigned)           # issue 31: the link pays nothing unsigned
     for bad, why in (({"links": ["BB"]}, "is a table"),
                      ({"links": {"bad_beat_progressive": "B B"}}, "links.bad_beat_progressive"),
                      ({"links": dict(LINKS), "link": "L1"}, "not beside link")):

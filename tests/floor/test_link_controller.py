@@ -8,9 +8,11 @@ import json
 
 import pytest
 
+from controller.wire import signing
 from controller.wire import subjects as S
 from controller.floor.linkctl import ControllerThread, WriterLost, ensure_link_streams
-from tests.floor.conftest import FLOOR_PW, _connect, tablectl, wait_for
+from tests.floor.conftest import (FLOOR_PW, _connect, page_keys, public_keys, tablectl,
+                                  wait_for)
 from tests.floor.linkpub import LinkTable
 
 RIU = "raise-it-up-stud"
@@ -26,12 +28,18 @@ def cli(*argv):
 
 
 def define(floor, link="L1", tables="T1,T2", reset="100000", rate="0.14", cap=None,
-           game=RIU, wager="progressive"):
+           game=RIU, wager="progressive", paytable=None, confirm_above="100000000000"):
+    """`floor link define`; awards paid without a supervisor's confirmation below
+    `confirm_above` (these tests' awards: the jackpot lock has its own tests)."""
     argv = ["floor", "link", "define", link, "--game", game, "--wager", wager, "--tables",
             tables, "--reset", reset, "--rate", rate, "--nats", floor.url,
             "--password-file", floor.floor_password_file()]
     if cap is not None:
         argv += ["--cap", cap]
+    if paytable is not None:
+        argv += ["--paytable", json.dumps(paytable)]
+    if confirm_above is not None:
+        argv += ["--confirm-above", confirm_above]
     return cli(*argv)
 
 
@@ -61,6 +69,8 @@ async def linkcfg_history(url, link):
 
 
 def controller(floor, link="L1", **kw):
+    kw.setdefault("keys", public_keys())
+    kw.setdefault("page_keys", page_keys())
     return ControllerThread(floor.url, link, password=FLOOR_PW, listen_s=0.3, **kw)
 
 
@@ -144,13 +154,13 @@ def test_the_controller_applies_contributions_withdraws_and_hits_in_stream_order
             await t2.withdraw(9, 9, 100)        # refused: no such contribution
             await t3.contribute(1, 1, 500)      # refused: T3 is not on the link
             await t1.contribute(8, 1, 5)        # 0.7 cent: carried
-            ack = await t2.hit(2, 4)
+            ack = await t2.contribute_and_hit(2, 4, wager=500)     # 70 cents, then the hit
             award = await t2.award(2, 4)
-            assert award["seq"] == ack.seq and award["amount"] == 100000 + 98
-            assert award["meter_before"] == 100098 and award["meter_after"] == 100000
+            assert award["seq"] == ack.seq and award["amount"] == 100000 + 98 + 70
+            assert award["meter_before"] == 100168 and award["meter_after"] == 100000
             # the table's own credential reads back its award and the meter, not another's
             entry = await t2.direct_get("award.L1.T2.2-4")
-            assert entry["amount"] == 100098
+            assert entry["amount"] == 100168
             assert (await t2.direct_get("meter.L1"))["link"] == "L1"
             with pytest.raises(Exception):
                 await t1.direct_get("award.L1.T2.2-4")
@@ -168,13 +178,13 @@ def test_the_controller_applies_contributions_withdraws_and_hits_in_stream_order
         m = wait_for(lambda: (lambda m: m if m["hits"] == 1 else None)(meter(floor.url)),
                      timeout=5)
         assert (m["value"], m["carry"], m["rate"]) == (100000, 35, [7, 50])
-        assert m["contributions"] == 9 and m["withdraws"] == 1 and m["refused"] == 2
+        assert m["contributions"] == 10 and m["withdraws"] == 1 and m["refused"] == 2
         assert {r["why"].split(":")[0] for r in m["last_refused"]} >= {
             "withdraw of T2", "table 'T3' is not on link L1"}
         assert "no such contribution" in m["last_refused"][1]["why"]
         assert m["value"] == (m["seeded"] + m["contributed"] - m["withdrawn"] - m["awarded"]
                               - m["over_cap"])
-        assert m["last_hits"][0]["table"] == "T2" and m["last_award"]["amount"] == 100098
+        assert m["last_hits"][0]["table"] == "T2" and m["last_award"]["amount"] == 100168
     finally:
         ctl.stop()
     assert ctl.error is None
@@ -193,6 +203,7 @@ def test_two_hits_within_a_millisecond_are_paid_in_stream_order_fifty_times(floo
         try:
             for r in range(1, 51):
                 await t1.contribute(r, 1, 1000)         # +$5.00
+                await t2.contribute(r, 2, 1000)         # +$5.00 (a hit is paid on one)
                 # both hits within a millisecond, and sometimes a contribution between
                 between = r % 3 == 0
                 sends = [t1.hit(r, 1), t2.hit(r, 2)]
@@ -235,7 +246,7 @@ def test_a_second_controller_cannot_write_and_the_meter_is_unharmed(floor):
         wait_for(lambda: meter(floor.url)["contributions"] == 5, timeout=5)
         # started by mistake, through the real command line: it hears the first and stops
         p = tablectl("floor", "link", "run", "L1", "--nats", floor.url, "--password-file",
-                     floor.floor_password_file())
+                     floor.floor_password_file(), "--table-keys", floor.table_keys_file())
         _, err = p.communicate(timeout=60)
         assert p.returncode == 1
         assert err.strip().count("\n") == 0 and "another controller" in err, err
@@ -243,7 +254,8 @@ def test_a_second_controller_cannot_write_and_the_meter_is_unharmed(floor):
         assert before["writer"] == first.ctl.writer
         # one started in the same instant (it hears nothing): it takes the meter by
         # compare-and-set, and the first, at its next write, finds it written and stops
-        second = ControllerThread(floor.url, "L1", password=FLOOR_PW, listen_s=0.0)
+        second = ControllerThread(floor.url, "L1", password=FLOOR_PW, listen_s=0.0,
+                                  keys=public_keys())
         asyncio.run(feed(3, start=6))
         wait_for(lambda: meter(floor.url)["contributions"] == 8, timeout=5)
         wait_for(lambda: not first.alive, timeout=5, what="the first controller stopping")
@@ -378,8 +390,10 @@ def test_a_controller_starts_from_the_meters_applied_seq_not_the_whole_history(f
             try:
                 await t1.withdraw(301, 2, 500)
                 # the hit of round 300 sent again with another message id: refused, answered
-                doc = {"type": "hit", "id": "T1:300:1", "link": "L1", "table": "T1",
-                       "round": 300, "seat": "1", "hand": ["AS", "KS", "QS"], "share": [1, 1]}
+                doc = signing.sign(t1.key, {
+                    "type": "hit", "id": "T1:300:1", "link": "L1", "table": "T1",
+                    "round": 300, "seat": 1, "hand": ["AS", "KS", "QS"], "share": [1, 1],
+                    "cseq": 1, "jseq": 1})
                 await t1._publish(S.link_subject("L1", "T1"), json.dumps(doc).encode(),
                                   "hit-again:T1:300:1")
             finally:
@@ -388,7 +402,7 @@ def test_a_controller_starts_from_the_meters_applied_seq_not_the_whole_history(f
         wait_for(lambda: meter(floor.url)["refused"] == 1, timeout=10)
         after = meter(floor.url)
         assert after["value"] == before - 70 and after["withdrawn"] == 70   # 14% of $5
-        assert after["hits"] == 3 and "already awarded" in after["last_refused"][0]["why"]
+        assert after["hits"] == 3 and "answered already" in after["last_refused"][0]["why"]
     finally:
         ctl.stop()
 

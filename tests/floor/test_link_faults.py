@@ -13,7 +13,7 @@ import pytest
 
 from controller.wire import subjects as S
 from controller.floor.linkctl import ControllerThread
-from tests.floor.conftest import CA_FILES, FLOOR_PW, ROOT, tablectl, wait_for
+from tests.floor.conftest import CA_FILES, FLOOR_PW, ROOT, public_keys, tablectl, wait_for
 from tests.floor.linkpub import LinkTable
 from tests.floor.test_link_controller import cli, kv_json
 
@@ -87,7 +87,7 @@ def run_controller(floor, env=None):
     e.update(env or {})
     return tablectl("floor", "link", "run", "L1", *floor_args(floor.url,
                                                              floor.floor_password_file()),
-                    env=e)
+                    "--table-keys", floor.table_keys_file(), env=e)
 
 
 @pytest.mark.reg("669a.2(c)")
@@ -95,7 +95,7 @@ def test_the_controller_sigkilled_mid_hit_and_between_its_writes_restarts_clean(
     pw = floor.floor_password_file()
     assert cli("floor", "link", "define", "L1", "--game", "raise-it-up-stud", "--wager",
                "progressive", "--tables", "T1,T2", "--reset", "100000", "--rate", "0.14",
-               *floor_args(floor.url, pw))[0] == 0
+               "--confirm-above", "100000000000", *floor_args(floor.url, pw))[0] == 0
     # killed by itself between the meter's CAS (last_award) and the award entry, at the 2nd hit
     proc = run_controller(floor, {"TABLECTL_LINKCTL_CRASH": "after_meter_cas:2"})
     procs = [proc]
@@ -141,10 +141,10 @@ def test_the_links_stream_leader_killed_mid_play_on_a_three_node_cluster(tmp_pat
                 "--replicas", "3"]
         rc, out, err = cli("floor", "link", "define", "L1", "--game", "raise-it-up-stud",
                            "--wager", "progressive", "--tables", "T1,T2", "--reset", "100000",
-                           "--rate", "0.14", *args)
+                           "--rate", "0.14", "--confirm-above", "100000000000", *args)
         assert rc == 0, err
         ctl = ControllerThread(fl.url, "L1", password=FLOOR_PW, ca_file=fl.tls["ca"],
-                               replicas=3, listen_s=0.2)
+                               replicas=3, listen_s=0.2, keys=public_keys())
         play = Play(fl.url, fl.passwords, rounds=60, hit_every=4, pause=0.05)
         wait_for(lambda: play.done_rounds >= 12, timeout=30, what="play on the cluster")
 

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from controller.floor.linkctl import ControllerThread
-from tests.floor.conftest import FLOOR_PW, ServiceThread, wait_for
+from tests.floor.conftest import FLOOR_PW, ServiceThread, public_keys, wait_for
 from tests.floor.linkpub import LinkTable
 from tests.floor.test_link_controller import cli, define
 from tests.floor.test_page import CHROMIUM, DRIVER, browser, save_screenshot, text_of
@@ -36,7 +36,8 @@ def play(floor, hits=27):
 @pytest.mark.reg("669a.2(c)")
 def test_floor_meters_lists_value_hits_the_last_25_hits_base_and_limit(floor):
     assert define(floor, cap="5000000")[0] == 0
-    ctl = ControllerThread(floor.url, "L1", password=FLOOR_PW, listen_s=0.2)
+    ctl = ControllerThread(floor.url, "L1", password=FLOOR_PW, listen_s=0.2,
+                           keys=public_keys())
     try:
         play(floor)
         args = ["--nats", floor.url, "--password-file", floor.floor_password_file()]
@@ -64,7 +65,8 @@ def test_floor_meters_lists_value_hits_the_last_25_hits_base_and_limit(floor):
 @pytest.mark.reg("669a.2(c)")
 def test_the_floor_page_shows_the_link_meter_within_a_second_of_a_change(floor, tmp_path):
     assert define(floor)[0] == 0
-    ctl = ControllerThread(floor.url, "L1", password=FLOOR_PW, listen_s=0.2)
+    ctl = ControllerThread(floor.url, "L1", password=FLOOR_PW, listen_s=0.2,
+                           keys=public_keys())
     svc = ServiceThread(floor.url)
     driver = None
 
@@ -76,13 +78,15 @@ def test_the_floor_page_shows_the_link_meter_within_a_second_of_a_change(floor, 
         wait_for(lambda: cell("value") == "$1,000.00", timeout=15, what="the link on the page")
         assert cell("base") == "$1,000.00" and cell("limit") == "none" and cell("hits") == "0"
 
+        contributed = {}
+
         async def send(what):
             t1 = await LinkTable(floor.url, "L1", "T1", floor.passwords["T1"]).start()
             try:
                 if what == "contribution":
-                    await t1.contribute(1, 3, 10000)        # +$14.00
+                    contributed["seq"] = (await t1.contribute(1, 3, 10000)).seq  # +$14.00
                 else:
-                    await t1.hit(1, 3)
+                    await t1.hit(1, 3, cseq=contributed["seq"])
                 return time.monotonic()
             finally:
                 await t1.close()
@@ -94,7 +98,7 @@ def test_the_floor_page_shows_the_link_meter_within_a_second_of_a_change(floor, 
         wait_for(lambda: cell("hits") == "1", timeout=5, step=0.02, what="the hit")
         assert cell("value") == "$1,000.00" and "T1 seat 3 $1,014.00" in cell("last")
         hits = text_of(driver, "#h-L1")
-        assert "AS AH AD" in hits and "$1,014.00" in hits
+        assert "AS KS QS" in hits and "$1,014.00" in hits
         save_screenshot(driver, tmp_path, "floor-links.png")
         assert cell("status") == "operable"
         ctl.stop()                              # the controller gone: the page says so

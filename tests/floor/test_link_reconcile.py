@@ -10,9 +10,16 @@ import pytest
 
 from controller.wire import subjects as S
 from controller.floor.linkctl import ControllerThread
-from tests.floor.conftest import FLOOR_PW, _connect, tablectl, wait_for
+from tests.floor.conftest import FLOOR_PW, _connect, public_keys, tablectl, wait_for
 from tests.floor.linkpub import LinkTable
 from tests.floor.test_link_controller import cli, define, kv_json, meter
+
+
+# a Six-Card Fortune link: its paytable pays the meter whole and in tenths (670a.12(d)(1)),
+# and the controller pays a hit only for the hand that wins that share
+SCF = {"game": "six-card-fortune-pai-gow", "reset": "500000"}
+FIVE_ACES = ["As", "Ah", "Ad", "Ac", "JK", "2c"]
+ROYAL = ["As", "Ks", "Qs", "Js", "Ts", "2c"]
 
 
 def reconcile(floor, *extra):
@@ -33,10 +40,10 @@ async def play_rounds(floor, rounds=12):
             if r % 4 == 0:
                 await t2.withdraw(r, 5, 300)
             if r % 5 == 0:
-                await t1.hit(r, 1)
+                await t1.hit(r, 1, hand=FIVE_ACES)
                 await t1.award(r, 1)
             if r % 6 == 0:
-                await t2.hit(r, 2, share=[1, 10])
+                await t2.hit(r, 2, hand=ROYAL, share=[1, 10])
                 await t2.award(r, 2)
     finally:
         await t1.close()
@@ -46,8 +53,9 @@ async def play_rounds(floor, rounds=12):
 
 @pytest.mark.reg("669a.2(c)")
 def test_reconcile_holds_after_play_and_a_journal_row_that_parts_takes_the_link_down(floor):
-    assert define(floor, rate="0.15")[0] == 0
-    ctl = ControllerThread(floor.url, "L1", password=FLOOR_PW, listen_s=0.2)
+    assert define(floor, rate="0.15", **SCF)[0] == 0
+    ctl = ControllerThread(floor.url, "L1", password=FLOOR_PW, listen_s=0.2,
+                           keys=public_keys())
     try:
         t1, t2 = asyncio.run(play_rounds(floor))
         wait_for(lambda: meter(floor.url)["contributions"] == 36, timeout=5)
@@ -100,8 +108,9 @@ def test_reconcile_holds_after_play_and_a_journal_row_that_parts_takes_the_link_
 
 @pytest.mark.reg("669a.2(c)")
 def test_reconcile_finds_a_meter_that_is_not_its_history_and_a_missing_journal_row(floor):
-    assert define(floor, tables="T1,T2,T3")[0] == 0
-    ctl = ControllerThread(floor.url, "L1", password=FLOOR_PW, listen_s=0.2)
+    assert define(floor, tables="T1,T2,T3", **SCF)[0] == 0
+    ctl = ControllerThread(floor.url, "L1", password=FLOOR_PW, listen_s=0.2,
+                           keys=public_keys())
     try:
         asyncio.run(play_rounds(floor, rounds=5))
 
@@ -115,7 +124,12 @@ def test_reconcile_finds_a_meter_that_is_not_its_history_and_a_missing_journal_r
         wait_for(lambda: meter(floor.url)["applied_seq"] >= ack.seq, timeout=5)
     finally:
         ctl.stop()
-    rc, out, _ = reconcile(floor)
+    # during play it is in flight (acknowledged now; its journal row on its way): no
+    # problem, the link stays up (issue 31: reconcile read a race as a forged record)
+    rc, out, _ = reconcile(floor, "--json")
+    assert rc == 0 and json.loads(out)["holds"], out
+    # the tables closed, nothing is in flight: the missing row is named
+    rc, out, _ = reconcile(floor, "--closed")
     assert rc == 1
     assert "table T3: the link's contribution T3:1:4 (seq %d, 1000 cents) is not in T3's " \
         "journal" % ack.seq in out

@@ -42,7 +42,8 @@ class Linked:
         self.journal = str(tmp_path / "t1.db")
         self.sim = Simulation("raise-it-up-stud", seed=seed, journal=self.journal, link="L1")
         try:
-            self.client = attach(self.sim, "T1", "L1", url, floor.passwords["T1"])
+            self.client = attach(self.sim, "T1", "L1", url, floor.passwords["T1"],
+                                 signing_key=floor.signing_key("T1"))
             assert self.pump(self.up, 20), "the link never came up"
         except BaseException:
             self.sim.close()
@@ -216,7 +217,7 @@ def test_tablectl_sim_plays_on_a_link(tmp_path, link_floor, fake):
     p = tablectl("sim", "--game", "six-card-fortune-pai-gow", "--rounds", "3", "--seed", "2",
                  "--journal", journal, "--floor", link_floor.url, "--table-id", "T1",
                  "--floor-password-file", link_floor.password_file("T1"), "--link", "L1",
-                 "--json")
+                 "--floor-signing-key", link_floor.signing_key_file("T1"), "--json")
     out, err = p.communicate(timeout=120)
     assert p.returncode == 0, err[-2000:]
     summary = json.loads(out)

@@ -29,7 +29,7 @@ def pw_args(floor):
 def define(floor):
     rc, out, err = cli("floor", "link", "define", "L1", "--game", "raise-it-up-stud",
                        "--wager", "progressive", "--tables", "T1,T2", "--reset", "100000",
-                       "--rate", "0.14", *pw_args(floor))
+                       "--rate", "0.14", "--confirm-above", "100000000000", *pw_args(floor))
     assert rc == 0, out + err
 
 
@@ -38,7 +38,8 @@ def controller(floor, crash=None):
     env.pop("TABLECTL_LINKCTL_CRASH", None)
     if crash:
         env["TABLECTL_LINKCTL_CRASH"] = crash
-    return tablectl("floor", "link", "run", "L1", *pw_args(floor), env=env)
+    return tablectl("floor", "link", "run", "L1", *pw_args(floor), "--table-keys",
+                    floor.table_keys_file(), "--page-keys", floor.page_keys_file(), env=env)
 
 
 def stop(proc):
@@ -62,7 +63,8 @@ class Table:
         try:
             self.uplink = attach_uplink(self.sim, self.sim.ctl, self.journal, "T1", url,
                                         floor.passwords["T1"], drain_s=20)
-            self.client = attach(self.sim, "T1", "L1", url, floor.passwords["T1"])
+            self.client = attach(self.sim, "T1", "L1", url, floor.passwords["T1"],
+                                 signing_key=floor.signing_key("T1"))
             assert self.pump(self.up, 30), "the link never came up"
         except BaseException:
             self.sim.close()

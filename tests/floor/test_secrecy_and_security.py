@@ -76,7 +76,8 @@ def test_a_played_round_shows_no_card_before_its_snapshot(floor, tmp_path):
 
     async def watch(stop):
         import nats
-        nc = await nats.connect(floor.url, user="floor", password=FLOOR_PW)
+        nc = await nats.connect(floor.url, user="floor", password=FLOOR_PW,
+                                inbox_prefix=S.inbox_prefix("floor"))
         sub = await nc.jetstream().subscribe(S.journal_subject("T1"), ordered_consumer=True)
         while not stop.is_set():
             try:
@@ -123,6 +124,7 @@ async def _try_publish(url, user, password, subject):
     async def on_error(e):
         errors.append(str(e))
     nc = await nats.connect(url, user=user, password=password, error_cb=on_error,
+                            inbox_prefix=S.inbox_prefix(user),
                             max_reconnect_attempts=0)
     try:
         try:
@@ -158,6 +160,7 @@ def test_a_table_cannot_read_another_tables_rows_or_the_floor_bucket(floor):
         async def on_error(e):
             errors.append(str(e))
         nc = await nats.connect(floor.url, user="T1", password=floor.passwords["T1"],
+                                inbox_prefix=S.inbox_prefix("T1"),
                                 error_cb=on_error, max_reconnect_attempts=0)
         try:
             js = nc.jetstream(timeout=1)

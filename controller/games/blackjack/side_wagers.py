@@ -453,7 +453,9 @@ class SideWagerBook:
         if jackpot is None or seat == jackpot[0]:
             seats = {s: m.wagers[s][wager] for s in jackpot} if jackpot else None
             result = m.settle_linked_hit(seat, self.hit_hand(seat, wager), pay, amount,
-                                         name=wager, seats=seats)
+                                         name=wager, seats=seats,
+                                         dealer=list(m.dealer) if wager == W.BAD_BEAT
+                                         else None)
         else:
             result = ["pending", -amount]               # its share comes with the first's
         m.result(seat, wager, *result)

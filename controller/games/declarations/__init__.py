@@ -61,6 +61,14 @@ class Declaration:
     # (controller/wire/links.py; the texts' minimum reset and rate are the rules core's
     # paytables.PROGRESSIVE_MINIMUMS)
     linkable: tuple = ()
+    # ((wager, "module:function"), ...): function(card codes) -> the percent of the meter the
+    # cards a hit is sent with win under the wager's paytable, or None; the link's controller
+    # pays no hit its check does not pass (issue 31). A linkable wager without one: its hits
+    # cannot be checked at the floor and are refused there.
+    link_hits: tuple = ()
+    # "module:function" (wager, {hand: payout}) -> a paytable, raising ConfigError: where a
+    # link may declare its wager's paytable (a Rules Submission's), how it is checked
+    link_paytable: str = None
     # "module:NAME": the list of the game's readings of docs/interpretations.md, each priced
     # under it and its alternative (controller/lab/par/readings.py collects them in game order)
     readings: str = None

@@ -22,9 +22,17 @@ DECLARES = Declaration(
     strategy=("controller.lab.par.blackjack_strategy", "strategy_text", (GAME,)),
     scenario="controller.games.blackjack.scenario:BlackjackScenario",
     jackpot_shares="controller.rules.blackjack_side_payouts:share_jackpot",   # 633a.7(o)
+    # a link of these declares its paytable (the Rules Submission's, 633a.13): checked so
+    link_paytable="controller.rules.blackjack_side_payouts:paytable_from_config",
     # 633a.7(o): the three progressives; the texts set no minimum reset or rate for them
     linkable=tuple((w, "633a.7(o)") for w in (
         "bad_beat_progressive", "hit_and_run_progressive", "straight_jack_progressive")),
     reconstruction="633a.7(s)",      # the discard rack permits reconstruction of each hand
     fault_section="633a.7(a)",      # every card dealt from a dealing shoe
+    link_hits=(("bad_beat_progressive",
+                "controller.rules.blackjack_side_payouts:bad_beat_meter_share"),
+               ("hit_and_run_progressive",
+                "controller.rules.blackjack_side_payouts:hit_and_run_meter_share"),
+               ("straight_jack_progressive",
+                "controller.rules.blackjack_side_payouts:straight_jack_meter_share")),
 )

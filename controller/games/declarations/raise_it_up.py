@@ -29,4 +29,5 @@ DECLARES = Declaration(
     linkable=(("progressive", "669a.12(e)(3)"),),
     reconstruction="669a.11(j)",      # the discard rack permits reconstruction of each hand
     fault_section="669a.13",      # its irregularities, device malfunctions among them
+    link_hits=(("progressive", "controller.rules.raise_it_up:progressive_meter_share"),),
 )

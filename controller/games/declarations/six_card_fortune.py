@@ -40,4 +40,5 @@ DECLARES = Declaration(
     linkable=(("progressive", "670a.12(d)(2)"),),
     reconstruction="670a.11(j)",      # the discard rack permits reconstruction of each hand
     fault_section="670a.13",      # its irregularities, device malfunctions among them
+    link_hits=(("progressive", "controller.rules.paigow:progressive_meter_share"),),
 )
