@@ -142,8 +142,11 @@ def test_every_game_has_one_declaration_and_one_simulated_play():
 # scenario answers, how a jackpot is shared) in the firmware, which a table without the wings
 # has; what only the lab loads (par, readings, strategy, a link's par) in the lab. The import
 # contracts cannot see a string: this is their check for the declarations' strings.
-# ("house_take": the floor's count of a poker pot, loaded from the game's own module, h34)
-FIRMWARE_FIELDS = ("model", "scenario", "jackpot_shares", "house_take")
+# ("house_take": the floor's count of a poker pot, loaded from the game's own module, h34;
+# "link_hits": the rules core's evaluator a link's controller checks a hit with, issue 31, the
+# same code the table settles with, so it is the firmware's though the floor loads it)
+FIRMWARE_FIELDS = ("model", "scenario", "jackpot_shares", "house_take", "link_hits",
+                   "link_paytable")
 LAB_FIELDS = ("par_sheets", "readings", "strategy", "linked_par")
 # the Declaration's fields that name no code (a new field that does is classified above)
 NOT_NAMES = ("game", "modules", "intervals", "no_more_bets_section", "count_handed_as",
@@ -158,6 +161,9 @@ def targets(d):
     for field in FIRMWARE_FIELDS + LAB_FIELDS:
         value = getattr(d, field, None)
         if value is None:
+            continue
+        if field == "link_hits":                # ((wager, "module:name"), ...)
+            out.extend((field, name) for _wager, name in value)
             continue
         if field == "strategy":
             value = "%s:%s" % value[:2]

@@ -413,7 +413,7 @@ class FloorLink:
         self.uplink.on_integrity.append(lambda a: ctl.note(
             "floor_integrity", seq=a["seq"], stream_seq=a["stream_seq"], why=a["why"]))
         console = getattr(self.runtime, "console", None)
-        if console is not None and hasattr(console, "say"):
+        if console is not None and hasattr(console, "announce"):
             self.uplink.on_integrity.append(lambda a: console.announce(
                 "*** FLOOR INTEGRITY: %s (no lock-out: the table's journal is intact; "
                 "tell the floor)" % a["why"]))
