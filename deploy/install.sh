@@ -260,7 +260,7 @@ fi
 # ---- 6. the software manifest, completion, man page ------------------------------------
 
 # The manifest: SHA-256 of every file of the firmware and of the dependencies that
-# decide outcomes (transitions, pokerkit, pyserial, with their versions), where the console's
+# decide outcomes (transitions, pokerkit, pyserial, cryptography, with their versions), where the console's
 # `verify` looks for it (controller/console/manifest.py). Written after the last pip step.
 run "$ROOT$VENV/bin/python" -m controller.cli manifest
 run install -D -m 0644 "$SRC/deploy/tablectl.bash-completion" "$ROOT$COMPLETION"

@@ -96,8 +96,8 @@ def test_usage_errors_are_one_line_starting_with_the_verb_exit_2(argv, verb, wor
 
 def test_manifest_verb_writes_the_software_and_the_outcome_dependencies(tmp_path):
     """`tablectl manifest` over an installed layout (site-packages holding tablectl and its
-    dependencies): the firmware's files, and transitions, pokerkit and pyserial with their
-    versions, nothing of the floor server, the lab or the simulator; `--check` then passes,
+    dependencies): the firmware's files, and transitions, pokerkit, pyserial and cryptography
+    (the signature on a linked hit, issue 31) with their versions, nothing of the floor server, the lab or the simulator; `--check` then passes,
     and fails naming a changed file."""
     from tests.site_packages import link_dependencies
     root = tmp_path / "site-packages"
@@ -110,7 +110,9 @@ def test_manifest_verb_writes_the_software_and_the_outcome_dependencies(tmp_path
     p = run("manifest", "--root", str(root), "--out", str(out))
     assert p.returncode == 0, p.stderr
     text = out.read_text()
-    for (dist, version), pkg in zip(versions.items(), ("transitions", "pokerkit", "serial")):
+    assert list(versions) == ["transitions", "pokerkit", "pyserial", "cryptography"]
+    for (dist, version), pkg in zip(versions.items(),
+                                    ("transitions", "pokerkit", "serial", "cryptography")):
         assert "%s %s" % (dist, version) in p.stdout
         assert "  %s-%s.dist-info/METADATA\n" % (dist, version) in text
         assert "  %s/__init__.py\n" % pkg in text

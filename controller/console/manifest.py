@@ -3,7 +3,8 @@
 What is signed (issue 32): the firmware, the packages `controller` (but for the floor server,
 controller/floor, and the lab's tools, controller/lab) and `drivers`, and the dependencies that
 decide outcomes (`OUTCOME_DEPENDENCIES`: transitions runs the game machines, pokerkit the
-poker room's hands, pyserial says what the devices say), each its package's files and its
+poker room's hands, pyserial says what the devices say, cryptography checks the signature
+on what a table sends a linked progressive), each its package's files and its
 METADATA (name and version). Nothing else: not the simulator, the floor server, the par
 solvers or another dependency, so a wording fix in a par sheet changes no table's signature.
 The same files on a development install (the firmware in the checkout, the dependencies
@@ -31,8 +32,10 @@ from controller.errors import ManifestError
 FIRMWARE = ("controller", "drivers")
 NOT_FIRMWARE = ("controller/floor", "controller/lab")
 # The dependencies that decide outcomes: distribution name -> import package.
+# cryptography: the Ed25519 signature on what a table sends a linked progressive, which
+# decides whether a jackpot is paid (issue 31, controller/wire/signing.py)
 OUTCOME_DEPENDENCIES = {"transitions": "transitions", "pokerkit": "pokerkit",
-                        "pyserial": "serial"}
+                        "pyserial": "serial", "cryptography": "cryptography"}
 COMMAND = "tablectl manifest"
 NAME = "tablectl.manifest"
 SKIP_DIRS = ("__pycache__",)
