@@ -27,6 +27,7 @@ from fractions import Fraction
 from controller.errors import RulesError
 from controller.lab.par import blackjack_bad_beat as bad_beat
 from controller.lab.par import blackjack_strategy as strategy
+from controller.lab.par.double_attack import classes as da_classes
 from controller.lab.par.sheet import LOSES
 from controller.rules import blackjack as bj
 from controller.rules import blackjack_side_payouts as side_payouts
@@ -202,12 +203,14 @@ DECIDED_BY = {
 }
 
 
-def initial_cards_counts(wager, decks):
+def initial_cards_counts(wager, decks, shoe=None):
     """({hands paid: ordered draws}, all ordered draws) over the player's two cards, the up
-    card and, where the rules core asks for it, the hole card."""
+    card and, where the rules core asks for it, the hole card, from `decks` standard decks
+    or from `shoe` (a list of cards, repeats allowed: the tests' reduced multi-deck shoes,
+    brute-forced card by card in tests/par/test_par_multideck.py)."""
     looks, decide = DECIDED_BY[wager]
-    cls = _classes(decks)
-    n = len(cls) * decks
+    cls = _classes(decks) if shoe is None else da_classes(shoe)
+    n = sum(m for _, m in cls)
     counts = {}
 
     def add(hands, ways):
