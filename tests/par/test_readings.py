@@ -334,3 +334,19 @@ def test_riu_progressive_as_read_loses_the_folds_of_the_optimal_strategy():
     assert taken == 1 - Fraction(total) / n
     with pytest.raises(ValueError):
         RP.payouts(meter=100050, wager=100)    # a share of the meter not in whole wagers
+
+
+@pytest.mark.reg("669a.11(f)", "669a.12(e)(5)")
+def test_the_envy_reading_of_a_folded_hand_is_priced_both_ways():
+    """Issue 36: a folded A-K-Q suited kept on the table pays the others' Envy Bonus. The
+    schedule's $100 spades and $25 other suits on $1, each suit's A-K-Q one three-card hand
+    in 22,100; the optimal strategy never folds it, so only a folding player moves the hold."""
+    from fractions import Fraction
+    from controller.lab.par import raise_it_up_readings as riu
+    assert riu.envy_per_unit() == Fraction(100 + 3 * 25, 22100)        # dollars on $1
+    assert riu.akq_suited_fold_share() == 0
+    r = readings.by_key("riu-envy-folded-hand")
+    (opt_taken, opt_alt), (fold_taken, fold_alt) = r.figures()
+    assert opt_taken == opt_alt == fold_taken
+    assert fold_alt - fold_taken == pytest.approx(175 / 22100, abs=1e-12)
+    assert r.flagged() and "moves the hold by 0.79%" in r.line()
