@@ -18,7 +18,7 @@ DECLARES = Declaration(
     par_sheets="controller.lab.par.blackjack",
     readings="controller.lab.par.blackjack_readings:BLACKJACK",
     par_configured=True,
-    strategy=("controller.lab.par.blackjack_strategy", "strategy_text", (GAME,)),
+    strategy=("controller.lab.par.blackjack_exact", "strategy_text", (GAME,)),
     scenario="controller.games.blackjack.scenario:BlackjackScenario",
     jackpot_shares="controller.rules.blackjack_side_payouts:share_jackpot",   # 633a.7(o)
     # 633a.7(o): the three progressives; the texts set no minimum reset or rate for them

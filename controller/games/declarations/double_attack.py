@@ -20,6 +20,6 @@ DECLARES = Declaration(
     par_sheets="controller.lab.par.double_attack",
     readings="controller.lab.par.blackjack_readings:DOUBLE_ATTACK",
     par_configured=True,
-    strategy=("controller.lab.par.blackjack_strategy", "strategy_text", (GAME,)),
+    strategy=("controller.lab.par.blackjack_exact", "strategy_text", (GAME,)),
     scenario="controller.games.blackjack.family_scenario:FamilyScenario",
 )

@@ -26,8 +26,9 @@ from fractions import Fraction
 
 from controller.errors import RulesError
 from controller.lab.par import blackjack_bad_beat as bad_beat
+from controller.lab.par import blackjack_exact
 from controller.lab.par import blackjack_strategy as strategy
-from controller.lab.par.double_attack import classes as da_classes
+from controller.lab.par.counting import classes as shoe_classes
 from controller.lab.par.sheet import LOSES
 from controller.rules import blackjack as bj
 from controller.rules import blackjack_side_payouts as side_payouts
@@ -48,16 +49,29 @@ class BaseGamePar:
         self.section = section
         self.rules = rules
         self.chart, self.edge = strategy.solve(rules)
+        # the printed chart played with every card seen removed (issue 36)
+        self.exact = blackjack_exact.ExactEdge(rules, self.chart, self.edge)
         self.note = note
 
     def house_edge(self):
-        return self.edge.house_edge()
+        return self.exact.house_edge()
+
+    def precision(self):
+        """What the figure's method gives, said with its figures: exact but for the split
+        rounds, whose share of the deals and of the figure is printed."""
+        return ("every round without a split exact over the shoe (the player's and the "
+                "dealer's draws with every card seen removed; floating point, about 1e-12); "
+                "the split rounds, %.4f%% of the deals and %+.4f%% of the Bet in the figure, "
+                "by the first-two-cards method (their draws without further removal); the "
+                "first-two-cards figure for the whole game is %.4f%%"
+                % (100 * self.exact.split_share, 100 * self.exact.split_part,
+                   100 * self.edge.house_edge()))
 
     def to_json(self):
         out = {"wager": "base_game", "wagers": self.wagers, "section": self.section,
                "strategy": "basic", "house_edge": round(self.house_edge(), 7),
-               "method": METHOD, "precision": "floating point, about 1e-12; printed to 7 "
-                                               "places"}
+               "house_edge_first_two_cards": round(self.edge.house_edge(), 7),
+               "method": METHOD, "precision": self.precision()}
         if self.rules.double_attack:
             out["double_attack_on"] = [strategy.chart_label(u) for u in strategy.VALUES
                                        if self.edge.double_attack[u]]
@@ -66,12 +80,14 @@ class BaseGamePar:
         return out
 
 
-METHOD = ("exact dealer outcome probabilities for each up card and each two-card player hand, "
-          "those three cards removed from the configured shoe and the hole card conditioned on "
-          "the card reader's no-Blackjack where it peeks; the player's later cards drawn from "
-          "that shoe without further removal; a total-dependent basic strategy chart (hard, "
-          "soft, pairs per up card) chosen on the shoe less the up card, played against the "
-          "exact probabilities of every initial deal; one player at the table")
+METHOD = ("a total-dependent basic strategy chart (hard, soft, pairs per up card) chosen on the "
+          "shoe less the up card, the one `tablectl strategy` prints, played card by card: for "
+          "each up card and two-card hand the player's draws from the shoe as every card he "
+          "drew left it, the dealer's outcome from the shoe less all the player's cards, the "
+          "hole card (unseen) priced as the card after the player's draws and conditioned "
+          "jointly on the card reader's no-Blackjack where it peeks "
+          "(controller/lab/par/blackjack_exact.py); split rounds by the first-two-cards method; "
+          "one player at the table")
 
 
 def base_game(options=None):
@@ -209,7 +225,7 @@ def initial_cards_counts(wager, decks, shoe=None):
     or from `shoe` (a list of cards, repeats allowed: the tests' reduced multi-deck shoes,
     brute-forced card by card in tests/par/test_par_multideck.py)."""
     looks, decide = DECIDED_BY[wager]
-    cls = _classes(decks) if shoe is None else da_classes(shoe)
+    cls = _classes(decks) if shoe is None else shoe_classes(shoe)
     n = sum(m for _, m in cls)
     counts = {}
 
