@@ -55,7 +55,8 @@ def test_simulated_readings_agree_with_a_smaller_run_of_the_same_seed():
     flags what the document flags. The same seed makes this deterministic, not a gamble."""
     simulated = [(r, line) for r, line in _doc_lines()
                  if isinstance(r, reading.SimulatedReading)]
-    assert {r.key for r, _ in simulated} == {"scf-pushes", "scf-double-down-returned"}
+    assert {r.key for r, _ in simulated} == {"scf-pushes", "scf-double-down-returned",
+                                             "scf-ace-or-joker-low", "scf-joker-wheel"}
     for r, line in simulated:
         doc = _figures(line)
         small = r.estimate(SMALL)
@@ -63,6 +64,10 @@ def test_simulated_readings_agree_with_a_smaller_run_of_the_same_seed():
         assert "n = %s rounds" % format(small["rounds"] * H.SHUFFLES // SMALL, ",") in line
         for (mean, (lo, hi)), full in zip(small["holds"] + small["moves"][1:],
                                           (doc[0], doc[3], doc[6])):
+            if hi == lo == mean == 0 and full != doc[0] and full != doc[3]:
+                # a move on hands so rare (the joker cases) that SMALL shuffles hold none:
+                # nothing to bound it with; the slow test checks the whole line
+                continue
             assert lo - 1e-9 <= full / 100 <= hi + 1e-9, (r.key, full, lo, hi)
         assert ("FLAGGED" in line) == r.flagged(SMALL)
 
