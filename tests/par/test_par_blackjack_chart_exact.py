@@ -3,6 +3,7 @@ issue 36), against a deal-out in table order on a reduced shoe: the up card, the
 (before the player's draws), the reader's peek, the player's draws by the chart, the dealer's
 draws to 17, all without replacement, in exact fractions. The old method (the player's later
 cards drawn from the shoe less his first two, the dealer ignoring them) misses it."""
+import os
 from fractions import Fraction
 
 import pytest
@@ -150,3 +151,38 @@ def test_the_sheets_print_the_exact_figure_with_its_split_share():
         assert j["house_edge"] == round(ex.house_edge(), 7)
         assert "split" in j["precision"] and "%.4f%%" % (100 * ex.split_share) in j["precision"]
         assert j["house_edge_first_two_cards"] == round(printed.house_edge(), 7)
+        fixed = X.ExactEdge(rules, X.corrected_chart(chart, X.recorded_cells(rules)), printed)
+        assert j["house_edge_corrected_chart"] == round(fixed.house_edge(), 7) < j["house_edge"]
+        assert len(j["chart_cells_losing"]) == len(X.recorded_cells(rules))
+
+
+@pytest.mark.reg("581.10(a)", "633a.7(m)")
+@pytest.mark.parametrize("game", ["blackjack", "double-attack-blackjack"])
+def test_each_recorded_losing_cell_gains_on_its_own_up_card(game):
+    """The recorded cells (blackjack_exact.RECORDED_CELLS) of the printed chart: changed alone,
+    each gains what is recorded against its up card, every card seen removed."""
+    rules = s.blackjack_rules() if game == "blackjack" else s.double_attack_rules()
+    chart, _ = s.solve(rules)
+    cells = X.recorded_cells(rules)
+    assert cells
+    for up, key, own, act, gain in cells:
+        assert chart[up][key] == own
+        pricer = X.DealerPricer(up, rules)
+        base = X._up_value(rules, dict(chart[up]), up, pricer)
+        fixed = dict(chart[up])
+        fixed[key] = act
+        assert X._up_value(rules, fixed, up, pricer) - base == pytest.approx(gain, rel=1e-6)
+        assert gain > 0
+
+
+@pytest.mark.skipif(not os.environ.get("TABLECTL_SLOW"),
+                    reason="every cell of both charts, about four minutes: TABLECTL_SLOW=1")
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["blackjack", "double-attack-blackjack"])
+def test_the_recorded_losing_cells_are_every_cell_that_loses(game):
+    rules = s.blackjack_rules() if game == "blackjack" else s.double_attack_rules()
+    chart, _ = s.solve(rules)
+    cells, _ = X.losing_cells(rules, chart)
+    recorded = X.recorded_cells(rules)
+    assert [c[:4] for c in cells] == [c[:4] for c in recorded]
+    assert [c[4] for c in cells] == pytest.approx([c[4] for c in recorded], rel=1e-6)

@@ -56,6 +56,20 @@ class BaseGamePar:
     def house_edge(self):
         return self.exact.house_edge()
 
+    def corrected(self):
+        """Beside the chart's hold: the cells of the chart that lose to another action with
+        every card seen removed, and the hold of the chart with them corrected (recorded
+        for the default rules, blackjack_exact.losing_cells)."""
+        cells = blackjack_exact.recorded_cells(self.rules)
+        if cells is None:
+            return {"chart_cells_losing": "not checked for this configuration "
+                                          "(blackjack_exact.losing_cells, minutes of CPU)"}
+        fixed = blackjack_exact.ExactEdge(
+            self.rules, blackjack_exact.corrected_chart(self.chart, cells), self.edge)
+        return {"chart_cells_losing": [blackjack_exact.cell_words(self.rules, u, k, o, a)
+                                       for u, k, o, a, _ in cells],
+                "house_edge_corrected_chart": round(fixed.house_edge(), 7)}
+
     def precision(self):
         """What the figure's method gives, said with its figures: exact but for the split
         rounds, whose share of the deals and of the figure is printed."""
@@ -72,6 +86,7 @@ class BaseGamePar:
                "strategy": "basic", "house_edge": round(self.house_edge(), 7),
                "house_edge_first_two_cards": round(self.edge.house_edge(), 7),
                "method": METHOD, "precision": self.precision()}
+        out.update(self.corrected())
         if self.rules.double_attack:
             out["double_attack_on"] = [strategy.chart_label(u) for u in strategy.VALUES
                                        if self.edge.double_attack[u]]

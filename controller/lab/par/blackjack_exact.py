@@ -206,4 +206,118 @@ def strategy_text(game, options=None):
     new = ("house edge under this chart: %.4f%% of the Bet (every card seen removed, split "
            "rounds by the first two cards; %.4f%% with every draw by the first two cards)"
            % (100 * exact.house_edge(), 100 * edge.house_edge()))
-    return s.render_chart(rules, strategy, edge).replace(old, new)
+    text = s.render_chart(rules, strategy, edge).replace(old, new)
+    cells = recorded_cells(rules)
+    if cells:
+        fixed = ExactEdge(rules, corrected_chart(strategy, cells), edge)
+        text += ("cells that lose to another action with every card seen removed (the chart "
+                 "with them corrected: %.4f%%):\n" % (100 * fixed.house_edge()))
+        text += "".join("  %s\n" % cell_words(rules, *c[:4]) for c in cells)
+    return text
+
+
+def _up_value(rules, chart_up, up, pricer):
+    """The expected net, per unit of the hand, of the rounds against `up` that the chart
+    plays without a split and that the reader lets go on (the part a cell of the chart can
+    change here), every card seen removed."""
+    shoe = rules.shoe()
+    after_up = s._without(shoe, up)
+    exact = ExactHand(rules, chart_up, pricer)
+    total = 0.0
+    for a, b in s._pairs():
+        pp = s._pair_probability(after_up, a, b)
+        if not pp or {a, b} == {ACE, TEN} or chart_splits(chart_up, a, b, rules):
+            continue
+        tot, soft = s.hand_state([a, b])
+        total += pp * exact.value(tot, soft, True, s._without(after_up, a, b))
+    return total
+
+
+def _alternatives(rules, key):
+    """The actions a chart cell could hold instead of its own."""
+    if key[0] == "after_double":
+        return (s.STAND, s.SURRENDER)
+    if key[0] not in ("hard", "soft"):
+        return ()
+    kind, total, first, late, _ = key
+    acts = [s.STAND, s.HIT]
+    if (first or rules.double_cards == "any") and total < 21 and (
+            rules.double_totals is None or (kind == "hard" and total in rules.double_totals)):
+        acts.append(s.DOUBLE)
+    if rules.surrender == "any" or (rules.surrender == "late" and late):
+        acts.append(s.SURRENDER)
+    return tuple(acts)
+
+
+def losing_cells(rules, strategy, ups=VALUES):
+    """[(up, cell, the chart's action, the better action, gain per unit of the hand against
+    that up card)]: each cell of the printed chart (outside pairs and split aces) whose
+    action, changed alone, gives less than another with every card seen removed; and the
+    corrected chart, every such cell changed (one pass, best gain first per up card)."""
+    out = []
+    corrected = {}
+    for up in ups:
+        chart_up = dict(strategy[up])
+        pricer = DealerPricer(up, rules)
+        base = _up_value(rules, chart_up, up, pricer)
+        for key in sorted(k for k in chart_up if k[0] in ("hard", "soft", "after_double")):
+            own = chart_up[key]
+            best = (0.0, own)
+            for act in _alternatives(rules, key):
+                if act == own:
+                    continue
+                chart_up[key] = act
+                gain = _up_value(rules, chart_up, up, pricer) - base
+                chart_up[key] = own
+                if gain > max(best[0], 1e-12):
+                    best = (gain, act)
+            if best[1] != own:
+                out.append((up, key, own, best[1], best[0]))
+        fixed = dict(chart_up)
+        for u, key, own, act, gain in out:
+            if u == up:
+                fixed[key] = act
+        corrected[up] = fixed
+    return out, corrected
+
+
+# losing_cells of each game's default rules (about two minutes of CPU each, over the 30 s of
+# `par --all`), recorded: tests/par/test_par_blackjack_chart_exact.py recomputes them under
+# TABLECTL_SLOW=1 and checks each recorded cell's gain on its own up card in the fast suite.
+# {rules_key: [(up, cell, the chart's action, the better action, gain per unit of the hand)]}
+RECORDED_CELLS = {
+    s.rules_key(s.double_attack_rules()): [
+        (4, ("soft", 17, False, False, False), s.HIT, s.DOUBLE, 2.2880849272e-05),
+        (10, ("hard", 11, False, False, False), s.HIT, s.DOUBLE, 1.4835196609e-04)],
+    s.rules_key(s.blackjack_rules()): [
+        (5, ("soft", 13, True, True, False), s.HIT, s.DOUBLE, 3.0107342981e-05),
+        (10, ("hard", 16, False, False, False), s.HIT, s.STAND, 4.8913392205e-05)],
+}
+
+
+def recorded_cells(rules):
+    """The recorded losing cells of `rules`, or None where they were not computed (a
+    configuration other than the defaults: losing_cells computes them, in minutes)."""
+    return RECORDED_CELLS.get(s.rules_key(rules))
+
+
+def corrected_chart(strategy, cells):
+    """The chart with each losing cell changed to its better action."""
+    out = {up: dict(c) for up, c in strategy.items()}
+    for up, key, _, act, _ in cells:
+        out[up][key] = act
+    return out
+
+
+def cell_words(rules, up, key, own, act):
+    """'hard 16 after a hit against 10: hit -> stand' as a lab reads it."""
+    two = rules.double_cards == "two" or rules.surrender == "late"   # the chart tells them
+    if key[0] == "after_double":
+        where = "%d after doubling" % key[1]
+    elif key[0] in ("hard", "soft"):
+        where = "%s %d%s" % (key[0], key[1], " on the first two cards" if key[2]
+                             else " after a hit" if two else " (any number of cards)")
+    else:
+        where = str(key)
+    return "%s against %s: %s -> %s" % (where, s.chart_label(up), s.ACTION_WORDS[own],
+                                         s.ACTION_WORDS[act])
