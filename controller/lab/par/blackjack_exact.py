@@ -160,16 +160,7 @@ class ExactEdge:
             pricer = DealerPricer(up, rules)
             exact = ExactHand(rules, strategy[up], pricer)
             blackjack_part = play_part = split_part = 0.0
-            for a, b in s._pairs():
-                pp = s._pair_probability(after_up, a, b)
-                if not pp:
-                    continue
-                counts = s._without(after_up, a, b)
-                player_bj = {a, b} == {ACE, TEN}
-                p_dbj = 0.0
-                if up in rules.peek_ups:
-                    hole = TEN if up == ACE else ACE
-                    p_dbj = counts[hole] / sum(counts)
+            for a, b, pp, counts, player_bj, p_dbj in s.initial_deals(rules, after_up, up):
                 blackjack_part += pp * p_dbj * (0.0 if player_bj else -1.0)
                 if player_bj:
                     play_part += pp * (1 - p_dbj) * float(rules.blackjack_pays)
@@ -224,12 +215,11 @@ def _up_value(rules, chart_up, up, pricer):
     after_up = s._without(shoe, up)
     exact = ExactHand(rules, chart_up, pricer)
     total = 0.0
-    for a, b in s._pairs():
-        pp = s._pair_probability(after_up, a, b)
-        if not pp or {a, b} == {ACE, TEN} or chart_splits(chart_up, a, b, rules):
+    for a, b, pp, counts, player_bj, _ in s.initial_deals(rules, after_up, up):
+        if player_bj or chart_splits(chart_up, a, b, rules):
             continue
         tot, soft = s.hand_state([a, b])
-        total += pp * exact.value(tot, soft, True, s._without(after_up, a, b))
+        total += pp * exact.value(tot, soft, True, counts)
     return total
 
 
