@@ -1,8 +1,9 @@
-"""The printed chart's house edge with every card seen removed (controller/lab/par/blackjack_exact.py,
-issue 36), against a deal-out in table order on a reduced shoe: the up card, the hole card
-(before the player's draws), the reader's peek, the player's draws by the chart, the dealer's
-draws to 17, all without replacement, in exact fractions. The old method (the player's later
-cards drawn from the shoe less his first two, the dealer ignoring them) misses it."""
+"""The printed chart's house edge with every card seen removed (issue 36,
+controller/lab/par/blackjack_exact.py), against a deal-out in table order on a reduced shoe:
+the up card, the hole card (before the player's draws), the reader's peek, the player's draws
+by the chart, the dealer's draws to 17, all without replacement, in exact fractions. The old
+method (the player's later cards drawn from the shoe less his first two, the dealer ignoring
+them) misses it."""
 import os
 from fractions import Fraction
 

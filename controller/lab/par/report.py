@@ -141,8 +141,8 @@ def readings_table(compute=False):
         out.append({"key": r.key, "reading": r.title, "wager": r.wager, "as_read": r.taken,
                     "otherwise": r.alternative,
                     "figures": r.line() if compute else
-                    "priced in docs/interpretations.md; `tablectl par --all --html FILE --readings` "
-                    "computes them here (about two minutes)"})
+                    "priced in docs/interpretations.md; `tablectl par --all --html FILE "
+                    "--readings` computes them here (about two minutes)"})
     return out
 
 
