@@ -51,6 +51,7 @@ class BaseGamePar:
         self.chart, self.edge = strategy.solve(rules)
         # the printed chart played with every card seen removed (issue 36)
         self.exact = blackjack_exact.ExactEdge(rules, self.chart, self.edge)
+        self._corrected = None
         self.note = note
 
     def house_edge(self):
@@ -60,15 +61,21 @@ class BaseGamePar:
         """Beside the chart's hold: the cells of the chart that lose to another action with
         every card seen removed, and the hold of the chart with them corrected (recorded
         for the default rules, blackjack_exact.losing_cells)."""
+        if self._corrected is not None:
+            return dict(self._corrected)          # to_json is asked more than once
         cells = blackjack_exact.recorded_cells(self.rules)
         if cells is None:
-            return {"chart_cells_losing": "not checked for this configuration "
-                                          "(blackjack_exact.losing_cells, minutes of CPU)"}
+            self._corrected = {"chart_cells_losing": "not checked for this configuration "
+                                                     "(blackjack_exact.losing_cells, minutes "
+                                                     "of CPU)"}
+            return dict(self._corrected)
         fixed = blackjack_exact.ExactEdge(
             self.rules, blackjack_exact.corrected_chart(self.chart, cells), self.edge)
-        return {"chart_cells_losing": [blackjack_exact.cell_words(self.rules, u, k, o, a)
-                                       for u, k, o, a, _ in cells],
-                "house_edge_corrected_chart": round(fixed.house_edge(), 7)}
+        self._corrected = {"chart_cells_losing": [blackjack_exact.cell_words(self.rules, u, k,
+                                                                             o, a)
+                                                  for u, k, o, a, _ in cells],
+                           "house_edge_corrected_chart": round(fixed.house_edge(), 7)}
+        return dict(self._corrected)
 
     def precision(self):
         """What the figure's method gives, said with its figures: exact but for the split
