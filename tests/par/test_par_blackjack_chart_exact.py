@@ -23,10 +23,12 @@ def _total(values):
     return t + 10 if ACE in values and t + 10 <= 21 else t
 
 
-def _dealer_finals(hand, counts):
-    """{final total or 22: Fraction}: the dealer draws to 17 and stands on every 17."""
+def _dealer_finals(hand, counts, hit_soft_17=False):
+    """{final total or 22: Fraction}: the dealer draws to 17 and stands on every 17 (or, the
+    alternative reading, draws to a soft 17)."""
     t = _total(hand)
-    if t >= 17:
+    soft = ACE in hand and sum(hand) + 10 <= 21
+    if t >= 17 and not (hit_soft_17 and soft and t == 17):
         return {min(t, 22): Fraction(1)}
     n = sum(counts[1:])
     out = {}
@@ -34,7 +36,7 @@ def _dealer_finals(hand, counts):
         c = counts[v]
         if c:
             counts[v] -= 1
-            for f, p in _dealer_finals(hand + [v], counts).items():
+            for f, p in _dealer_finals(hand + [v], counts, hit_soft_17).items():
                 out[f] = out.get(f, 0) + p * Fraction(c, n)
             counts[v] += 1
     return out
@@ -61,19 +63,17 @@ def _deal_out(rules, chart_up, up, a, b):
 
 
 def _versus(rules, up, h, stake, t, counts):
-    if t > 21:
-        return -stake
-    finals = _dealer_finals([up, h], counts)
+    finals = _dealer_finals([up, h], counts, rules.hit_soft_17)
+    if t > 21:                      # the alternative reading: a bust ties a busted dealer
+        return -stake * (1 - finals.get(22, 0) if rules.bust_pushes_on_dealer_bust else 1)
     return stake * sum(p * (1 if f == 22 else (t > f) - (t < f)) for f, p in finals.items())
 
 
 def _player(rules, play, chart_up, up, h, hand, counts):
     t = _total(hand)
     soft = ACE in hand and sum(hand) + 10 <= 21
-    if t > 21:
-        return Fraction(-1)
-    if t == 21:
-        return _versus(rules, up, h, 1, 21, counts)
+    if t >= 21:                                         # 21 stands, over 21 has bust
+        return _versus(rules, up, h, 1, t, counts)
     act = play.action(t, soft, len(hand) == 2, False)
     if act == s.STAND:
         return _versus(rules, up, h, 1, t, counts)
@@ -109,15 +109,28 @@ def _small(rules):
 
 CASES = [("blackjack", 10, 7, 5), ("blackjack", 6, 9, 3), ("blackjack", ACE, 8, 8),
          ("double-attack-blackjack", 10, 7, 5), ("double-attack-blackjack", 9, 6, 5),
-         ("double-attack-blackjack", 6, 2, 3), ("double-attack-blackjack", ACE, 9, 4)]
+         ("double-attack-blackjack", 6, 2, 3), ("double-attack-blackjack", ACE, 9, 4),
+         ("double-attack-blackjack/alternatives", 10, 7, 5),
+         ("double-attack-blackjack/alternatives", ACE, 9, 4),
+         ("double-attack-blackjack/alternatives", 7, 2, 5)]
+
+
+def _rules(game):
+    """The game's rules; '/alternatives': Double Attack under the readings not taken that
+    change a hand's play (the dealer draws to soft 17, a bust ties a busted dealer)."""
+    if game == "blackjack":
+        return s.blackjack_rules()
+    if game.endswith("/alternatives"):
+        return s.double_attack_rules(hit_soft_17=True, bust_pushes_on_dealer_bust=True)
+    return s.double_attack_rules()
 
 
 @pytest.mark.reg("581.7(n)", "581.10(a)", "581.9(a)", "633a.7(m)")
 @pytest.mark.parametrize("game, up, a, b", CASES)
 def test_each_hand_equals_a_deal_out_in_table_order_where_the_old_method_does_not(game, up,
                                                                                   a, b):
-    rules = _small(s.blackjack_rules() if game == "blackjack" else s.double_attack_rules())
-    chart, _ = s.solve(s.blackjack_rules() if game == "blackjack" else s.double_attack_rules())
+    rules = _small(_rules(game))
+    chart, _ = s.solve(_rules(game))
     chart_up = dict(chart[up])
     chart_up[("pair", a)] = None                         # play the pair as it is
     want = _deal_out(rules, chart_up, up, a, b)

@@ -95,9 +95,18 @@ class ExactHand:
         """P(the hole card, taken after the player's cards, gives the dealer no Blackjack)."""
         return float(self.pricer.joint(counts).sum())
 
+    def _bust(self, counts, stake):
+        """A busted hand loses its stake (jointly with no dealer Blackjack); under the
+        alternative reading priced in docs/interpretations.md it ties a busted dealer."""
+        joint = self.pricer.joint(counts)
+        lose = float(joint.sum())
+        if self.rules.bust_pushes_on_dealer_bust:
+            lose -= float(joint[FINALS.index(BUST)])
+        return -stake * lose
+
     def _stand(self, total, counts, stake):
         if total > 21:
-            return -stake * self._no_blackjack(counts)
+            return self._bust(counts, stake)
         return stake * float(self.pricer.joint(counts) @ _STAND[total])
 
     def _after_double(self, total, counts):
@@ -112,7 +121,7 @@ class ExactHand:
     def value(self, total, soft, two_cards, counts):
         """Expected net, jointly with no dealer Blackjack, of the hand from here."""
         if total > 21:
-            return -self._no_blackjack(counts)
+            return self._bust(counts, 1.0)
         if total == 21:
             return self._stand(21, counts, 1.0)
         act = self.play.action(total, soft, two_cards, False)
