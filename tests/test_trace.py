@@ -15,6 +15,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 @pytest.fixture(scope="module")
 def texts():
+    """The texts, read once; only tests marked `regs` (skipped without the texts) ask."""
     return read_texts()
 
 
@@ -22,10 +23,12 @@ def letters(sec):
     return [p.labels[0] if p.labels else "" for p in sec.subsections]
 
 
+@pytest.mark.regs
 def test_the_regs_are_found_beside_the_repository():
     assert os.path.isdir(find_regs()), "../shared/regs must sit beside the repository"
 
 
+@pytest.mark.regs
 def test_every_section_of_the_seven_texts_is_read(texts):
     chapters = {}
     for n in texts:
@@ -36,6 +39,7 @@ def test_every_section_of_the_seven_texts_is_read(texts):
     assert texts["670a.13"].title == "Irregularities; invalid roll of dice"
 
 
+@pytest.mark.regs
 def test_lettered_subsections_run_without_a_gap(texts):
     for sec in texts.values():
         got = [x for x in letters(sec) if x]
@@ -43,6 +47,7 @@ def test_lettered_subsections_run_without_a_gap(texts):
     assert letters(texts["633a.7"])[-1] == "t" and letters(texts["581.13"])[-1] == "k"
 
 
+@pytest.mark.regs
 def test_a_paragraph_printed_straight_after_a_paytable_is_found(texts):
     # 669a.12(d) and (e) follow the Play and Blind paytables on the same line of the text
     assert letters(texts["669a.12"]) == ["a", "b", "c", "d", "e", "f"]
@@ -52,6 +57,7 @@ def test_a_paragraph_printed_straight_after_a_paytable_is_found(texts):
     assert {"669a.12(e)(1)", "669a.12(e)(2)", "669a.12(e)(5)"} <= names
 
 
+@pytest.mark.regs
 def test_roman_numerals_are_told_from_letters(texts):
     names = {p.name for p in texts["670a.2"].parts}
     assert {"670a.2(d)(1)(i)", "670a.2(d)(1)(ii)", "670a.2(d)(1)(iii)"} <= names
@@ -60,10 +66,12 @@ def test_roman_numerals_are_told_from_letters(texts):
     assert "v" not in letters(texts["581.3"])
 
 
+@pytest.mark.regs
 def test_a_cross_reference_at_a_sentence_end_is_not_a_heading(texts):
     assert list(n for n in texts if n.startswith("581."))[:3] == ["581.1", "581.2", "581.3"]
 
 
+@pytest.mark.regs
 def test_the_poker_text_wrapped_mid_sentence_is_joined(texts):
     assert letters(texts["637a"]) == ["a", "b", "c", "d", "e"]
     assert "637a(e)(4)(i)" in {p.name for p in texts["637a"].parts}
@@ -73,6 +81,7 @@ def markers(*pairs):
     return [(nodeid, list(secs)) for nodeid, *secs in pairs]
 
 
+@pytest.mark.regs
 def test_a_marker_naming_a_subsection_the_texts_do_not_have_is_a_problem():
     m = mx.build(markers=markers(("tests/x.py::test_a", "581.13(z)"),
                                  ("tests/x.py::test_b", "633a.13"),
@@ -82,6 +91,7 @@ def test_a_marker_naming_a_subsection_the_texts_do_not_have_is_a_problem():
     assert not any("test_b" in p for p in m["problems"])   # 633a.13: cited by the texts
 
 
+@pytest.mark.regs
 def test_an_enforced_subsection_without_a_test_is_a_problem():
     m = mx.build(markers=[])
     problems = set(m["problems"])
@@ -89,6 +99,7 @@ def test_an_enforced_subsection_without_a_test_is_a_problem():
     assert not any(p.startswith("581.14(a) ") for p in problems)     # outside: surveillance
 
 
+@pytest.mark.regs
 def test_classes_name_only_real_subsections_with_a_class_and_reason():
     doc = mx.load_classes()
     texts_ = read_texts()
@@ -97,6 +108,7 @@ def test_classes_name_only_real_subsections_with_a_class_and_reason():
     assert {e["class"] for e in doc["units"].values()} <= set(mx.CLASSES)
 
 
+@pytest.mark.regs
 def test_the_suite_passes_its_own_trace_check():
     """What CI holds the suite to: every enforced subsection has a test naming it, and every
     section a test names is in the texts (or cited by them)."""
@@ -105,6 +117,7 @@ def test_the_suite_passes_its_own_trace_check():
     assert proc.returncode == 0, proc.stderr
 
 
+@pytest.mark.regs
 def test_the_page_and_json_are_written(tmp_path):
     out = tmp_path / "traceability.md"
     proc = subprocess.run([sys.executable, "-m", "controller.cli", "trace", "--out", str(out)],

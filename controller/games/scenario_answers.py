@@ -16,8 +16,8 @@ from controller.rules import cards as C
 
 class ScenarioAnswers:
     """A game's answers to a scenario runner. Needs the model (its GAME and round data, read
-    only: an answer is turned into an event the runner feeds). Offers deck, answer,
-    reader_answer, refusal, summary."""
+    only: an answer is turned into an event the runner feeds). Offers deck, burn_section,
+    answer, reader_answer, refusal, summary."""
 
     def __init__(self, model):
         self.model = model
@@ -25,6 +25,12 @@ class ScenarioAnswers:
     def deck(self):
         """The whole batch a scenario's listed cards are the top of, as card codes in the deck's
         own order; None for a game not played with cards."""
+        return None
+
+    def burn_section(self):
+        """The section by which the table burns the first card of a new shoe before the
+        round (581.7(c), 633a.7(c)), or None for a game that burns none there (a burn inside
+        the round, Flop Poker's before the flop, is a card the round asks for)."""
         return None
 
     def answer(self, pending, doc):

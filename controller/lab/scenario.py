@@ -152,6 +152,7 @@ class Runner:
         self.table = GameMachine(cls(cfg))
         self.model = self.table.model
         self.game = answers_for(self.model)
+        self.burn = None                    # the card burned when the shoe starts, if any
         self.cards = self.whole_shoe(doc)
         # what a game's own scenario answers read: the listed cards and the rest of the shoe
         self.shoe_doc = dict(doc, cards=list(self.cards))
@@ -204,7 +205,18 @@ class Runner:
                 continue                    # the game names what is wrong with it
             if pool.get(c):
                 pool[c] -= 1
-        return listed + [c for c in order for _ in range(pool[c])]
+        rest = [c for c in order for _ in range(pool[c])]
+        section = self.game.burn_section()
+        if section:
+            # The table burns the new shoe's first card (581.7(c), 633a.7(c)); the format
+            # leaves it out of `cards`, so it is the first card the listing does not name,
+            # reported on the shuffle as a live table reports it and counted against the batch.
+            if not rest:
+                raise ScenarioError("cards: the listed cards leave no card of the batch for the "
+                                    "burn card the table takes when the shoe starts (%s); the "
+                                    "burn card is not listed" % section)
+            self.burn = rest.pop(0)
+        return listed + rest
 
     def feed(self, kind, data=None, where=None):
         try:
@@ -222,6 +234,8 @@ class Runner:
         shuffle = {"stack": self.cards, "scenario": self.doc}
         if self.doc.get("deck"):
             shuffle["deck"] = self.doc["deck"]
+        if self.burn is not None:
+            shuffle["burn"] = self.burn
         self.feed("shuffle", shuffle, "cards")
         for seat, wagers in sorted(self.doc["seats"].items()):
             if not isinstance(wagers, dict):

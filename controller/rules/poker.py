@@ -388,7 +388,11 @@ def evaluate3(hand):
     flush = (a >> 48) & 3 == (b >> 48) & 3 == (c >> 48) & 3
     if ra == rb == rc:
         return T_THREE_OF_A_KIND << 12 | ra << 8
-    if ra == rb or rb == rc:
+    # Only a shoe of more than one deck holds two identical cards (7h 7h 9h): three cards
+    # of one suit are a flush whatever their ranks (633a.7(g)(8)), and the flush outranks
+    # the pair in every three-card list, so a suited pair falls through to the flush below
+    # (no straight holds a pair); suited trips stay three of a kind, the higher hand.
+    if not flush and (ra == rb or rb == rc):
         pair = rb
         kick = rc if ra == rb else ra
         return T_PAIR << 12 | pair << 8 | kick << 4

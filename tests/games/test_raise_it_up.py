@@ -489,14 +489,29 @@ def test_collected_before_6th_street_is_revealed():
     assert results(t) == {"1": {"ante": ("lose", -500), "blind": ("lose", -500)}}
 
 
+@pytest.mark.reg("669a.11(f)", "669a.11(g)", "669a.12(e)(5)")
+def test_a_folded_hand_left_on_the_table_for_its_side_wager_still_earns_envy_bonuses():
+    """669a.11(f) leaves a folded hand with a Progressive Payout or Six Card Bonus Wager on the
+    table until "any Envy Bonus is settled"; (g) takes only its player's Progressive Payout:
+    the folded A-K-Q suited still pays the other players their Envy Bonus ($25 on $1)."""
+    for side in ("progressive", "six_card_bonus"):
+        t = opened()
+        dealt(t, {1: dict(A500, **{side: 100}), 2: dict(A500, progressive=100)},
+              {"1": ["Ad", "Kd", "Qd"], "2": ["2c", "7h", "9s"]}, ["3s", "5h", "Jc"])
+        drive(t, actions=[(1, "check"), (2, "play", 500), (1, "check"), (1, "fold")])
+        assert tuple(t.model.results["2"]["envy"]) == ("win", 2500), side
+        assert "envy" not in t.model.results["1"]                  # never for his own hand
+        if side == "progressive":
+            assert tuple(t.model.results["1"]["progressive"]) == ("lose", -100)
+
+
 @pytest.mark.reg("669a.11(f)")
-def test_a_folded_hand_is_withdrawn_and_earns_no_one_an_envy_bonus():
+def test_a_folded_hand_without_a_side_wager_is_discarded_and_earns_no_one_an_envy_bonus():
     t = opened()
-    dealt(t, {1: dict(A500, progressive=100), 2: dict(A500, progressive=100)},
+    dealt(t, {1: A500, 2: dict(A500, progressive=100)},
           {"1": ["Ad", "Kd", "Qd"], "2": ["2c", "7h", "9s"]}, ["3s", "5h", "Jc"])
     drive(t, actions=[(1, "check"), (2, "play", 500), (1, "check"), (1, "fold")])
     assert "envy" not in t.model.results["2"]
-    assert tuple(t.model.results["1"]["progressive"]) == ("lose", -100)
 
 
 # ---- "no more bets" and the progressive lock-out (669a.8(b)) --------------------------------
@@ -565,13 +580,15 @@ def test_snapshot_mid_round_restores_in_a_fresh_process_with_the_same_settlement
               "envy": ["win", 50000]},
         # two: A-K-Q of spades is a Pair Plus straight flush, 40 to 1; with Jh 3s Kc a pair
         # of kings: Play 1 to 1, Blind pushes; the meter 300000 + 14 + 14 + 70 less its $1;
-        # no Envy: seat 5's hearts were folded
+        # $25 Envy for seat 5's hearts, folded but left on the table by its Progressive
+        # Payout Wager (669a.11(f))
         "2": {"pair_plus": ["win", 8000], "ante": ["win", 500], "play": ["win", 1500],
-              "blind": ["push", 0], "progressive": ["win", 300098 - 100]},
+              "blind": ["push", 0], "progressive": ["win", 300098 - 100],
+              "envy": ["win", 2500]},
         # one: Jc Jd 3h + Jh 3s Kc is a full house: Play 6 to 1, Blind 4 to 1, Six Card
-        # Bonus 25 to 1; $100 Envy for seat 2's spades, none for seat 5's folded hearts
+        # Bonus 25 to 1; $100 Envy for seat 2's spades and $25 for seat 5's folded hearts
         "1": {"ante": ["win", 500], "play": ["win", 6000], "blind": ["win", 2000],
-              "progressive": ["lose", -100], "envy": ["win", 10000],
+              "progressive": ["lose", -100], "envy": ["win", 12500],
               "six_card_bonus": ["win", 2500]}}
     assert t.model.results == expected
     assert json.loads(p.stdout) == [

@@ -183,6 +183,6 @@ def test_sheets_price_the_base_game_insurance_and_bust_it():
         assert j["wager"] == s.wager and j["section"].startswith("581.12")
     base = sheets[0].to_json()
     assert base["strategy"] == "basic" and base["wagers"] == ["bet", "double_attack", "double_down"]
-    assert 0.004 < base["house_edge"] < 0.006 and "exact dealer outcome" in base["method"]
+    assert 0.004 < base["house_edge"] < 0.006 and "every card he" in base["method"]
     assert base["double_attack_on"] == ["2", "3", "4", "5", "6", "7", "8"]
     assert sheets[2].to_json()["house_edge_exact"] == "70283/877836"

@@ -80,7 +80,10 @@ def test_six_card_bonus_counts_and_edges():
 def test_decision_wagers_are_listed_not_priced():
     sheets = raise_it_up.sheets()
     names = {s.wager: s.to_json() for s in sheets if isinstance(s, StrategyDependent)}
-    assert set(names) == {"ante", "blind", "play", "progressive"}
+    assert set(names) == {"ante", "blind", "play"}
+    # the Progressive Payout Wager is priced under the optimal strategy (issue 36)
+    (pp,) = [s.to_json() for s in sheets if s.wager == "progressive"]
+    assert pp["strategy"] == "optimal" and pp["meter_share"] > 0 and "exact" in pp["precision"]
     # ... and priced together under optimal play (tests/par/test_par_strategy_games.py)
     assert [s.wager for s in sheets if isinstance(s, StrategyPar)] == ["base_game"]
     assert all(j["strategy_dependent"] for j in names.values())

@@ -45,10 +45,11 @@ def test_report_renders_every_game_wager_and_chart_in_chromium(browser, tmp_path
     browser.get("file://" + path)
     assert browser.find_element(By.TAG_NAME, "h1").text.startswith("Par sheets")
     assert browser.find_element(By.ID, "version").text.startswith("tablectl ")
-    sig = browser.find_element(By.ID, "signature").text
+    sig = browser.find_element(By.ID, "firmware").text
     assert re.fullmatch(r"[0-9a-f]{64}", sig)
-    assert sig == manifest.signature(manifest.build())
-    assert [h.text for h in browser.find_elements(By.TAG_NAME, "h2")] == list(registry.GAMES)
+    assert sig == manifest.firmware_signature()         # what `tablectl manifest` gives
+    heads = browser.find_elements(By.TAG_NAME, "h2")
+    assert [h.text for h in heads if h.get_attribute("id") != "readings"] == list(registry.GAMES)
     sections = browser.find_elements(By.CSS_SELECTOR, "section.wager")
     assert len(sections) == sum(len(s) for _, s in all_sheets)
     ours = [(g, s) for g, sheets in all_sheets for s in sheets
@@ -105,3 +106,59 @@ def test_par_html_on_the_command_line(tmp_path):
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "cannot write the report" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+@pytest.mark.reg("669a.12(a)", "581.12(c)", "669a.12(e)")
+def test_report_carries_the_lab_fields_in_chromium_and_in_json(browser, tmp_path, all_sheets):
+    """Issue 36: per wager its standard deviation and hit frequency; the date, the
+    configuration and paytable hashes per game, the firmware signature (what `tablectl
+    manifest` gives), the readings table; the Raise It Up progressive priced, not
+    "strategy-dependent"; the same fields in `tablectl par --json`."""
+    from selenium.webdriver.common.by import By
+    from controller.lab.par import readings
+    info = dict(report.software(clock=lambda: 1764932400 * 10 ** 9))
+    path = str(tmp_path / "par.html")
+    report.write(path, all_sheets, info=info)
+    browser.get("file://" + path)
+    assert re.fullmatch(r"2025-12-05T\d\d:\d\d:00[+-]\d\d:\d\d",
+                        browser.find_element(By.ID, "date").text)
+    firmware = browser.find_element(By.ID, "firmware").text
+    assert re.fullmatch(r"[0-9a-f]{64}", firmware)
+    hashes = browser.find_elements(By.CSS_SELECTOR, "tr.hashes")
+    assert [h.get_attribute("data-game") for h in hashes] == list(registry.GAMES)
+    for h in hashes:
+        for cls in ("config-hash", "paytable-hash"):
+            assert re.fullmatch(r"[0-9a-f]{64}", h.find_element(By.CSS_SELECTOR, "." + cls).text)
+    rows = browser.find_elements(By.CSS_SELECTOR, "table.readings tr[data-key]")
+    assert [r.get_attribute("data-key") for r in rows] == [r.key for r in readings.READINGS]
+    # Pair Plus A: 5,660 of the 22,100 hands pay (pair or better); its deviation from the
+    # counts and nets written here
+    pp = browser.find_element(By.CSS_SELECTOR, 'section[data-game="raise-it-up-stud"]'
+                                               '[data-wager="pair_plus"]')
+    assert pp.find_element(By.CSS_SELECTOR, "b.hit").text == "%.4f%%" % (100 * 5660 / 22100)
+    counts = {40: 48, 30: 52, 6: 720, 4: 1096, 1: 3744, -1: 22100 - 5660}
+    mean = sum(n * c for n, c in counts.items()) / 22100
+    sd = (sum(n * n * c for n, c in counts.items()) / 22100 - mean * mean) ** 0.5
+    assert pp.find_element(By.CSS_SELECTOR, "b.sd").text == "%.4f" % sd
+    progressive = browser.find_element(By.CSS_SELECTOR, 'section[data-game="raise-it-up-stud"]'
+                                                        '[data-wager="progressive"]')
+    assert "strategy-dependent" not in progressive.text and "optimal" in progressive.text
+    assert "of the progressive meter" in progressive.text
+    blackjack = browser.find_element(By.CSS_SELECTOR, 'section[data-game="blackjack"]'
+                                                      '[data-wager="base_game"]')
+    assert report.NO_SPREAD in blackjack.text          # said, not made up
+    p = subprocess.run([sys.executable, "-m", "controller.cli", "par", "raise-it-up-stud",
+                        "--json"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    import json
+    doc = json.loads(p.stdout)
+    meta = doc["report"]
+    assert set(meta) >= {"date", "firmware_signature", "games", "readings"}
+    (game,) = meta["games"]
+    want = [h for h in hashes if h.get_attribute("data-game") == "raise-it-up-stud"][0]
+    assert game["paytable_hash"] == want.find_element(By.CSS_SELECTOR, ".paytable-hash").text
+    assert game["configuration_hash"] == want.find_element(By.CSS_SELECTOR,
+                                                           ".config-hash").text
+    ppj = [w for w in doc["wagers"] if w["wager"] == "pair_plus" and w["paytable"] == "A"][0]
+    assert ppj["hit_frequency"] == round(5660 / 22100, 7) and ppj["standard_deviation"] == \
+        round(sd, 7)

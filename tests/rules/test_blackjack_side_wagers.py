@@ -257,6 +257,11 @@ def test_super_match_needs_four_cards():
     ("Ks Qd", "Ah", "straight"),
     ("2h 9h", "Kh", "flush"),
     ("7s 7d", "4h", None),                  # a pair is not a winning hand
+    ("7h 7h", "9h", "flush"),               # three of one suit whatever their ranks (6 decks)
+    ("9h 7h", "7h", "flush"),               # the pair and the flush in either order
+    ("Kd Kd", "2d", "flush"),
+    ("Ah Ah", "Kh", "flush"),               # no straight in a pair: a flush only
+    ("7h 7h", "7h", "three_of_a_kind"),     # suited trips rank as the higher hand of the list
     ("Ks 2d", "Ah", None),                  # no wrap-around
 ])
 def test_three_card_poker_on_up_card_and_two_cards(player, up, hand):

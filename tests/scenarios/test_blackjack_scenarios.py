@@ -84,3 +84,18 @@ def test_the_files_pay_the_optional_wagers_at_their_default_odds():
 def test_the_default_blackjack_pays_3_to_2():
     out = scenario.play(_load(os.path.join(FOLDER, "blackjack-paid-at-once-against-2-to-9.json")))
     assert out["seats"]["1"]["wagers"]["blackjack"] == {"result": "win", "net": 1500}
+
+
+@pytest.mark.reg("633a.7(c)")
+def test_the_runner_burns_a_new_shoes_first_card_but_not_at_a_double_shoe():
+    """633a.7(c) burns the first card of each batch; (d)'s double shoe burns none. The burn
+    is the first card the listing leaves out, so all 312 cards listed leave none for it."""
+    runner = scenario.Runner({"game": GAME, "seats": {}})
+    every = list(runner.cards) + [runner.burn]
+    assert runner.burn == "2s" and len(every) == 312
+    doc = {"game": GAME, "cards": every, "seats": {"1": {"blackjack": 1000}},
+           "actions": [{"seat": 1, "action": "stand"}]}
+    with pytest.raises(scenario.ScenarioError, match=r"burn card .*633a\.7\(c\)"):
+        scenario.play(doc)
+    double = scenario.Runner(dict(doc, config={"options": {"double_shoe": True}}))
+    assert double.burn is None and len(double.cards) == 312 * 2

@@ -98,3 +98,32 @@ def test_a_card_listed_more_often_than_the_batch_holds_needs_deck_extra():
     doc["deck"] = {"extra": ["9s"]}
     out = scenario.play(doc)
     assert out["dealer"]["cards"][:2] == ["6h", "9s"]
+
+
+def _whole_batch_but(game, leave_out):
+    """Every card of the game's batch in the deck's order, less the codes in `leave_out`."""
+    runner = scenario.Runner({"game": game, "seats": {}})
+    batch = list(runner.cards) + [runner.burn]
+    for code in leave_out:
+        batch.remove(code)
+    return batch
+
+
+@pytest.mark.reg("581.7(c)")
+def test_the_runner_burns_the_new_batchs_first_card_as_the_table_does():
+    """A listing of all 384 cards leaves none for the burn card, which the format does not
+    list: refused naming 581.7(c). With one card left out, that card is the one burned: the
+    shuffle reports it, the table discards it and counts it against the batch."""
+    every = _whole_batch_but(GAME, [])
+    assert len(every) == 384
+    doc = {"game": GAME, "cards": every, "seats": {"1": {"bet": 100}},
+           "actions": [{"seat": 1, "action": "stand"}]}
+    with pytest.raises(scenario.ScenarioError, match=r"no card .* burn card .*581\.7\(c\)"):
+        scenario.play(doc)
+    doc["cards"] = ["6h", "Kc"] + _whole_batch_but(GAME, ["6h", "Kc", "Ad"])
+    runner = scenario.Runner(doc)
+    out = runner.run()
+    assert runner.burn == "Ad"
+    assert out["status"] == "settled"
+    assert runner.model.shoe_seen["Ad"] == 1            # the one Ad: burned, never dealt
+    assert sum(runner.model.shoe_seen.values()) == 1 + runner.next_card

@@ -4,6 +4,7 @@ taken the next action. Double Attack Blackjack's answers; Blackjack's build on t
 (blackjack/scenario.py)."""
 
 from controller.games.blackjack.hands import ACTIONS, parse
+from controller.games.engine import IllegalEvent
 from controller.games.scenario_answers import ScenarioAnswers
 from controller.rules import blackjack as bj
 
@@ -15,6 +16,15 @@ class FamilyScenario(ScenarioAnswers):
         """The whole batch a scenario's listed cards are the top of."""
         return [code for code, copies in self.model.shoe.batch_counts().items()
                 for _ in range(copies)]
+
+    def burn_section(self):
+        """Each new batch's first card is burned (581.7(c), 633a.7(c)); a double shoe burns
+        none (633a.7(d)), as the shoe's own check says."""
+        try:
+            self.model.shoe.check_burn()
+        except IllegalEvent:
+            return None
+        return self.model.BURN_SECTION
 
     def reader_answer(self):
         return bj.is_blackjack(parse(self.model.dealer[:2]))

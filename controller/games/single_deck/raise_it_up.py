@@ -34,8 +34,12 @@ early (669a.13(d)) and information exchanged (669a.11(a)(3)).
 Readings of the text (each a place for a lab to challenge):
   * A fold forfeits the Pair Plus Wager with the Ante and Blind: the player withdraws from the
     round (669a.1 "Fold") and 669a.11(g) keeps only Envy and Six Card Bonus eligibility.
-  * Envy Bonuses are paid for the hands of the other players still in the round: a folded hand
-    is withdrawn (discarded unseen unless its player has a side wager, 669a.11(f)).
+  * Envy Bonuses are paid for the hands of the other players still in the round and for a
+    folded hand left on the table for its Progressive Payout or Six Card Bonus Wager: 669a.11(f)
+    keeps it there "until the Six Card Bonus Wager and any Envy Bonus is settled", (g) takes
+    from its player only his own Progressive Payout, and the Envy definitions ask only that
+    another player hold the hand. A folded hand without either wager goes to the discard rack
+    unseen (669a.11(f)) and qualifies nobody (docs/interpretations.md, `riu-envy-folded-hand`).
   * Progressive contributions are made at "no more bets", when the lock-out makes acceptance
     final; a void round returns the wagers and takes their contributions back off the meter.
   * The cards are shuffled after every round (669a.5(a)): the next round's wagers wait for it.
@@ -267,6 +271,13 @@ class RaiseItUpStud(progressive.LinkedGame, SingleDeckGame):
     def in_play(self, seat):
         return seat not in self.folded and seat not in self.forfeited
 
+    def kept_on_the_table(self, seat):
+        """A folded hand whose Progressive Payout or Six Card Bonus Wager keeps it on the table
+        until that wager and any Envy Bonus is settled (669a.11(f)): still held, so still an
+        Envy Bonus Qualifying Hand for the other players (the module's readings)."""
+        return (seat in self.folded and seat not in self.forfeited
+                and any(w in self.wagers[seat] for w in ("progressive", "six_card_bonus")))
+
     def start_street(self):
         self.to_ask = [s for s in self.seats
                        if self.in_play(s) and "play" not in self.wagers[s]]
@@ -344,7 +355,8 @@ class RaiseItUpStud(progressive.LinkedGame, SingleDeckGame):
         Six Card Bonus. A meter payout is at the meter's value when the seat's turn comes
         (669a.12(e)(4))."""
         community = C.parse_all(self.community)
-        holders = {s: C.parse_all(self.hands[s]) for s in self.seats if self.in_play(s)}
+        holders = {s: C.parse_all(self.hands[s]) for s in self.seats
+                   if self.in_play(s) or self.kept_on_the_table(s)}
         for seat in reversed(self.seats):
             if seat in self.forfeited:
                 continue

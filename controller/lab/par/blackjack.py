@@ -26,7 +26,9 @@ from fractions import Fraction
 
 from controller.errors import RulesError
 from controller.lab.par import blackjack_bad_beat as bad_beat
+from controller.lab.par import blackjack_exact
 from controller.lab.par import blackjack_strategy as strategy
+from controller.lab.par.counting import classes as shoe_classes
 from controller.lab.par.sheet import LOSES
 from controller.rules import blackjack as bj
 from controller.rules import blackjack_side_payouts as side_payouts
@@ -47,16 +49,51 @@ class BaseGamePar:
         self.section = section
         self.rules = rules
         self.chart, self.edge = strategy.solve(rules)
+        # the printed chart played with every card seen removed (issue 36)
+        self.exact = blackjack_exact.ExactEdge(rules, self.chart, self.edge)
+        self._corrected = None
         self.note = note
 
     def house_edge(self):
-        return self.edge.house_edge()
+        return self.exact.house_edge()
+
+    def corrected(self):
+        """Beside the chart's hold: the cells of the chart that lose to another action with
+        every card seen removed, and the hold of the chart with them corrected (recorded
+        for the default rules, blackjack_exact.losing_cells)."""
+        if self._corrected is not None:
+            return dict(self._corrected)          # to_json is asked more than once
+        cells = blackjack_exact.recorded_cells(self.rules)
+        if cells is None:
+            self._corrected = {"chart_cells_losing": "not checked for this configuration "
+                                                     "(blackjack_exact.losing_cells, minutes "
+                                                     "of CPU)"}
+            return dict(self._corrected)
+        fixed = blackjack_exact.ExactEdge(
+            self.rules, blackjack_exact.corrected_chart(self.chart, cells), self.edge)
+        self._corrected = {"chart_cells_losing": [blackjack_exact.cell_words(self.rules, u, k,
+                                                                             o, a)
+                                                  for u, k, o, a, _ in cells],
+                           "house_edge_corrected_chart": round(fixed.house_edge(), 7)}
+        return dict(self._corrected)
+
+    def precision(self):
+        """What the figure's method gives, said with its figures: exact but for the split
+        rounds, whose share of the deals and of the figure is printed."""
+        return ("every round without a split exact over the shoe (the player's and the "
+                "dealer's draws with every card seen removed; floating point, about 1e-12); "
+                "the split rounds, %.4f%% of the deals and %+.4f%% of the Bet in the figure, "
+                "by the first-two-cards method (their draws without further removal); the "
+                "first-two-cards figure for the whole game is %.4f%%"
+                % (100 * self.exact.split_share, 100 * self.exact.split_part,
+                   100 * self.edge.house_edge()))
 
     def to_json(self):
         out = {"wager": "base_game", "wagers": self.wagers, "section": self.section,
                "strategy": "basic", "house_edge": round(self.house_edge(), 7),
-               "method": METHOD, "precision": "floating point, about 1e-12; printed to 7 "
-                                               "places"}
+               "house_edge_first_two_cards": round(self.edge.house_edge(), 7),
+               "method": METHOD, "precision": self.precision()}
+        out.update(self.corrected())
         if self.rules.double_attack:
             out["double_attack_on"] = [strategy.chart_label(u) for u in strategy.VALUES
                                        if self.edge.double_attack[u]]
@@ -65,12 +102,14 @@ class BaseGamePar:
         return out
 
 
-METHOD = ("exact dealer outcome probabilities for each up card and each two-card player hand, "
-          "those three cards removed from the configured shoe and the hole card conditioned on "
-          "the card reader's no-Blackjack where it peeks; the player's later cards drawn from "
-          "that shoe without further removal; a total-dependent basic strategy chart (hard, "
-          "soft, pairs per up card) chosen on the shoe less the up card, played against the "
-          "exact probabilities of every initial deal; one player at the table")
+METHOD = ("a total-dependent basic strategy chart (hard, soft, pairs per up card) chosen on the "
+          "shoe less the up card, the one `tablectl strategy` prints, played card by card: for "
+          "each up card and two-card hand the player's draws from the shoe as every card he "
+          "drew left it, the dealer's outcome from the shoe less all the player's cards, the "
+          "hole card (unseen) priced as the card after the player's draws and conditioned "
+          "jointly on the card reader's no-Blackjack where it peeks "
+          "(controller/lab/par/blackjack_exact.py); split rounds by the first-two-cards method; "
+          "one player at the table")
 
 
 def base_game(options=None):
@@ -202,12 +241,14 @@ DECIDED_BY = {
 }
 
 
-def initial_cards_counts(wager, decks):
+def initial_cards_counts(wager, decks, shoe=None):
     """({hands paid: ordered draws}, all ordered draws) over the player's two cards, the up
-    card and, where the rules core asks for it, the hole card."""
+    card and, where the rules core asks for it, the hole card, from `decks` standard decks
+    or from `shoe` (a list of cards, repeats allowed: the tests' reduced multi-deck shoes,
+    brute-forced card by card in tests/par/test_par_multideck.py)."""
     looks, decide = DECIDED_BY[wager]
-    cls = _classes(decks)
-    n = len(cls) * decks
+    cls = _classes(decks) if shoe is None else shoe_classes(shoe)
+    n = sum(m for _, m in cls)
     counts = {}
 
     def add(hands, ways):

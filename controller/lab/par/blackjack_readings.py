@@ -8,7 +8,11 @@ from controller.lab.par import blackjack_strategy as strategy
 from controller.lab.par.reading import Reading
 
 def _edge(rules):
-    return Fraction(strategy.solve(rules)[1].house_edge())
+    """The hold as the sheet prints it: the chart solved under `rules`, played with every
+    card seen removed outside split rounds (blackjack_exact, issue 36)."""
+    from controller.lab.par import blackjack_exact
+    chart, edge = strategy.solve(rules)
+    return Fraction(blackjack_exact.ExactEdge(rules, chart, edge).house_edge())
 
 
 def _both(make, **alternative):

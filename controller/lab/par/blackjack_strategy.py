@@ -401,6 +401,23 @@ def chart(rules):
     return out
 
 
+def initial_deals(rules, after_up, up):
+    """Each two-card player hand against `up`: (a, b, its chance from the shoe less the up
+    card, the shoe less the three, a player Blackjack, the chance the reader finds the
+    dealer's Blackjack under a peeked up card). One loop for Edge and the exact figure
+    (blackjack_exact.ExactEdge)."""
+    for a, b in _pairs():
+        pp = _pair_probability(after_up, a, b)
+        if not pp:
+            continue
+        counts = _without(after_up, a, b)
+        p_dbj = 0.0
+        if up in rules.peek_ups:
+            hole = TEN if up == ACE else ACE
+            p_dbj = counts[hole] / sum(counts)
+        yield a, b, pp, counts, {a, b} == {ACE, TEN}, p_dbj
+
+
 class Edge:
     """The house edge of `rules` under `strategy` (a chart), and how it is made up."""
 
@@ -417,16 +434,7 @@ class Edge:
             after_up = _without(shoe, up)
             blackjack_part = 0.0       # the dealer's Blackjack: the Bet lost unless a push
             play_part = 0.0            # per unit of the hand's stake (Bet + Double Attack)
-            for a, b in _pairs():
-                pp = _pair_probability(after_up, a, b)
-                if not pp:
-                    continue
-                counts = _without(after_up, a, b)
-                player_bj = {a, b} == {ACE, TEN}
-                p_dbj = 0.0
-                if up in rules.peek_ups:
-                    hole = TEN if up == ACE else ACE
-                    p_dbj = counts[hole] / sum(counts)
+            for a, b, pp, counts, player_bj, p_dbj in initial_deals(rules, after_up, up):
                 blackjack_part += pp * p_dbj * (0.0 if player_bj else -1.0)
                 if player_bj:
                     ev = float(rules.blackjack_pays)

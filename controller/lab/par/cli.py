@@ -29,10 +29,17 @@ def _print_sheet(game, sheets, out):
         if j.get("strategy") is not None:
             out.write("  house edge %s under %s strategy (per unit of the %s)\n"
                       % (_pct(j["house_edge"]), j["strategy"], j["wagers"][0]))
+            if j.get("meter_share"):
+                out.write("  plus %.8f of the meter per unit wagered (meter-share payouts)\n"
+                          % j["meter_share"])
             _print_method(j, out)
             if j.get("double_attack_on"):
                 out.write("  Double Attack Wager placed against %s up\n"
                           % ", ".join(j["double_attack_on"]))
+            if "house_edge_corrected_chart" in j:
+                out.write("  the chart with its losing cells corrected: house edge %s (%s)\n"
+                          % (_pct(j["house_edge_corrected_chart"]),
+                             "; ".join(j["chart_cells_losing"])))
             continue
         if j.get("banked") is False:
             out.write("  no house edge: %s\n" % j["reason"])
@@ -132,7 +139,8 @@ def cmd_par(args, out):
             if html:
                 continue
             if args.json:
-                wagers = [s.to_json() for s in sheets]
+                from controller.lab.par import report
+                wagers = [report.wager_json(s) for s in sheets]
                 if link:
                     for s, j in zip(_link_priced(game, sheets), wagers):
                         if _meter_priced(s):
@@ -142,16 +150,21 @@ def cmd_par(args, out):
                 _print_sheet(game, sheets, out)
                 if link:
                     _print_linked(game, sheets, link, out)
-    if html:
+    readings = None
+    if html or args.json:
         from controller.lab.par import report
+        readings = report.readings_table(compute=getattr(args, "readings", False))
+    if html:
         try:
-            report.write(html, computed)
+            report.write(html, computed, config=config, readings=readings)
         except OSError as e:
             raise TablectlError("cannot write the report %s: %s" % (html, e.strerror or e))
         out.write("wrote %s\n" % html)
         return EXIT_OK
     if args.json:
         doc = {"games": docs} if args.all else docs[0]
+        # the lab report's own fields, as the HTML report carries them
+        doc["report"] = report.report_json(computed, report.software(), config, readings)
         json.dump(doc, out, indent=1)
         out.write("\n")
     return EXIT_OK
@@ -258,6 +271,9 @@ def add_parser(sub):
                           "options and paytables)")
     par.add_argument("--html", metavar="FILE", help="write the lab report (HTML, inline SVG "
                      "charts, software version and manifest signature) to FILE")
+    par.add_argument("--readings", action="store_true", help="with --html or --json: "
+                     "compute the hold under each reading of docs/interpretations.md for the "
+                     "report's readings table (about two minutes)")
     par.add_argument("--link-tables", type=int, metavar="N", help="the progressive wager "
                      "on a meter linked over N tables: the fixed part of its hold and the part "
                      "that depends on the meter and N (1: the standalone meter)")

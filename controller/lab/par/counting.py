@@ -1,4 +1,5 @@
-"""Exact counting of poker hands dealt without replacement from one 52-card deck.
+"""Exact counting: poker hands dealt without replacement from one 52-card deck, and the classes
+of identical cards a multi-deck shoe holds.
 
 Rather than visit the 20,358,520 six-card hands, visit the rank multisets
 (18,395 of them for six cards): each stands for prod(C(4, m_r)) hands, and only
@@ -54,3 +55,16 @@ def _flush_patterns(counts):
             if ways:
                 out.append((poker._flush_value(chosen) >> 20, ways))
     return out
+
+
+def classes(deck):
+    """[(card, copies)] of a deck, batch or shoe, in first-seen order: the classes of
+    identical cards a multi-deck count runs over (Double Attack's batch, Blackjack's shoe)."""
+    copies = {}
+    order = []
+    for c in deck:
+        if c not in copies:
+            copies[c] = 0
+            order.append(c)
+        copies[c] += 1
+    return [(c, copies[c]) for c in order]

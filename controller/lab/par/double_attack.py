@@ -16,23 +16,12 @@ so the sheet and the table settle by the same code.
 
 from controller.errors import InvalidHand
 from controller.lab.par import blackjack_strategy as strategy
+from controller.lab.par.counting import classes
 from controller.lab.par.sheet import LOSES, from_paytable
 from controller.rules import blackjack, cards, paytables
 
 GAME = paytables.DAB
 _DRAWS = object()
-
-
-def classes(deck):
-    """[(card, copies)] of a deck or batch, in first-seen order."""
-    copies = {}
-    order = []
-    for c in deck:
-        if c not in copies:
-            copies[c] = 0
-            order.append(c)
-        copies[c] += 1
-    return [(c, copies[c]) for c in order]
 
 
 def _deck(deck):

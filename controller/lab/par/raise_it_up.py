@@ -3,7 +3,7 @@
 from math import comb
 
 from controller.lab.par.counting import best_category_counts
-from controller.lab.par import raise_it_up_optimal
+from controller.lab.par import raise_it_up_optimal, raise_it_up_progressive
 from controller.lab.par.sheet import StrategyDependent, StrategyPar, from_paytable
 from controller.lab.par.three_card import COMBINATIONS, three_card_counts
 from controller.rules import paytables as pt
@@ -53,8 +53,9 @@ def sheets():
                           "and Play as base_game"),
         StrategyDependent(GAME, "play", "669a.12(c)", "one to three times the Ante, or fold; "
                           "priced with Ante and Blind as base_game"),
-        StrategyDependent(GAME, "progressive", "669a.12(e)",
-                          "forfeited by a player who makes no Play Wager (669a.11(g))"),
+        # forfeited by a player who makes no Play Wager (669a.11(g)): priced under the
+        # optimal strategy, as `par --link-tables` prices it (issue 36)
+        raise_it_up_progressive.LinkedSheet(raise_it_up_optimal.full_rows()[2]),
     ]
     three = three_card_counts(royal=False)
     for letter in pt.letters(GAME, "pair_plus"):

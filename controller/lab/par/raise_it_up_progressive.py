@@ -336,3 +336,19 @@ class LinkedSheet:
 
     def whole_hit_chance(self):
         return self.share
+
+    METHOD = ("exact: every three-card start's deals under the base game's optimal strategy "
+              "(raise_it_up_optimal), the 'N for 1' rows paid over the deals not folded, the "
+              "ace, king and queen of spades as a share of the meter")
+
+    def to_json(self):
+        """The sheet as `tablectl par --json` and the lab report give it (issue 36: priced,
+        not listed as strategy-dependent): the fixed part of the hold with the meter-share
+        row counted as a loss, and the meter share beside it, as every meter sheet does."""
+        edge, share = self.house_edge(), self.meter_share()
+        return {"wager": self.wager, "section": self.section, "strategy": "optimal",
+                "wagers": [self.wager], "house_edge": round(float(edge), 7),
+                "house_edge_exact": "%d/%d" % (edge.numerator, edge.denominator),
+                "meter_share": float(share),
+                "meter_share_exact": "%d/%d" % (share.numerator, share.denominator),
+                "method": self.METHOD, "precision": "exact (Fractions)", "note": self.note}

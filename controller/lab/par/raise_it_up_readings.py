@@ -3,7 +3,7 @@
 
 from fractions import Fraction
 
-from controller.lab.par.reading import Reading, SlowReading, three_card_hold
+from controller.lab.par.reading import MultiReading, Reading, SlowReading, three_card_hold
 from controller.rules import paytables as pt
 
 def _riu_pair_plus(letter="A"):
@@ -50,6 +50,39 @@ def _riu_progressive_taken():
     return 1 - F(total) / deals
 
 
+def envy_per_unit():
+    """The Envy Bonus one other player's three cards pay a $1 Progressive Payout Wager, as a
+    fraction of the wager (669a.12(e)(5)): each suit's A-K-Q is one of the C(52, 3) three-card
+    hands, unconditionally (an expectation: linear, whatever the player's own cards)."""
+    from controller.rules import settle
+    schedules = pt.envy_schedules(pt.RIU, "envy")
+    cents = (settle.envy_bonus(schedules, 100, "ace_king_queen_of_spades")
+             + 3 * settle.envy_bonus(schedules, 100, "ace_king_queen_suited"))
+    return Fraction(cents, 100 * 22100)
+
+
+def akq_suited_fold_share():
+    """The share of the deals from an A-K-Q suited start that the optimal strategy folds
+    (computed from the solver, not assumed: it plays three times the Ante at once)."""
+    from controller.lab.par import raise_it_up_optimal as RO
+    from controller.lab.par import raise_it_up_progressive as RP
+    from controller.rules import cards as C
+    solver = RO.full_rows()[2]
+    key = solver.key_of(C.parse_all(["As", "Ks", "Qs"]))
+    folds = RP._folds(solver, 3, key, [dict() for _ in range(7)])
+    return Fraction(folds, solver.completions(3))
+
+
+def _riu_envy_folded(fold_share):
+    """(hold, hold) of a $1 Progressive Payout Wager with the Envy Bonus one other player's
+    hand pays it: a folded A-K-Q suited kept on the table pays it (as read) or not."""
+    def holds():
+        hold = _riu_progressive_taken()
+        envy = envy_per_unit()
+        return hold - envy, hold - envy * (1 - fold_share())
+    return holds
+
+
 def _fold_costs_class():
     from controller.lab.par import raise_it_up_optimal as RO
 
@@ -94,4 +127,20 @@ READINGS = [
             "Ante, per unit of the Ante, optimal play under each reading",
             "lost on a fold", "kept on a fold",
             holds=_riu_pair_plus),
+    MultiReading("riu-envy-folded-hand", "A folded A-K-Q suited left on the table for its "
+                 "Progressive Payout or Six Card Bonus Wager still pays the other players "
+                 "their Envy Bonus (669a.11(f), (g), 669a.12(e)(5))",
+                 "Raise It Up Progressive Payout Wager with the Envy Bonuses one other "
+                 "player's hand pays it, a $1 wager with the meter at its $1,000 reset, "
+                 "forfeited on the folds of the optimal strategy",
+                 "a folded hand kept on the table qualifies",
+                 "a folded hand qualifies nobody",
+                 [("the other player playing the optimal strategy (which never folds "
+                   "A-K-Q suited)", _riu_envy_folded(akq_suited_fold_share)),
+                  ("the other player folding every A-K-Q suited he holds with a "
+                   "Progressive Payout or Six Card Bonus Wager",
+                   _riu_envy_folded(lambda: Fraction(1)))],
+                 note="The Envy Bonus is $100 ($500 on $5) for the spades and $25 ($125) for "
+                      "another suit, per other player: 175/22,100 of the wager, 0.7919%, "
+                      "paid in full as read, less the share folded otherwise."),
 ]

@@ -24,16 +24,30 @@ svg{display:block;margin-bottom:1em}
 """
 
 
-def software():
-    """{'version', 'signature', 'manifest'}: the installed version, the SHA-256
-    signature of the files installed now, and what the installed manifest says."""
+def firmware_signature():
+    """The signature a table with this software shows (`tablectl manifest`, the console's
+    `show version`): the firmware wing and the dependencies that decide outcomes
+    (controller/console/manifest.py); "unavailable: why" where this build cannot sign itself
+    (a dependency that is not installed), never a made-up figure."""
     from controller.console import manifest
+    try:
+        return manifest.firmware_signature()
+    except Exception as e:                  # noqa: BLE001 - the report says why, in its place
+        return "unavailable: %s" % " ".join(str(e).split())
+
+
+def software(clock=None):
+    """{'version', 'manifest', 'firmware', 'date'}: the installed version, what the installed
+    manifest says, the firmware's signature (what `tablectl manifest` gives) and the date the report was computed (local time with its offset;
+    `clock` returns wall ns, injected)."""
+    import time
+    from controller.console import manifest
+    from controller.human import wall_iso
     try:
         from importlib.metadata import version
         ver = version("tablectl")
     except Exception:                       # not installed as a distribution
         ver = "unknown (not installed)"
-    sig = manifest.signature(manifest.build())
     path = manifest.default_path()
     try:
         res = manifest.verify(path)
@@ -44,7 +58,94 @@ def software():
                                                            len(res.unlisted)))
     except Exception as e:                  # no manifest written at installation
         state = "none: %s" % e
-    return {"version": ver, "signature": sig, "manifest": state}
+    return {"version": ver, "manifest": state,
+            "firmware": firmware_signature(), "date": wall_iso((clock or time.time_ns)())}
+
+
+def _sha256_json(doc):
+    import hashlib
+    import json
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, separators=(",", ":"),
+                                     default=str).encode()).hexdigest()
+
+
+def configuration_hash(game, config=None):
+    """SHA-256 of the configuration the sheets were priced on: the table's (`--config`) or the
+    game's defaults, as canonical JSON (the same configuration gives the same hash)."""
+    if config is None:
+        from controller.games import model_class
+        config = dict(model_class(game).DEFAULTS, game=game)
+    return _sha256_json(config)
+
+
+def paytable_hash(sheets):
+    """SHA-256 of the paytables as priced: each sheet's wager, paytable letter, section and
+    (hand, payout) rows, in the sheets' order (a changed payout changes it)."""
+    doc = []
+    for sheet in sheets:
+        j = sheet.to_json()
+        doc.append([j.get("wager"), j.get("paytable"), j.get("section"),
+                    [[o.get("hand"), o.get("pays", o.get("net"))]
+                     for o in j.get("outcomes", [])]])
+    return _sha256_json(doc)
+
+
+def spread(sheet):
+    """(standard deviation of the net per unit wagered, hit frequency) from the sheet's rows
+    by hand, exact fractions summed then rooted; None when the sheet has no rows (its method
+    sums expectations only). A meter-share row counts as the loss the hold counts it as."""
+    rows = _rows(sheet)
+    if not rows:
+        return None
+    total = sum((r[2] for r in rows), Fraction(0))
+    mean = sum((r[2] * r[4] for r in rows), Fraction(0)) / total
+    square = sum((r[2] * r[4] * r[4] for r in rows), Fraction(0)) / total
+    hit = sum((r[2] for r in rows if r[4] > 0), Fraction(0)) / total
+    return float(square - mean * mean) ** 0.5, hit
+
+
+NO_SPREAD = "not computed: the method sums expectations, with no rows by hand"
+
+
+def wager_json(sheet):
+    """A sheet's JSON with its standard deviation and hit frequency per unit wagered (the
+    same figures the HTML report prints)."""
+    j = sheet.to_json()
+    if "reason" in j:
+        return j
+    sp = spread(sheet)
+    if sp is None:
+        j["standard_deviation"] = j["hit_frequency"] = NO_SPREAD
+    else:
+        j["standard_deviation"] = round(sp[0], 7)
+        j["hit_frequency"] = round(float(sp[1]), 7)
+    return j
+
+
+def readings_table(compute=False):
+    """[{'key', 'reading', 'as_read', 'otherwise', 'figures'}] of docs/interpretations.md's
+    readings that move money. Their holds take about two minutes (simulations among them):
+    with `compute` each reading's line is computed here; without, `figures` says so."""
+    from controller.lab.par import readings
+    out = []
+    for r in readings.READINGS:
+        out.append({"key": r.key, "reading": r.title, "wager": r.wager, "as_read": r.taken,
+                    "otherwise": r.alternative,
+                    "figures": r.line() if compute else
+                    "priced in docs/interpretations.md; `tablectl par --all --html FILE "
+                    "--readings` computes them here (about two minutes)"})
+    return out
+
+
+def report_json(games, info, config=None, readings=None):
+    """The report's own fields, the same in `--json` as in the HTML: date, software, firmware
+    signature, per game the configuration and paytable hashes, and the readings table."""
+    return {"date": info["date"], "version": info["version"],
+            "manifest": info["manifest"],
+            "firmware_signature": info["firmware"],
+            "games": [{"game": g, "configuration_hash": configuration_hash(g, config),
+                       "paytable_hash": paytable_hash(sheets)} for g, sheets in games],
+            "readings": readings if readings is not None else readings_table()}
 
 
 def _e(x):
@@ -144,6 +245,15 @@ def _wager_html(game, sheet):
         hold = "%s (%s)" % (_pct(edge), j.get("precision", "computed"))
     out.append('<p>Hold: <b class="hold">%s</b></p>' % _e(hold))
     out.append('<p class="method">Method: %s</p>' % _e(method))
+    sp = spread(sheet)
+    if sp is None:
+        out.append('<p class="spread">Standard deviation and hit frequency: %s</p>'
+                   % _e(NO_SPREAD))
+    else:
+        out.append('<p class="spread">Standard deviation per unit wagered: <b class="sd">'
+                   '%.4f</b>; hit frequency: <b class="hit">%s</b>%s</p>'
+                   % (sp[0], _pct(sp[1]), " (over the simulated rounds)"
+                      if isinstance(sheet, StrategyPar) and not sheet.exact else ""))
     if j.get("meter_share"):
         out.append("<p>Plus %.8f of the progressive meter per unit wagered "
                    "(meter-share payouts, priced as losses above).</p>" % j["meter_share"])
@@ -168,20 +278,44 @@ def _wager_html(game, sheet):
     return "".join(out)
 
 
-def render(games, info=None):
-    """The report for [(game, sheets)] as an HTML string."""
+def _readings_html(readings):
+    out = ['<h2 id="readings">Readings of the texts, priced both ways</h2>',
+           '<table class="readings"><tr><th class="h">key</th><th class="h">reading</th>'
+           '<th class="h">as read</th><th class="h">otherwise</th><th class="h">figures</th>'
+           '</tr>']
+    for r in readings:
+        out.append('<tr data-key="%s"><td class="h">%s</td><td class="h">%s</td>'
+                   '<td class="h">%s</td><td class="h">%s</td><td class="h">%s</td></tr>'
+                   % (_e(r["key"]), _e(r["key"]), _e(r["reading"]), _e(r["as_read"]),
+                      _e(r["otherwise"]), _e(r["figures"])))
+    out.append("</table>")
+    return "\n".join(out)
+
+
+def render(games, info=None, config=None, readings=None):
+    """The report for [(game, sheets)] as an HTML string; `config` the table configuration
+    priced (None: each game's defaults), `readings` the readings table (readings_table())."""
     info = info or software()
+    meta = report_json(games, info, config, readings)
     out = ["<!DOCTYPE html><html><head><meta charset=\"utf-8\">",
            "<title>tablectl par sheets</title><style>%s</style></head><body>" % _CSS,
            "<h1>Par sheets: theoretical hold of every wager</h1>",
            '<table class="meta">',
            '<tr><th class="h">software</th><td id="version">tablectl %s</td></tr>'
            % _e(info["version"]),
-           '<tr><th class="h">signature of the files installed</th><td id="signature">%s</td>'
-           "</tr>" % _e(info["signature"]),
            '<tr><th class="h">installed manifest</th><td id="manifest">%s</td></tr>'
            % _e(info["manifest"]),
-           "</table>",
+           '<tr><th class="h">firmware signature (<code>tablectl manifest</code>)</th>'
+           '<td id="firmware">%s</td></tr>'
+           % _e(info["firmware"]),
+           '<tr><th class="h">computed</th><td id="date">%s</td></tr>' % _e(info["date"])]
+    for g in meta["games"]:
+        out.append('<tr class="hashes" data-game="%s"><th class="h">%s</th><td>configuration '
+                   '<span class="config-hash">%s</span>; paytables <span class="paytable-hash">'
+                   '%s</span></td></tr>' % (_e(g["game"]), _e(g["game"]),
+                                            _e(g["configuration_hash"]),
+                                            _e(g["paytable_hash"])))
+    out += ["</table>",
            "<p>House edge is per unit of the wager named (positive favours the house); the "
            "strategy games' base_game entries are per unit of the Ante. Exact figures are "
            "counts over the real deck, cards dealt without replacement.</p>"]
@@ -189,12 +323,13 @@ def render(games, info=None):
         out.append('<h2 id="%s">%s</h2>' % (_e(game), _e(game)))
         for s in sheets:
             out.append(_wager_html(game, s))
+    out.append(_readings_html(meta["readings"]))
     out.append("</body></html>\n")
     return "\n".join(out)
 
 
-def write(path, games, info=None):
-    text = render(games, info)
+def write(path, games, info=None, config=None, readings=None):
+    text = render(games, info, config, readings)
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
         f.write(text)

@@ -159,7 +159,10 @@ def sheets():
                           "under the house way as base_game"),
         StrategyDependent(GAME, "double_down", "670a.12(a)",
                           "placed after the player sees his cards (670a.11(c)) and "
-                          "settled on the setting he chooses (670a.11(g))"),
+                          "settled on the setting he chooses (670a.11(g)); placed on every "
+                          "hand under the house way it is priced by a paired simulation in "
+                          "the readings table (scf-double-down-returned, "
+                          "docs/interpretations.md; --readings computes it)"),
     ]
     for wager, note in (("fortune_bonus", fb_note), ("insurance", None), ("progressive", pp_note)):
         table = pt.get(GAME, wager)

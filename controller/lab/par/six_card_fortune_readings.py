@@ -26,7 +26,8 @@ def _scf_result_dealer_takes_identical(player, dealer):
 def paired_simulation(results, shuffles=None, seed=None, setter=None):
     """Each of `results` (player setting, dealer setting) -> +1/0/-1 priced on the SAME
     deals: six_card_fortune_house_way.simulate's shuffles, seed and pairing (so the first,
-    its own result, reproduces the sheet's figure), the house's win per shuffle one
+    its own result, reproduces simulate() at SHUFFLES; the sheet records a longer run), the
+    house's win per shuffle one
     observation. `setter` (six cards -> setting) is the house way's set_hand unless given.
     Why paired: the move between two readings is measured on common deals, so its interval
     is far narrower than the two holds' intervals would suggest.
@@ -101,6 +102,54 @@ def _scf_double_down(shuffles=None):
     return paired_simulation((_dd_returned, _dd_lost_on_foul), shuffles, setter=_dd_setting)
 
 
+# ---- the house way's joker cases (670a.11(d), issue 36) ---------------------------------
+
+def _joker_settings(six):
+    """The house way's setting as the sheet takes it (set_hand: the joker low where it and a
+    natural ace are interchangeable), then the two alternatives priced against it: (a) the
+    natural ace low, as the rules core's dealer house way sets it (alike for the dealer);
+    (b) the dealer's straight that the joker completes with 2-3-4-5 valued as 2-3-4-5-6, the
+    lowest straight, instead of the wheel."""
+    from controller.lab.par import six_card_fortune_house_way as H
+    from controller.rules import cards as C
+    from controller.rules import paigow as G
+    high, low = G.house_way(six)
+    base = H.set_hand(six)
+    alt_low = (G.evaluate_high(high)[0], low, G.setting_is_valid(high, low))
+    wheel_value = base[0]
+    rest = [c for c in high if c != G.JOKER]
+    if len(rest) == 4 and sorted(C.rank(c) for c in rest) == [0, 1, 2, 3]:
+        suits = {C.suit(c) for c in rest}
+        six_card = C.make(4, suits.pop() if len(suits) == 1 else (C.suit(rest[0]) + 1) % 4)
+        if G.evaluate_high(high)[0] >> G._CAT_SHIFT in (G.STRAIGHT, G.STRAIGHT_FLUSH):
+            wheel_value = G.evaluate_high(rest + [six_card])[0]
+    return base + alt_low + (wheel_value,)
+
+
+def _taken(player, dealer):
+    from controller.lab.par import six_card_fortune_house_way as H
+    return H.result(player[:3], dealer[:3])
+
+
+def _joker_goes_low(player, dealer):
+    from controller.lab.par import six_card_fortune_house_way as H
+    return H.result(player[3:6], dealer[3:6])
+
+
+def _dealer_wheel_as_lowest(player, dealer):
+    from controller.lab.par import six_card_fortune_house_way as H
+    return H.result(player[:3], (dealer[6],) + dealer[1:3])
+
+
+def _scf_ace_or_joker_low(shuffles=None):
+    return paired_simulation((_taken, _joker_goes_low), shuffles, setter=_joker_settings)
+
+
+def _scf_joker_wheel(shuffles=None):
+    return paired_simulation((_taken, _dealer_wheel_as_lowest), shuffles,
+                             setter=_joker_settings)
+
+
 # ---- Six-Card Fortune's joker (670a.6(a)), exact over all C(53, 6) hands ----------------
 
 _SCF_COUNTS = {}
@@ -142,6 +191,21 @@ READINGS = [
             "(a setting by the house way never fouls, so the two readings part only for a "
             "player who sets his own hand)", "returned", "lost on a foul",
             simulate=_scf_double_down),
+    SimulatedReading("scf-ace-or-joker-low", "Where the house way puts one card of an "
+                     "ace-and-joker pair low, a player setting as the dealer must puts the "
+                     "joker low: the highest ranking card (670a.11(d)(1)), a joker low hand "
+                     "outranking an ace (670a.6(c))",
+                     "Six-Card Fortune Wager under the house way (for the dealer the two are "
+                     "alike, no other hand holding the joker)",
+                     "the joker low", "the natural ace low",
+                     simulate=_scf_ace_or_joker_low),
+    SimulatedReading("scf-joker-wheel", "The joker with 2-3-4-5 is the wheel, the second "
+                     "highest straight (670a.6(a), (b)(7)); 'the lowest possible straight' "
+                     "(670a.11(d)(2)) chooses among the cards, not the joker's value",
+                     "Six-Card Fortune Wager under the house way",
+                     "the dealer's joker straight valued at its best, the wheel",
+                     "valued as 2-3-4-5-6, the lowest straight",
+                     simulate=_scf_joker_wheel),
     MultiReading("scf-joker", "The joker completes straights and flushes only, as the "
                  "highest rank not held (670a.6(a))",
                  "Fortune Bonus, Insurance and Progressive (670a.12), exact over all "

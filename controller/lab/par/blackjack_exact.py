@@ -1,0 +1,322 @@
+"""The printed chart's house edge with every card seen removed (issue 36): the player's draws
+from the shoe as it stands after each card he has drawn, the dealer's from the shoe after all
+of the player's cards (composition-dependent dealer probabilities), for every round the chart
+does not split.
+
+Why: blackjack_strategy.Edge removes the player's first two cards and the up card only; the
+player's later cards come from that shoe without further removal and the dealer's outcome
+ignores them. At Double Attack, which doubles on any number of cards and surrenders at any
+time, that alone puts the figure about 0.03% of the Bet too high for its own chart.
+
+Method, for each up card and each two-card hand the chart plays as it is (not split):
+  * the player's hand is walked card by card by the chart (hit, stand, double, surrender, the
+    surrender after a double where 581.9(a) leaves it open), each draw's chance its count in
+    the shoe the earlier cards left;
+  * the hole card, dealt before the player's draws but unseen, is priced as the card after
+    them (for cards drawn without replacement a deal's chance depends only on which card goes
+    where), so the card reader's no-Blackjack is a condition on it, taken jointly: the
+    expectation over the deals without a dealer Blackjack, divided by their chance;
+  * the dealer's outcome from the shoe less the up card and every card of the player, by
+    pricing each multiset of dealer cards (blackjack_play.dealer_sequences: one walk per up
+    card) on that shoe with falling factorials, in numpy floats (about 1e-13 relative).
+Split rounds (each of up to four hands drawing from one shoe) are still priced by
+blackjack_strategy's method: their share of the deals and of the figure is stated with it.
+"""
+
+import numpy as np
+
+from controller.lab.par import blackjack_play as bp
+from controller.lab.par import blackjack_strategy as s
+
+ACE, TEN, VALUES, BUST = s.ACE, s.TEN, s.VALUES, s.BUST
+FINALS = (17, 18, 19, 20, 21, BUST)
+
+
+class DealerPricer:
+    """The dealer's final total from one up card, priced on any shoe: P(final, no dealer
+    Blackjack) for the shoe the player's cards left (a list of 11 counts by value)."""
+
+    def __init__(self, up, rules):
+        excluded = ()
+        if up in rules.peek_ups:
+            excluded = (TEN,) if up == ACE else (ACE,)
+        seqs = bp.dealer_sequences(up, excluded, rules.hit_soft_17)
+        self.final_index = np.array([FINALS.index(f) for (_, f) in seqs])
+        self.multisets = np.array([m for (m, _) in seqs], dtype=np.int64)     # K x 10
+        self.sequences = np.array([n for n in seqs.values()], dtype=np.float64)
+        self.lengths = self.multisets.sum(axis=1)
+        self.depth = int(self.multisets.max()) + 1
+        self.memo = {}
+
+    def joint(self, counts):
+        """[P(the dealer ends on f and has no Blackjack) for f in FINALS] on `counts`."""
+        key = tuple(counts)
+        out = self.memo.get(key)
+        if out is not None:
+            return out
+        n = sum(counts[v] for v in VALUES)
+        # falling factorials of each value's count, to each depth a dealer multiset reaches
+        fall = np.ones((10, self.depth))
+        for i, v in enumerate(VALUES):
+            c = counts[v]
+            for k in range(1, self.depth):
+                fall[i, k] = fall[i, k - 1] * (c - k + 1)
+        ways = self.sequences.copy()
+        for i in range(10):
+            ways *= fall[i, self.multisets[:, i]]
+        longest = int(self.lengths.max())
+        total = np.ones(longest + 1)
+        for k in range(1, longest + 1):
+            total[k] = total[k - 1] * (n - k + 1)
+        p = ways / total[self.lengths]
+        out = np.bincount(self.final_index, weights=p, minlength=len(FINALS))
+        self.memo[key] = out
+        return out
+
+
+def _stand_net(total):
+    """Net per unit of standing on `total` against each final of FINALS."""
+    return np.array([1.0 if d == BUST else float((total > d) - (total < d)) for d in FINALS])
+
+
+_STAND = {t: _stand_net(t) for t in range(4, 22)}
+
+
+class ExactHand:
+    """One two-card hand the chart plays as it is (not split), against one up card."""
+
+    def __init__(self, rules, chart_up, pricer):
+        self.rules = rules
+        self.play = bp.ChartPlay(rules, chart_up)
+        self.chart = chart_up
+        self.pricer = pricer
+
+    def _no_blackjack(self, counts):
+        """P(the hole card, taken after the player's cards, gives the dealer no Blackjack)."""
+        return float(self.pricer.joint(counts).sum())
+
+    def _bust(self, counts, stake):
+        """A busted hand loses its stake (jointly with no dealer Blackjack); under the
+        alternative reading priced in docs/interpretations.md it ties a busted dealer."""
+        joint = self.pricer.joint(counts)
+        lose = float(joint.sum())
+        if self.rules.bust_pushes_on_dealer_bust:
+            lose -= float(joint[FINALS.index(BUST)])
+        return -stake * lose
+
+    def _stand(self, total, counts, stake):
+        if total > 21:
+            return self._bust(counts, stake)
+        return stake * float(self.pricer.joint(counts) @ _STAND[total])
+
+    def _after_double(self, total, counts):
+        """The doubled stake (2 units) once its one card is out: stand, or surrender where
+        the chart says so and the table leaves it open (581.9(a))."""
+        if total <= 21 and self.rules.surrender == "any" and total < 21 and \
+                self.chart.get(("after_double", total)) == s.SURRENDER:
+            loss = -1.0 if self.rules.surrender_double_down == "half" else -0.5
+            return loss * self._no_blackjack(counts)
+        return self._stand(total, counts, 2.0)
+
+    def value(self, total, soft, two_cards, counts):
+        """Expected net, jointly with no dealer Blackjack, of the hand from here."""
+        if total > 21:
+            return self._bust(counts, 1.0)
+        if total == 21:
+            return self._stand(21, counts, 1.0)
+        act = self.play.action(total, soft, two_cards, False)
+        if act == s.STAND:
+            return self._stand(total, counts, 1.0)
+        if act == s.SURRENDER:
+            return -0.5 * self._no_blackjack(counts)
+        n = sum(counts[v] for v in VALUES)
+        out = 0.0
+        for v in VALUES:
+            c = counts[v]
+            if not c:
+                continue
+            counts[v] = c - 1
+            t, sf = s._add(total, soft, v)
+            if act == s.DOUBLE:
+                out += c / n * self._after_double(t, counts)
+            else:
+                out += c / n * self.value(t, sf, False, counts)
+            counts[v] = c
+        return out
+
+
+def chart_splits(chart_up, a, b, rules):
+    return a == b and chart_up.get(("pair", a)) == s.SPLIT and rules.split_hands >= 2
+
+
+class ExactEdge:
+    """The house edge of `rules` under `strategy` (the printed chart), every card seen
+    removed for every round the chart does not split; split rounds by Edge's method.
+    The Double Attack Wager is placed where the printed chart places it."""
+
+    def __init__(self, rules, strategy, printed=None):
+        printed = printed or s.Edge(rules, strategy)
+        self.rules = rules
+        self.by_up = {}
+        self.split_share = 0.0          # of all deals
+        self.split_part = 0.0           # of the expected net, per unit of the Bet
+        shoe = rules.shoe()
+        n = sum(shoe)
+        total = 0.0
+        for up in VALUES:
+            p_up = shoe[up] / n
+            after_up = s._without(shoe, up)
+            pricer = DealerPricer(up, rules)
+            exact = ExactHand(rules, strategy[up], pricer)
+            blackjack_part = play_part = split_part = 0.0
+            for a, b, pp, counts, player_bj, p_dbj in s.initial_deals(rules, after_up, up):
+                blackjack_part += pp * p_dbj * (0.0 if player_bj else -1.0)
+                if player_bj:
+                    play_part += pp * (1 - p_dbj) * float(rules.blackjack_pays)
+                elif chart_splits(strategy[up], a, b, rules):
+                    dealer = s.dealer_outcomes(counts, up, rules.peek_ups, rules.hit_soft_17)
+                    hand = s.Hand(rules, s.draw_probabilities(counts, up, rules.peek_ups),
+                                  dealer, chart=strategy[up])
+                    part = pp * (1 - p_dbj) * hand.first_two(a, b)
+                    play_part += part
+                    split_part += part
+                    self.split_share += p_up * pp * (1 - p_dbj)
+                else:
+                    tot, soft = s.hand_state([a, b])
+                    play_part += pp * exact.value(tot, soft, True, counts)
+            attack = rules.double_attack and printed.double_attack[up]
+            ev_up = blackjack_part + play_part * (2 if attack else 1)
+            self.split_part += p_up * split_part * (2 if attack else 1)
+            self.by_up[up] = ev_up
+            total += p_up * ev_up
+        self.expected_net = total
+
+    def house_edge(self):
+        return -self.expected_net
+
+
+def strategy_text(game, options=None):
+    """`tablectl strategy GAME`'s chart (blackjack_strategy.strategy_text) with its house edge
+    as the par sheet prints it, every card seen removed; the declarations name this."""
+    rules = s.double_attack_rules(options) if game == "double-attack-blackjack" \
+        else s.blackjack_rules(options)
+    strategy, edge = s.solve(rules)
+    exact = ExactEdge(rules, strategy, edge)
+    old = "house edge under this chart: %.4f%% of the Bet" % (100 * edge.house_edge())
+    new = ("house edge under this chart: %.4f%% of the Bet (every card seen removed, split "
+           "rounds by the first two cards; %.4f%% with every draw by the first two cards)"
+           % (100 * exact.house_edge(), 100 * edge.house_edge()))
+    text = s.render_chart(rules, strategy, edge).replace(old, new)
+    cells = recorded_cells(rules)
+    if cells:
+        fixed = ExactEdge(rules, corrected_chart(strategy, cells), edge)
+        text += ("cells that lose to another action with every card seen removed (the chart "
+                 "with them corrected: %.4f%%):\n" % (100 * fixed.house_edge()))
+        text += "".join("  %s\n" % cell_words(rules, *c[:4]) for c in cells)
+    return text
+
+
+def _up_value(rules, chart_up, up, pricer):
+    """The expected net, per unit of the hand, of the rounds against `up` that the chart
+    plays without a split and that the reader lets go on (the part a cell of the chart can
+    change here), every card seen removed."""
+    shoe = rules.shoe()
+    after_up = s._without(shoe, up)
+    exact = ExactHand(rules, chart_up, pricer)
+    total = 0.0
+    for a, b, pp, counts, player_bj, _ in s.initial_deals(rules, after_up, up):
+        if player_bj or chart_splits(chart_up, a, b, rules):
+            continue
+        tot, soft = s.hand_state([a, b])
+        total += pp * exact.value(tot, soft, True, counts)
+    return total
+
+
+def _alternatives(rules, key):
+    """The actions a chart cell could hold instead of its own."""
+    if key[0] == "after_double":
+        return (s.STAND, s.SURRENDER)
+    if key[0] not in ("hard", "soft"):
+        return ()
+    kind, total, first, late, _ = key
+    acts = [s.STAND, s.HIT]
+    if (first or rules.double_cards == "any") and total < 21 and (
+            rules.double_totals is None or (kind == "hard" and total in rules.double_totals)):
+        acts.append(s.DOUBLE)
+    if rules.surrender == "any" or (rules.surrender == "late" and late):
+        acts.append(s.SURRENDER)
+    return tuple(acts)
+
+
+def losing_cells(rules, strategy, ups=VALUES):
+    """[(up, cell, the chart's action, the better action, gain per unit of the hand against
+    that up card)]: each cell of the printed chart (outside pairs and split aces) whose
+    action, changed alone, gives less than another with every card seen removed; and the
+    corrected chart, every such cell changed (one pass, best gain first per up card)."""
+    out = []
+    corrected = {}
+    for up in ups:
+        chart_up = dict(strategy[up])
+        pricer = DealerPricer(up, rules)
+        base = _up_value(rules, chart_up, up, pricer)
+        for key in sorted(k for k in chart_up if k[0] in ("hard", "soft", "after_double")):
+            own = chart_up[key]
+            best = (0.0, own)
+            for act in _alternatives(rules, key):
+                if act == own:
+                    continue
+                chart_up[key] = act
+                gain = _up_value(rules, chart_up, up, pricer) - base
+                chart_up[key] = own
+                if gain > max(best[0], 1e-12):
+                    best = (gain, act)
+            if best[1] != own:
+                out.append((up, key, own, best[1], best[0]))
+        fixed = dict(chart_up)
+        for u, key, own, act, gain in out:
+            if u == up:
+                fixed[key] = act
+        corrected[up] = fixed
+    return out, corrected
+
+
+# losing_cells of each game's default rules (about two minutes of CPU each, over the 30 s of
+# `par --all`), recorded: tests/par/test_par_blackjack_chart_exact.py recomputes them under
+# TABLECTL_SLOW=1 and checks each recorded cell's gain on its own up card in the fast suite.
+# {rules_key: [(up, cell, the chart's action, the better action, gain per unit of the hand)]}
+RECORDED_CELLS = {
+    s.rules_key(s.double_attack_rules()): [
+        (4, ("soft", 17, False, False, False), s.HIT, s.DOUBLE, 2.2880849272e-05),
+        (10, ("hard", 11, False, False, False), s.HIT, s.DOUBLE, 1.4835196609e-04)],
+    s.rules_key(s.blackjack_rules()): [
+        (5, ("soft", 13, True, True, False), s.HIT, s.DOUBLE, 3.0107342981e-05),
+        (10, ("hard", 16, False, False, False), s.HIT, s.STAND, 4.8913392205e-05)],
+}
+
+
+def recorded_cells(rules):
+    """The recorded losing cells of `rules`, or None where they were not computed (a
+    configuration other than the defaults: losing_cells computes them, in minutes)."""
+    return RECORDED_CELLS.get(s.rules_key(rules))
+
+
+def corrected_chart(strategy, cells):
+    """The chart with each losing cell changed to its better action."""
+    out = {up: dict(c) for up, c in strategy.items()}
+    for up, key, _, act, _ in cells:
+        out[up][key] = act
+    return out
+
+
+def cell_words(rules, up, key, own, act):
+    """'hard 16 after a hit against 10: hit -> stand' as a lab reads it."""
+    two = rules.double_cards == "two" or rules.surrender == "late"   # the chart tells them
+    if key[0] == "after_double":
+        where = "%d after doubling" % key[1]
+    elif key[0] in ("hard", "soft"):
+        where = "%s %d%s" % (key[0], key[1], " on the first two cards" if key[2]
+                             else " after a hit" if two else " (any number of cards)")
+    else:
+        where = str(key)
+    return "%s against %s: %s -> %s" % (where, s.chart_label(up), s.ACTION_WORDS[own],
+                                         s.ACTION_WORDS[act])

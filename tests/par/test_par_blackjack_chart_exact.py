@@ -1,0 +1,202 @@
+"""The printed chart's house edge with every card seen removed (issue 36,
+controller/lab/par/blackjack_exact.py), against a deal-out in table order on a reduced shoe:
+the up card, the hole card (before the player's draws), the reader's peek, the player's draws
+by the chart, the dealer's draws to 17, all without replacement, in exact fractions. The old
+method (the player's later cards drawn from the shoe less his first two, the dealer ignoring
+them) misses it."""
+import os
+from fractions import Fraction
+
+import pytest
+
+from controller.lab.par import blackjack_exact as X
+from controller.lab.par import blackjack_play as bp
+from controller.lab.par import blackjack_strategy as s
+
+ACE, TEN = s.ACE, s.TEN
+# a small shoe by value (ace first, index 0 unused): 2 of each of A-9, 6 ten-value cards
+SHOE = [0] + [2] * 9 + [6]
+
+
+def _total(values):
+    t = sum(values)
+    return t + 10 if ACE in values and t + 10 <= 21 else t
+
+
+def _dealer_finals(hand, counts, hit_soft_17=False):
+    """{final total or 22: Fraction}: the dealer draws to 17 and stands on every 17 (or, the
+    alternative reading, draws to a soft 17)."""
+    t = _total(hand)
+    soft = ACE in hand and sum(hand) + 10 <= 21
+    if t >= 17 and not (hit_soft_17 and soft and t == 17):
+        return {min(t, 22): Fraction(1)}
+    n = sum(counts[1:])
+    out = {}
+    for v in range(1, 11):
+        c = counts[v]
+        if c:
+            counts[v] -= 1
+            for f, p in _dealer_finals(hand + [v], counts, hit_soft_17).items():
+                out[f] = out.get(f, 0) + p * Fraction(c, n)
+            counts[v] += 1
+    return out
+
+
+def _deal_out(rules, chart_up, up, a, b):
+    """E[net, jointly with no dealer Blackjack] of the two-card hand a, b the chart plays as
+    it is, the hole card dealt before the player's draws, exact."""
+    play = bp.ChartPlay(rules, chart_up)
+    counts = s._without(s._without(SHOE, up), a, b)
+    n = sum(counts[1:])
+    peek = up in rules.peek_ups
+    total = Fraction(0)
+    for h in range(1, 11):
+        ch = counts[h]
+        if not ch:
+            continue
+        if peek and _total([up, h]) == 21:
+            continue                                    # the round ends at the reader
+        counts[h] -= 1
+        total += Fraction(ch, n) * _player(rules, play, chart_up, up, h, [a, b], counts)
+        counts[h] += 1
+    return total
+
+
+def _versus(rules, up, h, stake, t, counts):
+    finals = _dealer_finals([up, h], counts, rules.hit_soft_17)
+    if t > 21:                      # the alternative reading: a bust ties a busted dealer
+        return -stake * (1 - finals.get(22, 0) if rules.bust_pushes_on_dealer_bust else 1)
+    return stake * sum(p * (1 if f == 22 else (t > f) - (t < f)) for f, p in finals.items())
+
+
+def _player(rules, play, chart_up, up, h, hand, counts):
+    t = _total(hand)
+    soft = ACE in hand and sum(hand) + 10 <= 21
+    if t >= 21:                                         # 21 stands, over 21 has bust
+        return _versus(rules, up, h, 1, t, counts)
+    act = play.action(t, soft, len(hand) == 2, False)
+    if act == s.STAND:
+        return _versus(rules, up, h, 1, t, counts)
+    if act == s.SURRENDER:
+        return Fraction(-1, 2)
+    n = sum(counts[1:])
+    out = Fraction(0)
+    for v in range(1, 11):
+        c = counts[v]
+        if not c:
+            continue
+        counts[v] -= 1
+        nxt = hand + [v]
+        if act == s.DOUBLE:
+            t2 = _total(nxt)
+            if t2 < 21 and rules.surrender == "any" and \
+                    chart_up.get(("after_double", t2)) == s.SURRENDER:
+                r = Fraction(-1) if rules.surrender_double_down == "half" else Fraction(-1, 2)
+            else:
+                r = _versus(rules, up, h, 2, t2, counts)
+        else:
+            r = _player(rules, play, chart_up, up, h, nxt, counts)
+        out += Fraction(c, n) * r
+        counts[v] += 1
+    return out
+
+
+def _small(rules):
+    """The rules on the reduced shoe."""
+    rules.shoe = lambda: list(SHOE)
+    return rules
+
+
+CASES = [("blackjack", 10, 7, 5), ("blackjack", 6, 9, 3), ("blackjack", ACE, 8, 8),
+         ("double-attack-blackjack", 10, 7, 5), ("double-attack-blackjack", 9, 6, 5),
+         ("double-attack-blackjack", 6, 2, 3), ("double-attack-blackjack", ACE, 9, 4),
+         ("double-attack-blackjack/alternatives", 10, 7, 5),
+         ("double-attack-blackjack/alternatives", ACE, 9, 4),
+         ("double-attack-blackjack/alternatives", 7, 2, 5)]
+
+
+def _rules(game):
+    """The game's rules; '/alternatives': Double Attack under the readings not taken that
+    change a hand's play (the dealer draws to soft 17, a bust ties a busted dealer)."""
+    if game == "blackjack":
+        return s.blackjack_rules()
+    if game.endswith("/alternatives"):
+        return s.double_attack_rules(hit_soft_17=True, bust_pushes_on_dealer_bust=True)
+    return s.double_attack_rules()
+
+
+@pytest.mark.reg("581.7(n)", "581.10(a)", "581.9(a)", "633a.7(m)")
+@pytest.mark.parametrize("game, up, a, b", CASES)
+def test_each_hand_equals_a_deal_out_in_table_order_where_the_old_method_does_not(game, up,
+                                                                                  a, b):
+    rules = _small(_rules(game))
+    chart, _ = s.solve(_rules(game))
+    chart_up = dict(chart[up])
+    chart_up[("pair", a)] = None                         # play the pair as it is
+    want = _deal_out(rules, chart_up, up, a, b)
+    counts = s._without(s._without(SHOE, up), a, b)
+    hand = X.ExactHand(rules, chart_up, X.DealerPricer(up, rules))
+    got = hand.value(*s.hand_state([a, b]), True, counts)
+    assert got == pytest.approx(float(want), abs=1e-12)
+
+
+def test_the_old_method_misses_the_removal_the_exact_one_takes():
+    """On the reduced shoe the first-two-cards method is off for a hand that draws; the exact
+    walk is not (the test above): a sheet back on the old method fails here."""
+    rules = _small(s.double_attack_rules())
+    chart, _ = s.solve(s.double_attack_rules())
+    up, a, b = 10, 7, 5
+    counts = s._without(s._without(SHOE, up), a, b)
+    want = float(_deal_out(rules, chart[up], up, a, b))
+    old = s.Hand(rules, s.draw_probabilities(counts, up, rules.peek_ups),
+                 s.dealer_outcomes(counts, up, rules.peek_ups), chart=chart[up])
+    p_no_bj = 1 - counts[ACE] / sum(counts)
+    assert abs(old.first_two(a, b) * p_no_bj - want) > 1e-3
+
+
+def test_the_sheets_print_the_exact_figure_with_its_split_share():
+    from controller.lab.par import blackjack as par
+    from controller.lab.par import double_attack as da
+    for sheet in (par.base_game(), da.base_game()):
+        j = sheet.to_json()
+        rules = sheet.rules
+        chart, printed = s.solve(rules)
+        ex = X.ExactEdge(rules, chart, printed)
+        assert j["house_edge"] == round(ex.house_edge(), 7)
+        assert "split" in j["precision"] and "%.4f%%" % (100 * ex.split_share) in j["precision"]
+        assert j["house_edge_first_two_cards"] == round(printed.house_edge(), 7)
+        fixed = X.ExactEdge(rules, X.corrected_chart(chart, X.recorded_cells(rules)), printed)
+        assert j["house_edge_corrected_chart"] == round(fixed.house_edge(), 7) < j["house_edge"]
+        assert len(j["chart_cells_losing"]) == len(X.recorded_cells(rules))
+
+
+@pytest.mark.reg("581.10(a)", "633a.7(m)")
+@pytest.mark.parametrize("game", ["blackjack", "double-attack-blackjack"])
+def test_each_recorded_losing_cell_gains_on_its_own_up_card(game):
+    """The recorded cells (blackjack_exact.RECORDED_CELLS) of the printed chart: changed alone,
+    each gains what is recorded against its up card, every card seen removed."""
+    rules = s.blackjack_rules() if game == "blackjack" else s.double_attack_rules()
+    chart, _ = s.solve(rules)
+    cells = X.recorded_cells(rules)
+    assert cells
+    for up, key, own, act, gain in cells:
+        assert chart[up][key] == own
+        pricer = X.DealerPricer(up, rules)
+        base = X._up_value(rules, dict(chart[up]), up, pricer)
+        fixed = dict(chart[up])
+        fixed[key] = act
+        assert X._up_value(rules, fixed, up, pricer) - base == pytest.approx(gain, rel=1e-6)
+        assert gain > 0
+
+
+@pytest.mark.skipif(not os.environ.get("TABLECTL_SLOW"),
+                    reason="every cell of both charts, about four minutes: TABLECTL_SLOW=1")
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["blackjack", "double-attack-blackjack"])
+def test_the_recorded_losing_cells_are_every_cell_that_loses(game):
+    rules = s.blackjack_rules() if game == "blackjack" else s.double_attack_rules()
+    chart, _ = s.solve(rules)
+    cells, _ = X.losing_cells(rules, chart)
+    recorded = X.recorded_cells(rules)
+    assert [c[:4] for c in cells] == [c[:4] for c in recorded]
+    assert [c[4] for c in cells] == pytest.approx([c[4] for c in recorded], rel=1e-6)
