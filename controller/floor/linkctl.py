@@ -44,6 +44,9 @@ PUBLISH_S = 0.1                 # the meter is published on change and this ofte
 START_LISTEN_S = 1.0            # a starting controller listens this long for another
 BATCH = 512
 DUPLICATE_WINDOW_S = 86400.0
+# what a meter rebuilt from the stream must share with the entry it replaces
+REBUILT = ("value", "carry", "contributed", "withdrawn", "awarded", "hits", "contributions",
+           "withdraws")
 
 
 class LinkError(TablectlError):
@@ -238,30 +241,49 @@ class LinkController:
 
     async def _load(self):
         raw, self.rev = await kv_entry(self.kv, S.meter_key(self.link))
+        paid = []
         if raw is None:
             cfg_raw, _ = await kv_entry(self.kv, S.config_key(self.link))
             if cfg_raw is None:
                 raise LinkError("link %s is not defined: tablectl floor link define %s ..."
                                 % (self.link, self.link))
-            self.meter = M.new_meter(json.loads(cfg_raw), self.writer)
+            # no entry (a link just defined, or its entry lost or deleted): the meter is
+            # what the stream's messages make of it, under the same checks as live
+            self.meter, self.seen, paid, n = await self._rebuild(
+                M.new_meter(json.loads(cfg_raw), self.writer))
             self.meter["writer"] = self.writer
+            self.start_read = {"stream_messages": n, "award_keys": 0}
             await self._create()
         else:
             self.meter = json.loads(raw)
-        if "open" in self.meter:
+        if "open" in self.meter and raw is not None:
             # from the entry's applied_seq: what a table may still withdraw or send again is
             # in the entry, the hits are the award entries' keys
             keys = await award_keys(self.js, self.link)
             self.seen = M.seen_from(self.meter, keys)
             self.start_read = {"stream_messages": 0, "award_keys": len(keys)}
-        else:
-            # an entry of before `open`: what was applied is rebuilt from the stream, once
-            scratch = M.new_meter(dict(self.meter, version=0), None)
-            msgs = await history(self.js, self.link, upto=self.meter["applied_seq"])
-            for seq, doc, ts in msgs:
-                M.apply(scratch, self.seen, seq, doc, ts)
+        elif raw is not None:
+            # an entry of before `open`: what was applied is rebuilt from the stream, once,
+            # under the same checks as live (a message refused then is refused again)
+            scratch, self.seen, _, n = await self._rebuild(
+                M.new_meter(dict(self.meter, version=0), None), upto=self.meter["applied_seq"])
+            differ = [k for k in REBUILT if scratch.get(k) != self.meter.get(k)]
+            if differ:
+                log.warning("link %s: the stream rebuilt to seq %d differs from the meter "
+                            "entry in %s: the entry is kept", self.link,
+                            self.meter["applied_seq"], ", ".join(differ))
             self.meter["open"] = scratch["open"]
-            self.start_read = {"stream_messages": len(msgs), "award_keys": 0}
+            self.start_read = {"stream_messages": n, "award_keys": 0}
+        for award in paid[:-1]:         # the last one is `last_award`, below
+            entry, _ = await kv_entry(self.kv, award["key"])
+            if entry is None:
+                log.warning("link %s: writing award %s the stream made and the bucket lacks",
+                            self.link, award["key"])
+                await self._award_entry(award)
+                await self._publish_award(award)
+                await self._record(M.PAID, award["seq"], {
+                    "id": award["id"], "table": award["table"], "amount": award["amount"],
+                    "confirmations": award.get("confirmations", [])})
         # the claim: this instance's name in the meter, by compare-and-set
         self.meter["writer"] = self.writer
         await self._write()
@@ -281,6 +303,51 @@ class LinkController:
             await self._record(M.LOCKED, award["seq"], {
                 "id": award["id"], "table": award["table"], "amount": award["amount"],
                 "needs": award["needs"], "hand": award["hand"]})
+
+    async def _rebuild(self, meter, upto=None):
+        """The link's messages on the stream (up to `upto`, else its last) applied to
+        `meter` as the live controller applied them: each table's and each supervisor's
+        message through the same `_evidence` (its signature with the keys this controller
+        holds, the link's operability at that point of the stream, the contribution, the
+        hand, a replay), a refused one refused again (as an alarm, the money untouched).
+        The controller's own refusal records on the stream are not what decides: anyone
+        holding the floor's password can write one; they are compared, and a refusal the
+        live controller did not live to record is recorded now. Returns (meter, seen, the
+        awards paid in stream order, messages read); changes nothing else of this one."""
+        msgs = await history(self.js, self.link, upto=upto)
+        first = next((d for _, d, _ in msgs if d.get("type") == "config"), None)
+        if first is not None and upto is None:
+            meter = M.new_meter(first, meter.get("writer"))     # as defined, then each version
+        recorded = {d.get("of") for _, d, _ in msgs if d.get("type") == M.REFUSAL}
+        held = self.meter, self.seen
+        self.meter, self.seen = meter, M.Seen()
+        paid, refused = [], set()
+        try:
+            for seq, doc, _ in msgs:
+                why = await self._evidence(seq, doc)
+                if why is not None:
+                    refused.add(seq)
+                    M.alarm(self.meter, seq, doc, why, self.clock())
+                    if seq not in recorded:
+                        await self._record(M.REFUSAL, seq, {
+                            "kind": doc.get("type"), "id": doc.get("id"),
+                            "table": doc.get("table"), "why": why})
+                    continue
+                award = M.apply(self.meter, self.seen, seq, doc, self.clock())
+                if award is not None and not award.get("needs"):
+                    paid.append(award)
+                released = M.release_one(self.meter)
+                while released is not None:
+                    paid.append(released)
+                    released = M.release_one(self.meter)
+            meter, seen = self.meter, self.seen
+        finally:
+            self.meter, self.seen = held
+        for seq in sorted(recorded - refused):
+            log.warning("link %s: seq %s was recorded refused but passes every check now "
+                        "(a record not written by the controller, or a key changed)",
+                        self.link, seq)
+        return meter, seen, paid, len(msgs)
 
     async def _create(self):
         from nats.js.errors import KeyWrongLastSequenceError
