@@ -115,6 +115,13 @@ async def kv_entry(kv, key):
 async def history(js, link, upto=None, idle_s=1.0):
     """Every message of the link in LINKS, in stream order: [(seq, doc, ts_ns)] (up to the
     stream's last message when read, or `upto`)."""
+    return await read_stream(js, [S.link_tables_subject(link), S.linkcfg_subject(link)],
+                             upto=upto, idle_s=idle_s)
+
+
+async def read_stream(js, subjects, start=1, upto=None, idle_s=1.0):
+    """The messages of LINKS on `subjects` from stream sequence `start` up to `upto` (or the
+    stream's last when read), in stream order: [(seq, doc, ts_ns)]."""
     from nats.js import api
     out = []
     try:
@@ -122,13 +129,13 @@ async def history(js, link, upto=None, idle_s=1.0):
     except Exception as e:                      # noqa: BLE001
         raise LinkError("stream %s: %s" % (S.LINK_STREAM, type(e).__name__))
     last = info.state.last_seq if upto is None else min(upto, info.state.last_seq)
-    if last == 0:
+    if last == 0 or start > last:
         return out
     sub = await js.subscribe(
-        S.link_tables_subject(link), stream=S.LINK_STREAM, ordered_consumer=True,
-        config=api.ConsumerConfig(filter_subjects=[S.link_tables_subject(link),
-                                                   S.linkcfg_subject(link)],
-                                  deliver_policy=api.DeliverPolicy.ALL))
+        subjects[0], stream=S.LINK_STREAM, ordered_consumer=True,
+        config=api.ConsumerConfig(filter_subjects=list(subjects),
+                                  deliver_policy=api.DeliverPolicy.BY_START_SEQUENCE,
+                                  opt_start_seq=start))
     try:
         while True:
             try:
@@ -461,7 +468,7 @@ class LinkController:
         if last is not None and jseq < last:
             return "hit %s at journal position %d, before table %s's last hit at %d: a " \
                 "replay" % (ident, jseq, table, last)
-        why = await self._contributed(ident, doc.get("cseq"))
+        why = await self._contributed(ident, doc.get("cseq"), seq)
         if why is not None:
             return why
         try:
@@ -479,10 +486,10 @@ class LinkController:
         self.meter.setdefault("hit_jseq", {})[table] = jseq
         return None
 
-    async def _contributed(self, ident, cseq):
+    async def _contributed(self, ident, cseq, seq):
         """None when seat `ident`'s contribution of its round is on the link, stored at
         stream sequence `cseq` (the acknowledgement the table accepted the wager on) and not
-        withdrawn; else why not."""
+        withdrawn before the hit (at stream sequence `seq`); else why not."""
         if not isinstance(cseq, int) or isinstance(cseq, bool):
             return "hit %s names no acknowledged contribution" % ident
         c = self.seen.contributions.get(ident)
@@ -494,17 +501,27 @@ class LinkController:
                     ident, c[4], cseq)
             return None
         # not among the contributions this controller holds (it started after that round
-        # left the meter's `open`): the stream's own message at cseq
+        # left the meter's `open`): the stream's own message at cseq, and the table's
+        # messages after it up to the hit, which hold its withdraw if the round was voided
         try:
             msg = await self.js.get_msg(S.LINK_STREAM, cseq)
             got = _json(msg.data)
         except Exception:                       # noqa: BLE001 - no such message
             got = {}
         table = ident.split(":", 1)[0]
+        key = self.keys.get(table)
         if got.get("type") != "contribution" or got.get("id") != ident or \
-                not signing.verify(self.keys.get(table), got):
+                not signing.verify(key, got) or not cseq < seq:
             return "hit %s: no contribution of that seat in that round on link %s (stream " \
                 "seq %s holds none)" % (ident, self.link, cseq)
+        after = await read_stream(self.js, [S.link_subject(self.link, table)], start=cseq + 1,
+                                  upto=seq - 1, idle_s=0.5)
+        for wseq, doc, _ in after:
+            # only the table's own withdraw: one forged with its password was refused
+            if doc.get("type") == "withdraw" and doc.get("id") == ident and \
+                    signing.verify(key, doc):
+                return "hit %s: its contribution was withdrawn (stream seq %d)" % (
+                    ident, wseq)
         return None
 
     async def _refuse(self, seq, doc, why):

@@ -157,3 +157,62 @@ def test_an_old_entry_rebuilt_from_the_stream_takes_no_forged_withdraw(floor):
     finally:
         ctl.stop()
     assert ctl.error is None
+
+
+@pytest.mark.reg("669a.12(e)(4)")
+def test_a_withdrawn_contribution_read_back_from_the_stream_pays_no_hit(floor):
+    """The restart edge of h31's report: a seat's contribution withdrawn (the round voided),
+    the table on to its next round (so the entry's `open` no longer holds it), the
+    controller restarted: a hit of the voided round, signed, naming its contribution's
+    acknowledged seq, is read back from the stream and refused, because the stream holds
+    the withdraw too; a withdraw forged with the table's password alone does not count."""
+    assert define(floor)[0] == 0
+    ctl = controller(floor)
+    try:
+        async def play():
+            t1 = await LinkTable(floor.url, "L1", "T1", floor.passwords["T1"]).start()
+            t2 = await LinkTable(floor.url, "L1", "T2", floor.passwords["T2"]).start()
+            thief = await LinkTable(floor.url, "L1", "T2", floor.passwords["T2"],
+                                    key=None).start()
+            try:
+                await t1.contribute(1, 1, 500)
+                await t1.withdraw(1, 1, 500)                    # the round voided
+                await t1.contribute(2, 1, 500)                  # the table's next round
+                await t2.contribute(1, 1, 500)
+                await thief.withdraw(1, 1, 500)                 # forged: refused
+                await t2.contribute(2, 1, 500)
+                return t1.contributed["T1:1:1"], t2.contributed["T2:1:1"]
+            finally:
+                for t in (t1, t2, thief):
+                    await t.close()
+        c1, c2 = asyncio.run(play())
+        wait_for(lambda: meter(floor.url)["contributions"] == 4, timeout=10)
+    finally:
+        ctl.stop()
+    m = meter(floor.url)
+    assert sorted(m["open"]["T1"]["c"]) == ["T1:2:1"] and m["withdraws"] == 1
+    ctl = controller(floor)
+    try:
+        before = meter(floor.url)
+
+        async def hits():
+            t1 = await LinkTable(floor.url, "L1", "T1", floor.passwords["T1"]).start()
+            t2 = await LinkTable(floor.url, "L1", "T2", floor.passwords["T2"]).start()
+            try:
+                await t1.hit(1, 1, cseq=c1)
+                await t2.hit(1, 1, cseq=c2)
+                return await t2.award(1, 1)
+            finally:
+                await t1.close()
+                await t2.close()
+        award = asyncio.run(hits())
+        after = wait_for(lambda: (lambda m: m if m["hits"] == 1 else None)(meter(floor.url)),
+                         timeout=10)
+        assert award["amount"] == before["value"]       # T2's wager stood: paid
+        assert after["alarm_count"] == before["alarm_count"] + 1
+        assert "T1:1:1" in after["alarms"][0]["id"] and \
+            "withdrawn" in after["alarms"][0]["why"]
+        assert asyncio.run(_award_keys(floor.url)) == ["award.L1.T2.1-1"]
+    finally:
+        ctl.stop()
+    assert ctl.error is None
