@@ -427,7 +427,8 @@ class LinkController:
         signs nothing). A hit is paid on evidence only: the link operable, the hit not
         answered before nor from a journal position before the table's last hit, this
         seat's contribution of this round stored (at the stream sequence the table was
-        acknowledged with) and not withdrawn, and the hand winning the share claimed under
+        acknowledged with) and not withdrawn, the paytable the hit announces (the table's
+        configuration's) the one the link declares, and the hand winning the share claimed under
         the wager's paytable, checked by the game's own evaluator (the rules core)."""
         kind = doc.get("type")
         if kind == M.CONFIRM:
@@ -471,6 +472,11 @@ class LinkController:
         why = await self._contributed(ident, doc.get("cseq"), seq)
         if why is not None:
             return why
+        differs = L.paytable_differs(self.meter["game"], self.meter["wager"],
+                                     self.meter.get("paytable"), doc.get("paytable"))
+        if differs is not None:
+            return "hit %s: table %s plays another paytable than its link's: %s" % (
+                ident, table, differs)
         try:
             won = L.hit_share(self.meter["game"], self.meter["wager"], doc.get("hand"),
                               doc.get("dealer"), self.meter.get("paytable"))
