@@ -260,7 +260,14 @@ class LinkController:
                 M.new_meter(json.loads(cfg_raw), self.writer))
             self.meter["writer"] = self.writer
             self.start_read = {"stream_messages": n, "award_keys": 0}
+            # the awards it made before the last, in the bucket before the meter that
+            # counts them (the last is `last_award`: written after it, below, as after a
+            # controller killed between the two writes)
+            for award in paid[:-1]:
+                await self._rebuilt_award(award)
             await self._create()
+            if paid:
+                self.crash("after_meter_cas")
         else:
             self.meter = json.loads(raw)
         if "open" in self.meter and raw is not None:
@@ -281,16 +288,6 @@ class LinkController:
                             self.meter["applied_seq"], ", ".join(differ))
             self.meter["open"] = scratch["open"]
             self.start_read = {"stream_messages": n, "award_keys": 0}
-        for award in paid[:-1]:         # the last one is `last_award`, below
-            entry, _ = await kv_entry(self.kv, award["key"])
-            if entry is None:
-                log.warning("link %s: writing award %s the stream made and the bucket lacks",
-                            self.link, award["key"])
-                await self._award_entry(award)
-                await self._publish_award(award)
-                await self._record(M.PAID, award["seq"], {
-                    "id": award["id"], "table": award["table"], "amount": award["amount"],
-                    "confirmations": award.get("confirmations", [])})
         # the claim: this instance's name in the meter, by compare-and-set
         self.meter["writer"] = self.writer
         await self._write()
@@ -310,6 +307,19 @@ class LinkController:
             await self._record(M.LOCKED, award["seq"], {
                 "id": award["id"], "table": award["table"], "amount": award["amount"],
                 "needs": award["needs"], "hand": award["hand"]})
+
+    async def _rebuilt_award(self, award):
+        """An award a rebuild made: written, published and recorded paid unless the bucket
+        holds it already (paid before: not paid again)."""
+        entry, _ = await kv_entry(self.kv, award["key"])
+        if entry is None:
+            log.warning("link %s: writing award %s the stream made and the bucket lacks",
+                        self.link, award["key"])
+            await self._award_entry(award)
+            await self._publish_award(award)
+            await self._record(M.PAID, award["seq"], {
+                "id": award["id"], "table": award["table"], "amount": award["amount"],
+                "confirmations": award.get("confirmations", [])})
 
     async def _rebuild(self, meter, upto=None):
         """The link's messages on the stream (up to `upto`, else its last) applied to
