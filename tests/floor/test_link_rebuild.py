@@ -20,7 +20,7 @@ from tests.floor.test_link_controller import controller, define, meter
 # what a rebuilt meter must hold as the live one did, to the cent and to the message
 SAME = ("value", "carry", "rate", "seeded", "contributed", "withdrawn", "awarded", "over_cap",
         "resets", "hits", "contributions", "withdraws", "refused", "alarm_count",
-        "applied_seq", "hit_jseq", "open", "operable")
+        "applied_seq", "hit_jseq", "open", "operable", "version", "why")
 
 
 def money(m):
@@ -54,10 +54,29 @@ async def _seq_of(url, ident, kind="contribution"):
         await nc.close()
 
 
+async def _operable(url, up):
+    """The link taken down (or back up) by a new version of its definition, as reconcile or
+    the floor does."""
+    from controller.floor import linkcfg
+    from controller.wire import links as L
+    nc = await _connect(url)
+    try:
+        js = nc.jetstream(timeout=5)
+        kv = await ensure_link_streams(js)
+        cfg, rev = await linkcfg.read_config(kv, "L1")
+        why = None if up else "taken down by a test"
+        new = L.check(dict(L.next_version(cfg, dict(cfg, operable=up, why=why)),
+                           operable=up, why=why))
+        await linkcfg.write_version(nc, js, kv, cfg, rev, new, listen_s=0)
+    finally:
+        await nc.close()
+
+
 def _attacks(floor):
     """Live play with the attacks of issue 31 mixed in: T2's genuine contributions; a
     withdraw of its latest and a hit, both sent with T2's password but not its key;
-    a losing hand; a genuine hit paid; that hit replayed."""
+    a losing hand; a genuine hit paid; that hit replayed; a hit while the floor had taken the
+    link down (two more versions of its definition, so a rebuild starts from the first)."""
     async def play():
         t1 = await LinkTable(floor.url, "L1", "T1", floor.passwords["T1"]).start()
         t2 = await LinkTable(floor.url, "L1", "T2", floor.passwords["T2"]).start()
@@ -77,7 +96,10 @@ def _attacks(floor):
                 "cseq": t1.contributed["T1:2:1"], "jseq": 1, "ts_ns": 1})
             await t1._publish(S.link_subject("L1", "T1"), json.dumps(doc).encode(),
                               "replay-1")                       # a replay: refused live
-            await t1.contribute(3, 1, 500)
+            await _operable(floor.url, False)
+            await t1.contribute_and_hit(4, 1)                   # on an inoperable link
+            await _operable(floor.url, True)
+            await t1.contribute(5, 1, 500)
         finally:
             for t in (t1, t2, thief):
                 await t.close()
@@ -90,13 +112,13 @@ def _live(floor):
     ctl = controller(floor)
     try:
         _attacks(floor)
-        live = wait_for(lambda: (lambda m: m if m["contributions"] == 9 and
-                                 m.get("alarm_count") == 4 else None)(meter(floor.url)),
+        live = wait_for(lambda: (lambda m: m if m["contributions"] == 10 and
+                                 m.get("alarm_count") == 5 else None)(meter(floor.url)),
                         timeout=15, what="the live controller's meter")
     finally:
         ctl.stop()
     assert ctl.error is None
-    assert live["hits"] == 1 and live["withdraws"] == 0 and live["alarm_count"] == 4
+    assert live["hits"] == 1 and live["withdraws"] == 0 and live["alarm_count"] == 5
     keys = asyncio.run(_award_keys(floor.url))
     assert keys == ["award.L1.T1.2-1"]
     return live, keys
