@@ -44,6 +44,9 @@ PUBLISH_S = 0.1                 # the meter is published on change and this ofte
 START_LISTEN_S = 1.0            # a starting controller listens this long for another
 BATCH = 512
 DUPLICATE_WINDOW_S = 86400.0
+# what a meter rebuilt from the stream must share with the entry it replaces
+REBUILT = ("value", "carry", "contributed", "withdrawn", "awarded", "hits", "contributions",
+           "withdraws")
 
 
 class LinkError(TablectlError):
@@ -112,6 +115,13 @@ async def kv_entry(kv, key):
 async def history(js, link, upto=None, idle_s=1.0):
     """Every message of the link in LINKS, in stream order: [(seq, doc, ts_ns)] (up to the
     stream's last message when read, or `upto`)."""
+    return await read_stream(js, [S.link_tables_subject(link), S.linkcfg_subject(link)],
+                             upto=upto, idle_s=idle_s)
+
+
+async def read_stream(js, subjects, start=1, upto=None, idle_s=1.0):
+    """The messages of LINKS on `subjects` from stream sequence `start` up to `upto` (or the
+    stream's last when read), in stream order: [(seq, doc, ts_ns)]."""
     from nats.js import api
     out = []
     try:
@@ -119,13 +129,13 @@ async def history(js, link, upto=None, idle_s=1.0):
     except Exception as e:                      # noqa: BLE001
         raise LinkError("stream %s: %s" % (S.LINK_STREAM, type(e).__name__))
     last = info.state.last_seq if upto is None else min(upto, info.state.last_seq)
-    if last == 0:
+    if last == 0 or start > last:
         return out
     sub = await js.subscribe(
-        S.link_tables_subject(link), stream=S.LINK_STREAM, ordered_consumer=True,
-        config=api.ConsumerConfig(filter_subjects=[S.link_tables_subject(link),
-                                                   S.linkcfg_subject(link)],
-                                  deliver_policy=api.DeliverPolicy.ALL))
+        subjects[0], stream=S.LINK_STREAM, ordered_consumer=True,
+        config=api.ConsumerConfig(filter_subjects=list(subjects),
+                                  deliver_policy=api.DeliverPolicy.BY_START_SEQUENCE,
+                                  opt_start_seq=start))
     try:
         while True:
             try:
@@ -238,30 +248,46 @@ class LinkController:
 
     async def _load(self):
         raw, self.rev = await kv_entry(self.kv, S.meter_key(self.link))
+        paid = []
         if raw is None:
             cfg_raw, _ = await kv_entry(self.kv, S.config_key(self.link))
             if cfg_raw is None:
                 raise LinkError("link %s is not defined: tablectl floor link define %s ..."
                                 % (self.link, self.link))
-            self.meter = M.new_meter(json.loads(cfg_raw), self.writer)
+            # no entry (a link just defined, or its entry lost or deleted): the meter is
+            # what the stream's messages make of it, under the same checks as live
+            self.meter, self.seen, paid, n = await self._rebuild(
+                M.new_meter(json.loads(cfg_raw), self.writer))
             self.meter["writer"] = self.writer
+            self.start_read = {"stream_messages": n, "award_keys": 0}
+            # the awards it made before the last, in the bucket before the meter that
+            # counts them (the last is `last_award`: written after it, below, as after a
+            # controller killed between the two writes)
+            for award in paid[:-1]:
+                await self._rebuilt_award(award)
             await self._create()
+            if paid:
+                self.crash("after_meter_cas")
         else:
             self.meter = json.loads(raw)
-        if "open" in self.meter:
+        if "open" in self.meter and raw is not None:
             # from the entry's applied_seq: what a table may still withdraw or send again is
             # in the entry, the hits are the award entries' keys
             keys = await award_keys(self.js, self.link)
             self.seen = M.seen_from(self.meter, keys)
             self.start_read = {"stream_messages": 0, "award_keys": len(keys)}
-        else:
-            # an entry of before `open`: what was applied is rebuilt from the stream, once
-            scratch = M.new_meter(dict(self.meter, version=0), None)
-            msgs = await history(self.js, self.link, upto=self.meter["applied_seq"])
-            for seq, doc, ts in msgs:
-                M.apply(scratch, self.seen, seq, doc, ts)
+        elif raw is not None:
+            # an entry of before `open`: what was applied is rebuilt from the stream, once,
+            # under the same checks as live (a message refused then is refused again)
+            scratch, self.seen, _, n = await self._rebuild(
+                M.new_meter(dict(self.meter, version=0), None), upto=self.meter["applied_seq"])
+            differ = [k for k in REBUILT if scratch.get(k) != self.meter.get(k)]
+            if differ:
+                log.warning("link %s: the stream rebuilt to seq %d differs from the meter "
+                            "entry in %s: the entry is kept", self.link,
+                            self.meter["applied_seq"], ", ".join(differ))
             self.meter["open"] = scratch["open"]
-            self.start_read = {"stream_messages": len(msgs), "award_keys": 0}
+            self.start_read = {"stream_messages": n, "award_keys": 0}
         # the claim: this instance's name in the meter, by compare-and-set
         self.meter["writer"] = self.writer
         await self._write()
@@ -281,6 +307,64 @@ class LinkController:
             await self._record(M.LOCKED, award["seq"], {
                 "id": award["id"], "table": award["table"], "amount": award["amount"],
                 "needs": award["needs"], "hand": award["hand"]})
+
+    async def _rebuilt_award(self, award):
+        """An award a rebuild made: written, published and recorded paid unless the bucket
+        holds it already (paid before: not paid again)."""
+        entry, _ = await kv_entry(self.kv, award["key"])
+        if entry is None:
+            log.warning("link %s: writing award %s the stream made and the bucket lacks",
+                        self.link, award["key"])
+            await self._award_entry(award)
+            await self._publish_award(award)
+            await self._record(M.PAID, award["seq"], {
+                "id": award["id"], "table": award["table"], "amount": award["amount"],
+                "confirmations": award.get("confirmations", [])})
+
+    async def _rebuild(self, meter, upto=None):
+        """The link's messages on the stream (up to `upto`, else its last) applied to
+        `meter` as the live controller applied them: each table's and each supervisor's
+        message through the same `_evidence` (its signature with the keys this controller
+        holds, the link's operability at that point of the stream, the contribution, the
+        hand, a replay), a refused one refused again (as an alarm, the money untouched).
+        The controller's own refusal records on the stream are not what decides: anyone
+        holding the floor's password can write one; they are compared, and a refusal the
+        live controller did not live to record is recorded now. Returns (meter, seen, the
+        awards paid in stream order, messages read); changes nothing else of this one."""
+        msgs = await history(self.js, self.link, upto=upto)
+        first = next((d for _, d, _ in msgs if d.get("type") == "config"), None)
+        if first is not None and upto is None:
+            meter = M.new_meter(first, meter.get("writer"))     # as defined, then each version
+        recorded = {d.get("of") for _, d, _ in msgs if d.get("type") == M.REFUSAL}
+        held = self.meter, self.seen
+        self.meter, self.seen = meter, M.Seen()
+        paid, refused = [], set()
+        try:
+            for seq, doc, _ in msgs:
+                why = await self._evidence(seq, doc)
+                if why is not None:
+                    refused.add(seq)
+                    M.alarm(self.meter, seq, doc, why, self.clock())
+                    if seq not in recorded:
+                        await self._record(M.REFUSAL, seq, {
+                            "kind": doc.get("type"), "id": doc.get("id"),
+                            "table": doc.get("table"), "why": why})
+                    continue
+                award = M.apply(self.meter, self.seen, seq, doc, self.clock())
+                if award is not None and not award.get("needs"):
+                    paid.append(award)
+                released = M.release_one(self.meter)
+                while released is not None:
+                    paid.append(released)
+                    released = M.release_one(self.meter)
+            meter, seen = self.meter, self.seen
+        finally:
+            self.meter, self.seen = held
+        for seq in sorted(recorded - refused):
+            log.warning("link %s: seq %s was recorded refused but passes every check now "
+                        "(a record not written by the controller, or a key changed)",
+                        self.link, seq)
+        return meter, seen, paid, len(msgs)
 
     async def _create(self):
         from nats.js.errors import KeyWrongLastSequenceError
@@ -353,7 +437,8 @@ class LinkController:
         signs nothing). A hit is paid on evidence only: the link operable, the hit not
         answered before nor from a journal position before the table's last hit, this
         seat's contribution of this round stored (at the stream sequence the table was
-        acknowledged with) and not withdrawn, and the hand winning the share claimed under
+        acknowledged with) and not withdrawn, the paytable the hit announces (the table's
+        configuration's) the one the link declares, and the hand winning the share claimed under
         the wager's paytable, checked by the game's own evaluator (the rules core)."""
         kind = doc.get("type")
         if kind == M.CONFIRM:
@@ -394,9 +479,14 @@ class LinkController:
         if last is not None and jseq < last:
             return "hit %s at journal position %d, before table %s's last hit at %d: a " \
                 "replay" % (ident, jseq, table, last)
-        why = await self._contributed(ident, doc.get("cseq"))
+        why = await self._contributed(ident, doc.get("cseq"), seq)
         if why is not None:
             return why
+        differs = L.paytable_differs(self.meter["game"], self.meter["wager"],
+                                     self.meter.get("paytable"), doc.get("paytable"))
+        if differs is not None:
+            return "hit %s: table %s plays another paytable than its link's: %s" % (
+                ident, table, differs)
         try:
             won = L.hit_share(self.meter["game"], self.meter["wager"], doc.get("hand"),
                               doc.get("dealer"), self.meter.get("paytable"))
@@ -412,10 +502,10 @@ class LinkController:
         self.meter.setdefault("hit_jseq", {})[table] = jseq
         return None
 
-    async def _contributed(self, ident, cseq):
+    async def _contributed(self, ident, cseq, seq):
         """None when seat `ident`'s contribution of its round is on the link, stored at
         stream sequence `cseq` (the acknowledgement the table accepted the wager on) and not
-        withdrawn; else why not."""
+        withdrawn before the hit (at stream sequence `seq`); else why not."""
         if not isinstance(cseq, int) or isinstance(cseq, bool):
             return "hit %s names no acknowledged contribution" % ident
         c = self.seen.contributions.get(ident)
@@ -427,17 +517,27 @@ class LinkController:
                     ident, c[4], cseq)
             return None
         # not among the contributions this controller holds (it started after that round
-        # left the meter's `open`): the stream's own message at cseq
+        # left the meter's `open`): the stream's own message at cseq, and the table's
+        # messages after it up to the hit, which hold its withdraw if the round was voided
         try:
             msg = await self.js.get_msg(S.LINK_STREAM, cseq)
             got = _json(msg.data)
         except Exception:                       # noqa: BLE001 - no such message
             got = {}
         table = ident.split(":", 1)[0]
+        key = self.keys.get(table)
         if got.get("type") != "contribution" or got.get("id") != ident or \
-                not signing.verify(self.keys.get(table), got):
+                not signing.verify(key, got) or not cseq < seq:
             return "hit %s: no contribution of that seat in that round on link %s (stream " \
                 "seq %s holds none)" % (ident, self.link, cseq)
+        after = await read_stream(self.js, [S.link_subject(self.link, table)], start=cseq + 1,
+                                  upto=seq - 1, idle_s=0.5)
+        for wseq, doc, _ in after:
+            # only the table's own withdraw: one forged with its password was refused
+            if doc.get("type") == "withdraw" and doc.get("id") == ident and \
+                    signing.verify(key, doc):
+                return "hit %s: its contribution was withdrawn (stream seq %d)" % (
+                    ident, wseq)
         return None
 
     async def _refuse(self, seq, doc, why):

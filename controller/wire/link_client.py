@@ -36,6 +36,7 @@ import threading
 import time
 
 from controller.wire.aio import pause
+from controller.wire import links as L
 from controller.wire import signing
 from controller.wire import subjects as S
 from controller.wire.connection import join, leave
@@ -115,6 +116,13 @@ class LinkClient:
         self.down_at = None               # monotonic time the link was found lost
         self.down_told_s = []             # loss found -> link_state submitted, seconds
         self.looked_up = 0.0
+        # the paytable this table's configuration sets for its wager on the link, which it
+        # announces with each hit, and why the link's declared one differs (None: the same)
+        from controller.progressive import meter_of_link
+        self.wager = meter_of_link(ctl.model, self.link_id)[0]
+        self.paytable = L.table_paytable(ctl.model, self.wager)
+        self.mismatch = None
+        self._checked = None
         self._task = self._loop = self._stop = self._wake = None
         self._shared = None
         self._subs = []
@@ -235,11 +243,12 @@ class LinkClient:
                 self.down_at = now
                 raise ConnectionError("connection lost")
             live = self.heard and now - self.heard <= LIVE_S and \
-                (self.meter or {}).get("operable", True) is not False
+                (self.meter or {}).get("operable", True) is not False and \
+                self.mismatch is None
             if not live:
                 if self.state == "up":
                     self.down_at = self.heard + LIVE_S if self.heard else now
-                    self._set("down", "no meter from link %s within %.1f s"
+                    self._set("down", self.mismatch or "no meter from link %s within %.1f s"
                               % (self.link_id, LIVE_S))
                     self._tell_down()
                     self.down_at = None
@@ -293,8 +302,25 @@ class LinkClient:
         except ValueError:
             return
         if isinstance(doc, dict) and doc.get("link", self.link_id) == self.link_id:
+            self._check_paytable(doc)
             self.meter = doc
             self.heard = time.monotonic()
+
+    def _check_paytable(self, doc):
+        """The link's declared paytable (its meter carries its definition) against this
+        table's configured one: while they differ the link is not up for this table, so its
+        progressive wager is refused at the table (progressive.link_up), and says why."""
+        declared = (doc.get("game"), doc.get("wager"), doc.get("paytable"))
+        if declared == self._checked or doc.get("game") is None:
+            return
+        self._checked = declared
+        why = L.paytable_differs(doc["game"], self.wager, doc.get("paytable"), self.paytable)
+        self.mismatch = None if why is None else (
+            "link %s's paytable is not this table's configuration (%s): its progressive is "
+            "not played" % (self.link_id, why))
+        if why is not None:
+            log.warning("%s", self.mismatch)
+            self.last_error = self.mismatch
 
     async def _on_award(self, msg):
         try:
@@ -346,7 +372,8 @@ class LinkClient:
                "table": self.table_id, "round": entry["round"],
                "seat": entry["seat"], "ts_ns": time.time_ns()}
         if kind == "hit":
-            doc.update(hand=entry["hand"], share=entry["share"], cseq=entry.get("cseq"))
+            doc.update(hand=entry["hand"], share=entry["share"], cseq=entry.get("cseq"),
+                       paytable=self.paytable)   # announced: the link checks it is its own
             if "dealer" in entry:
                 doc["dealer"] = entry["dealer"]
         else:

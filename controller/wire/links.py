@@ -75,6 +75,55 @@ def hit_share(game, wager, hand, dealer=None, paytable=None):
     part = Fraction(percent, 100)
     return [part.numerator, part.denominator]
 
+def _paytable_rows(game, wager, rows):
+    """[(hand, Pay)] of `rows` {hand: payout text} under `game`'s own check of a link's
+    declared paytable (Declaration.link_paytable); None for the texts' own paytable."""
+    from controller.games import declaration
+    from controller.games.declarations import load
+    if rows is None:
+        return None
+    target = declaration(game).link_paytable
+    if target is None:
+        raise ConfigError("paytable: %s's %s is paid by the texts' own paytable" % (game, wager))
+    return list(load(target)(wager, rows).rows)
+
+
+def paytable_differs(game, wager, declared, announced):
+    """None when the paytable a link declares for `game`'s `wager` (rows {hand: payout}, or
+    None: the texts' own) is the one a table announces (its configuration's), row for row
+    and payout for payout; else why not, in one line. A table plays a linked wager and the
+    link pays its hits only under one paytable (issue 31)."""
+    try:
+        same = _paytable_rows(game, wager, declared) == _paytable_rows(game, wager, announced)
+    except ConfigError as e:
+        return "paytable of %s's %s: %s" % (game, wager, e)
+    if same:
+        return None
+    return "%s's %s: the link declares %s, the table %s" % (
+        game, wager, _described(declared), _described(announced))
+
+
+def _described(rows):
+    if rows is None:
+        return "the texts' own paytable"
+    return "{%s}" % ", ".join("%s: %s" % (h, rows[h]) for h in sorted(rows))
+
+
+def table_paytable(model, wager):
+    """The rows a table's configuration sets for its progressive `wager` ({hand: payout},
+    or None: the texts' own). Only a game whose declaration lets a link declare a paytable
+    (link_paytable: Blackjack's, 633a.13) configures one, in its options' side_paytables."""
+    from controller.games import declaration
+    try:
+        if declaration(model.GAME).link_paytable is None:
+            return None
+        rows = (model.config.get("options") or {}).get("side_paytables") or {}
+    except (AttributeError, KeyError, ConfigError):
+        return None
+    got = rows.get(wager)
+    return dict(got) if got is not None else None
+
+
 KEYS = ("link", "game", "wager", "tables", "reset", "rate", "cap", "version", "operable",
         "why", "restored", "paytable", "confirm_above", "second_above")
 PARAMETERS = ("game", "wager", "tables", "reset", "rate", "cap", "paytable", "confirm_above",
