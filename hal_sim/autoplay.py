@@ -465,6 +465,10 @@ class Autoplay:
         status = self.model.status
         key = "rounds_void" if status == "void" else "rounds_completed"
         self.stats[key] += 1
+        if status == "void":
+            # every wager went back (585.3(f), (g); a void round): no handle, as the table's
+            # own money meters count it (controller/console/wager_meters.py)
+            return
         returns = self.stats["returns"]
         for seat, placed in self.model.wagers.items():
             results = self.model.results.get(seat, {})

@@ -302,3 +302,23 @@ def test_a_part_given_to_the_simulation_starts_with_the_table_and_stops_on_its_s
     assert [(what, str(e)) for what, e in failures] == [("part floor link",
                                                          "floor system unreachable")]
     assert s.sim is None                    # the later steps ran: the devices are stopped
+
+
+@pytest.mark.reg("585.3(f)")
+def test_the_summary_counts_no_voided_round_in_the_handle_as_the_journals_meters(tmp_path):
+    """A "no roll" returns every wager (585.3(f), (g)): a voided round is no handle. The
+    summary's return to player must agree with the table's own money meters read back from
+    the journal (those `tablectl top` and the console show), not count returned wagers."""
+    from tests.floor.test_pit import own_money
+    journal = str(tmp_path / "t.log")
+    s = Simulation("props-and-hops", 1, [("dice_reader", "no_roll", 0.5)], journal=journal)
+    try:
+        s.run(6)
+    finally:
+        s.close()
+    summary = s.summary(timings=False)
+    assert summary["rounds_void"] > 0 and summary["rounds_completed"] > 0
+    returns = summary["return_to_player"].values()
+    handle, hold = own_money(journal)
+    assert (sum(r["wagered"] for r in returns), -sum(r["net"] for r in returns)) == \
+        (handle, hold)
