@@ -21,7 +21,7 @@ from collections import deque
 
 from controller.clearing import rule_for
 from controller.console.screen import fault_line, render
-from controller.console.wager_meters import add_round, round_line
+from controller.console.wager_meters import add_ended, house_take, round_line
 from controller.errors import JournalError
 from controller.human import gaming_day
 from controller.units import DAY_NS, GAMING_DAY_START, day_start_ns
@@ -115,11 +115,10 @@ class JournalFollower:
             n = model.get("round_no") or 0
             if n > self.last_round and model.get("status") in ("settled", "void"):
                 self.last_round = n
-                self.rounds.append(round_line(n, model["status"], model.get("wagers"),
-                                              model.get("results")))
+                take = house_take(self.game)
+                self.rounds.append(round_line(n, model["status"], model, take))
                 if model["status"] == "settled":
-                    add_round(self.days.setdefault(self.day(ts), {}), model.get("wagers"),
-                              model.get("results"))
+                    add_ended(self.days.setdefault(self.day(ts), {}), model, take)
         elif entry == "record" and kind in ("lock_out", "integrity_lock"):
             if self.lockout is None:
                 device = data.get("device") or ("journal" if kind == "integrity_lock" else

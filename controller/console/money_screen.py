@@ -11,6 +11,7 @@ import time
 from controller.console import view
 from controller.console.table_screen import _two_columns
 from controller.console.tree import Screen
+from controller.console.wager_meters import meter_text
 from controller.errors import ConsoleError
 from controller.progressive import cents, progressives
 
@@ -58,11 +59,7 @@ class MoneyScreen(Screen):
             if not book:
                 lines.append("    no settled rounds")
             for wager, m in sorted(book.items()):
-                hold_pct = "" if not m["handle"] else "  (%.1f%% of handle)" % (
-                    100.0 * m["hold"] / m["handle"])
-                lines.append("    %-20s handle %s  paid %s  hold %s%s  rounds %d"
-                             % (wager, view.dollars(m["handle"]), view.dollars(m["paid"]),
-                                view.dollars(m["hold"]), hold_pct, m["rounds"]))
+                lines.append("    " + meter_text(wager, m, hold_share=True))
         rows = [("round number", getattr(model, "round_no", "-"))]
         kept = getattr(self.ctl, "meters", None)          # the journal's regulation meters
         if isinstance(kept, dict):

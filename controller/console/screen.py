@@ -9,6 +9,7 @@ Every text that came from a device is made printable (view.printable).
 """
 
 from controller.console import view
+from controller.console.wager_meters import meter_text, round_text
 
 
 def fault_line(reason, when):
@@ -46,15 +47,12 @@ def render(info):
         lines.append("  none")
     lines.append("meters, gaming day %s" % (info.get("day") or "-"))
     for wager, m in sorted((info.get("meters") or {}).items()):
-        lines.append("  %-20s handle %s  paid %s  hold %s  rounds %d" % (
-            wager, view.dollars(m["handle"]), view.dollars(m["paid"]), view.dollars(m["hold"]),
-            m["rounds"]))
+        lines.append("  " + meter_text(wager, m))
     if not info.get("meters"):
         lines.append("  no settled rounds")
     lines.append("last rounds")
     for r in info.get("rounds") or []:
-        lines.append("  round %-6s %-8s handle %s  players' net %s" % (
-            r["round"], r["status"], view.dollars(r["handle"]), view.dollars(r["net"])))
+        lines.append("  " + round_text(r))
     if not info.get("rounds"):
         lines.append("  none yet")
     return view.printable("\n".join(lines))

@@ -11,6 +11,7 @@ import pytest
 
 from controller.console import start_console
 from controller.console.screen import render
+from controller.console.view import dollars
 from controller.games.events import Event
 from controller.lab.sim import Simulation
 from controller.top import JournalFollower
@@ -182,3 +183,32 @@ def test_top_and_watch_show_the_same_devices_on_a_healthy_table_and_after_a_faul
         assert render(top.info()).startswith("tablectl top  blackjack")
     finally:
         sim.close()
+
+
+@pytest.mark.reg("637a(e)(6)")
+def test_the_poker_room_is_its_pots_and_rake_at_the_console_and_in_top_not_stacks_as_handle(
+        tmp_path):
+    """A poker room's players play each other: the house's win is the rake (637a(e)(6)),
+    their stacks are no handle. The console's `meters`, `watch` and `tablectl top` count its
+    hands as the floor does (the declaration's `house_take`), equal to the round records."""
+    from controller.console.commands import Commands
+    from tests.floor.conftest import journal_rows
+    from tests.floor.test_pit import own_room
+    path = str(tmp_path / "j.log")
+    sim = Simulation("poker", 1, journal=path)
+    try:
+        sim.run(3)
+        console = Commands(sim.ctl, sim.drivers)
+        meters = console.run("administrator", "meters")
+        watch = render(console.live_info())
+    finally:
+        sim.close()
+    room = own_room(journal_rows(path))
+    assert room["hands"] == 3 and room["pots"] > 0
+    line = "poker room           hands 3  pots %s  rake %s" % (
+        dollars(room["pots"]), dollars(room["rake"]))
+    top = render(JournalFollower(path).read().info())
+    for shown in (meters, watch, top):
+        assert line in shown
+        assert "handle" not in shown and "stack" not in shown
+    assert "round 3      settled  pots $" in top
