@@ -21,6 +21,7 @@ from collections import deque
 
 from controller.clearing import rule_for
 from controller.console.screen import fault_line, render
+from controller.console.view import WIDTH
 from controller.console.wager_meters import add_ended, house_take, round_line
 from controller.errors import JournalError
 from controller.human import gaming_day
@@ -202,7 +203,7 @@ def _refresh(args, out, follower):
     """Draw the screen every interval, `--count` times or until interrupted."""
     n = 0
     while True:
-        screen = render(follower.read().info())
+        screen = render(follower.read().info(), args.width)
         if out.isatty() if hasattr(out, "isatty") else False:
             out.write(CLEAR + screen.replace("\n", "\x1b[K\n") + "\x1b[K\x1b[J")
         else:
@@ -220,10 +221,26 @@ def add_parser(sub):
     p.add_argument("--journal", required=True, help="the table's journal file")
     p.add_argument("--interval", type=_interval, default=1.0,
                    help="seconds between refreshes (default 1)")
+    p.add_argument("--width", type=_width, default=WIDTH,
+                   help="the terminal's columns: every line is folded to them, as the "
+                        "console's are (default %d, a serial terminal's)" % WIDTH)
     p.add_argument("--count", type=int, default=0, help="refresh this many times, then exit "
                                                         "(default: until Ctrl-C)")
     p.set_defaults(func=cmd_top)
     return p
+
+
+def _width(text):
+    import argparse
+    from controller.console.commands import TERMINAL
+    low, high = TERMINAL["width"]
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("not a number of columns: %r" % text)
+    if not low <= v <= high:
+        raise argparse.ArgumentTypeError("the width is %d to %d columns" % (low, high))
+    return v
 
 
 def _interval(text):

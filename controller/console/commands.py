@@ -246,8 +246,8 @@ class Commands:
     def live_info(self):
         return self.table.live_info()
 
-    def screen(self):
-        return self.table.screen()
+    def screen(self, width=view.WIDTH):
+        return self.table.screen(width)
 
     def gaming_day(self, ts_ns):
         return self.money.gaming_day(ts_ns)

@@ -17,9 +17,11 @@ def fault_line(reason, when):
     return "last fault: %s at %s" % (reason, when)
 
 
-def render(info):
+def render(info, width=view.WIDTH):
     """The screen (text lines joined by "\\n") for an info dict (see Commands.live_info):
-    `title` is what draws it (`tablectl top`, or the console's `tablectl watch`)."""
+    `title` is what draws it (`tablectl top`, or the console's `tablectl watch`). Every line
+    is folded to `width` columns (view.fit): the console's session passes its terminal's,
+    `tablectl top` its --width; both 80 unless told, a serial terminal's."""
     lines = ["%s  %s  %s" % (info.get("title") or "tablectl top", info.get("game") or "-",
                              info.get("now") or "")]
     state = info.get("state") or "-"
@@ -55,7 +57,7 @@ def render(info):
         lines.append("  " + round_text(r))
     if not info.get("rounds"):
         lines.append("  none yet")
-    return view.printable("\n".join(lines))
+    return view.fit(view.printable("\n".join(lines)), width)
 
 
 __all__ = ["render"]

@@ -198,9 +198,10 @@ class TableScreen(Screen):
             "rounds": list(self.meters_book.recent),
         }
 
-    def screen(self):
-        """What `watch` (and `tablectl top`) shows: state, devices, lock-outs, meters, rounds."""
-        return render(self.live_info())
+    def screen(self, width=view.WIDTH):
+        """What `watch` (and `tablectl top`) shows: state, devices, lock-outs, meters, rounds,
+        folded to the session's terminal width."""
+        return render(self.live_info(), width)
 
 
 def _last_fault(fault, when):

@@ -212,3 +212,24 @@ def test_the_poker_room_is_its_pots_and_rake_at_the_console_and_in_top_not_stack
         assert line in shown
         assert "handle" not in shown and "stack" not in shown
     assert "round 3      settled  pots $" in top
+
+
+def test_top_folds_every_line_to_the_terminal_width_as_the_console_does(tmp_path, capsys):
+    """`top` is read at the same 80-column serial terminal as the console (issue 35): its
+    screen is the console's renderer, folded to --width (80 unless told), every line."""
+    from controller import cli
+    path = tmp_path / "table.db"
+    simulate(path, 2, 1, faults=[("shoe", "jam", 1.0)])
+    unfolded = render(JournalFollower(str(path)).read().info(), width=250).split("\n")
+    long = [ln for ln in unfolded if len(ln) > 80]
+    assert long, "nothing to fold: the test would prove nothing"
+    for argv, width in ((["--count", "1"], 80), (["--count", "1", "--width", "120"], 120)):
+        assert cli.main(["top", "--journal", str(path)] + argv) == 0
+        lines = capsys.readouterr().out.rstrip("\n").split("\n")
+        assert max(len(ln) for ln in lines) <= width
+        assert " ".join(" ".join(lines).split()) == " ".join(" ".join(unfolded).split())
+    with pytest.raises(SystemExit) as bad:
+        cli.main(["top", "--journal", str(path), "--width", "20"])
+    assert bad.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "40 to 250 columns" in err
