@@ -22,6 +22,7 @@ from collections import deque
 from controller.clearing import rule_for
 from controller.console.screen import fault_line, render
 from controller.console.view import WIDTH
+from controller.device_registry import configured_names, say_names
 from controller.console.wager_meters import add_ended, house_take, round_line
 from controller.errors import JournalError
 from controller.human import gaming_day
@@ -51,6 +52,7 @@ class JournalFollower:
         self.last_round = 0
         self.last_ts = None
         self._fault_device = None
+        self.names = {}              # {kind: configured name}: the `table` record's devices
 
     def local(self, ts_ns):
         if not isinstance(ts_ns, int):
@@ -124,9 +126,11 @@ class JournalFollower:
             if self.lockout is None:
                 device = data.get("device") or ("journal" if kind == "integrity_lock" else
                                                 self._fault_device)
-                self.lockout = {"reason": data.get("reason"), "ts": ts, "device": device}
+                # the configured names a person knows, not the kinds the games journal
+                device, reason = say_names([device, data.get("reason")], self.names)
+                self.lockout = {"reason": reason, "ts": ts, "device": device}
                 self.lockouts.append({"when": self.local(ts), "device": device,
-                                      "reason": data.get("reason"), "cleared": False})
+                                      "reason": reason, "cleared": False})
         elif entry == "record" and kind == "table":
             # the runtime's at start: every device known, healthy until it says otherwise, and
             # when the gaming day begins
@@ -135,6 +139,7 @@ class JournalFollower:
                                                           GAMING_DAY_START))
             except ValueError:
                 pass
+            self.names = configured_names(data.get("devices") or {})
             for name in data.get("devices") or {}:
                 self.devices.setdefault(str(name), {"state": "ready", "fault": "",
                                                     "rejected": 0})
@@ -143,7 +148,8 @@ class JournalFollower:
             dev = str(source if source not in (None, "console", "controller", "test")
                       else data.get("device"))
             self.devices.setdefault(dev, {"state": "ready", "fault": "", "rejected": 0}).update(
-                state="fault", fault=fault_line(data.get("reason"), self.local(ts)))
+                state="fault", fault=fault_line(say_names(data.get("reason"), self.names),
+                                                self.local(ts)))
             self._fault_device = dev           # its name, as `watch` and the console say
         elif entry == "event" and kind == "frame_rejected":
             dev = str(data.get("device") or source)

@@ -277,6 +277,13 @@ class Commands:
         named = [n for n, d in self.devices.items() if getattr(d, "device", None) == device]
         return named[0] if len(named) == 1 else device
 
+    def spoken(self, text):
+        """A text as a person reads it here: each device kind it names (a lock-out's reason,
+        "device dealing_shoe: jam") given its configured name (device_registry.say_names)."""
+        from controller.device_registry import configured_names, say_names
+        return say_names(text, configured_names(
+            {n: getattr(d, "device", n) for n, d in self.devices.items()}))
+
     def named(self, lockout):
         """A lock-out with its device given by its configured name (for display)."""
         if not lockout or not lockout.get("device"):

@@ -123,7 +123,10 @@ def test_status_names_the_lock_out_and_the_device(tmp_path, running):
     assert "state        closed" in rig.run("status")
     lock(rig)
     out = rig.run("status")
-    assert "locked_out" in out and "LOCKED OUT   device dealing_shoe: jam" in out
+    # the games journal the kind ("device dealing_shoe: jam"); a person reads the name the
+    # configuration gives the device, everywhere (issue 35)
+    assert "locked_out" in out and "LOCKED OUT   device shoe: jam" in out
+    assert "dealing_shoe" not in out
     assert "once shoe passes its self-test" in out       # the name `selftest` takes
     assert "shoe ready" in out
 

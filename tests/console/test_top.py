@@ -88,7 +88,9 @@ def test_top_shows_state_devices_lock_outs_meters_and_rounds_refreshing_in_place
     screen = t.wait_for("last rounds")
     assert "tablectl top  flop-poker" in screen
     assert "devices" in screen and "shoe" in screen
-    assert "lock-outs (last 5)" in screen and "dealing_shoe" in screen
+    # the configured name (issue 35), not the kind the games journal
+    assert "lock-outs (last 5)" in screen and "device shoe: jam" in screen
+    assert "dealing_shoe" not in screen
     assert "meters, gaming day" in screen and "handle $" in screen
     assert "round 3" in screen
     simulate(path, 2, 2)                      # the table plays on: top follows the file
@@ -138,7 +140,7 @@ def test_console_watch_redraws_in_place_until_a_key(tmp_path, tmux):
         screen = t.wait_for("(any key ends watch)")
         assert "state closed" in screen and "shoe" in screen and "lock-outs" in screen
         ctl.submit(ctl.event("fault", {"device": "dealing_shoe", "reason": "jam"}, "shoe"))
-        screen = t.wait_for("LOCKED OUT: device dealing_shoe: jam")
+        screen = t.wait_for("LOCKED OUT: device shoe: jam")
         assert screen.count("tablectl watch") == 1    # one screen, redrawn in place
         assert "tablectl top" not in screen and "ts_ns" not in screen
         assert "to clear: a floorperson or above" in screen
