@@ -26,7 +26,7 @@ from controller.device_registry import configured_names, say_names
 from controller.console.wager_meters import add_ended, house_take, round_line
 from controller.errors import JournalError
 from controller.human import gaming_day
-from controller.units import DAY_NS, GAMING_DAY_START, day_start_ns
+from controller.units import GAMING_DAY_START, day_start_ns, gaming_day_of
 
 CLEAR = "\x1b[H\x1b[2J"          # cursor home, clear the screen: the refresh in place
 
@@ -67,7 +67,7 @@ class JournalFollower:
         return "%s%02d:%02d" % (sign, abs(off) // 3600, abs(off) % 3600 // 60)
 
     def day(self, ts_ns):
-        return (ts_ns + self.offset_ns - self.day_start_ns) // DAY_NS
+        return gaming_day_of(ts_ns, self.offset_ns, self.day_start_ns)
 
     def read(self):
         """Take the rows added since the last read."""
