@@ -44,7 +44,10 @@ def parse_fault(text):
     if len(parts) not in (2, 3) or not all(parts[:2]):
         raise ConfigError("--fault %r: DEVICE:KIND[:RATE], e.g. shoe:jam:0.05" % text)
     from hal_sim.autoplay import DEVICE_KINDS, LINE_KINDS
+    from controller.device_registry import short_name, types
     device, kind = parts[0], parts[1]
+    if device in types():           # its kind or any name it has: the simulated table's name
+        device = short_name(types()[device])
     try:
         rate = float(parts[2]) if len(parts) == 3 else 1.0
     except ValueError:

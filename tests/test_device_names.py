@@ -95,3 +95,13 @@ def test_the_floor_page_names_the_shoe_as_the_table_does(jammed):
 def test_the_sim_summary_names_the_shoe_as_its_configuration_does(jammed):
     _, summary = jammed
     assert [lo["reason"] for lo in summary["lockouts"]] == ["device shoe: jam"] * 2
+
+
+def test_sim_takes_a_device_by_its_kind_or_its_name():
+    """Both spellings on input: `--fault dealing_shoe:jam` is `--fault shoe:jam`."""
+    from hal_sim.simulation import parse_fault
+    assert parse_fault("dealing_shoe:jam") == parse_fault("shoe:jam") == ("shoe", "jam", 1.0)
+    assert parse_fault("progressive_system:bounce:0.5") == ("progressive", "bounce", 0.5)
+    from controller.errors import ConfigError
+    with pytest.raises(ConfigError, match="unknown"):
+        parse_fault("dealing_shoe:fire")
