@@ -276,6 +276,7 @@ class Simulation:
             "frames_rejected": frames,
             "faults_injected": dict(ap.stats["faults_injected"]),
             "return_to_player": returns,
+            **({"poker_room": dict(ap.stats["room"])} if "room" in ap.stats else {}),
             "controller": {k: ctl.stats[k] for k in ("events", "applied", "refused", "errors",
                                                      "faults")},
         }

@@ -322,3 +322,28 @@ def test_the_summary_counts_no_voided_round_in_the_handle_as_the_journals_meters
     handle, hold = own_money(journal)
     assert (sum(r["wagered"] for r in returns), -sum(r["net"] for r in returns)) == \
         (handle, hold)
+
+
+@pytest.mark.reg("637a(e)(6)")
+def test_the_poker_rooms_summary_is_its_pots_and_rake_not_stacks_returned_to_players(tmp_path):
+    """The players play each other (the declaration's `house_take`): the summary counts the
+    hands' pots and the house's take as the round records say them, as the console and the
+    floor do, and no "return to player" of stacks against the house."""
+    from tests.floor.conftest import journal_rows
+    from tests.floor.test_pit import own_room
+    journal = str(tmp_path / "p.log")
+    s = Simulation("poker", 1, journal=journal)
+    try:
+        s.run(3)
+    finally:
+        s.close()
+    summary = s.summary(timings=False)
+    room = own_room(journal_rows(journal))
+    assert room["hands"] == 3 and room["pots"] > 0
+    assert {k: summary["poker_room"][k] for k in room} == room
+    assert summary["return_to_player"] == {}
+    out = io.StringIO()
+    from controller.lab.sim import _print_summary
+    _print_summary(summary, out)
+    assert "poker room: 3 hands, pots $" in out.getvalue()
+    assert "no wagers against the house" in out.getvalue()
