@@ -33,9 +33,9 @@ def seeded(summary):
     return out
 
 
-def played(game, rounds=5, seed=1, faults=()):
+def played(game, rounds=5, seed=1, faults=(), journal=None):
     """The simulation after its rounds, closed (its journal and counters stay readable)."""
-    s = Simulation(game, seed, faults)
+    s = Simulation(game, seed, faults, journal=journal)
     try:
         s.run(rounds)
     finally:
@@ -311,12 +311,8 @@ def test_the_summary_counts_no_voided_round_in_the_handle_as_the_journals_meters
     the journal (those `tablectl top` and the console show), not count returned wagers."""
     from tests.floor.test_pit import own_money
     journal = str(tmp_path / "t.log")
-    s = Simulation("props-and-hops", 1, [("dice_reader", "no_roll", 0.5)], journal=journal)
-    try:
-        s.run(6)
-    finally:
-        s.close()
-    summary = s.summary(timings=False)
+    summary = played("props-and-hops", 6, 1, [("dice_reader", "no_roll", 0.5)],
+                     journal).summary(timings=False)
     assert summary["rounds_void"] > 0 and summary["rounds_completed"] > 0
     returns = summary["return_to_player"].values()
     handle, hold = own_money(journal)
@@ -332,12 +328,7 @@ def test_the_poker_rooms_summary_is_its_pots_and_rake_not_stacks_returned_to_pla
     from tests.floor.conftest import journal_rows
     from tests.floor.test_pit import own_room
     journal = str(tmp_path / "p.log")
-    s = Simulation("poker", 1, journal=journal)
-    try:
-        s.run(3)
-    finally:
-        s.close()
-    summary = s.summary(timings=False)
+    summary = played("poker", 3, 1, journal=journal).summary(timings=False)
     room = own_room(journal_rows(journal))
     assert room["hands"] == 3 and room["pots"] > 0
     assert {k: summary["poker_room"][k] for k in room} == room
