@@ -103,6 +103,56 @@ def faults():
     return {short_name(d): tuple(d.faults) for d in DEVICES if d.faults}
 
 
+# ---- one name per device (issue 35) -------------------------------------------------------
+# The games name a device by its kind ("dealing_shoe": a lock-out's reason is "device
+# dealing_shoe: jam"), and the journal keeps what they wrote (a replay compares it); a
+# technician knows the name the configuration gives it ("shoe": [controller.devices.shoe]),
+# which the console's `devices`, `selftest`, `config show` and the events' sources use.
+# Wherever a person reads a device's name (the console, `journal show`, `top`, the floor's
+# sentences, the sim's summary) it is the configured one: what the runtime's `table` record
+# journals at start ({name: kind}) or the running table's drivers give, through these two.
+
+def configured_names(devices):
+    """{kind: configured name} from {configured name: kind} (the runtime's `table` record;
+    a table's drivers' names and kinds): each kind the configuration names once, under
+    another name than its kind."""
+    by_kind = {}
+    for name, kind in (devices.items() if isinstance(devices, dict) else ()):
+        if isinstance(kind, str):
+            by_kind.setdefault(kind, []).append(str(name))
+    return {kind: named[0] for kind, named in by_kind.items()
+            if len(named) == 1 and named[0] != kind}
+
+
+def say_names(value, names):
+    """`value` (a text, or a row's data: a dict or list of texts) as a person reads it:
+    every device kind it names (a whole word: "device dealing_shoe: jam") given its
+    configured name (`names`, configured_names()) ("device shoe: jam"). Keys, numbers and
+    what names no device are kept; the journal itself is never rewritten."""
+    if not names:
+        return value
+    if isinstance(value, str):
+        import re
+        pattern = r"(?<![\w])(%s)(?![\w])" % "|".join(
+            re.escape(k) for k in sorted(names, key=len, reverse=True))
+        return re.sub(pattern, lambda m: names[m.group(1)], value)
+    if isinstance(value, dict):
+        return {k: say_names(v, names) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(say_names(v, names) for v in value)
+    return value
+
+
+# the records that quote what was written or typed: the `table` record's {name: kind} (the
+# mapping itself), a console line as the person typed it (either spelling is taken)
+AS_WRITTEN = ("table", "console", "console_refused")
+
+
+def say_row(kind, value, names):
+    """A journal row's data or its text (say_names), but a row of AS_WRITTEN as written."""
+    return value if kind in AS_WRITTEN else say_names(value, names)
+
+
 def resolve(dotted):
     """The object "module:NAME" names (imported now: the caller decides when)."""
     import importlib

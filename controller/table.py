@@ -210,6 +210,15 @@ class TableController:
     def policy(self, cls):
         return next((p for p in self.policies if isinstance(p, cls)), None)
 
+    def offered(self, name):
+        """What a policy offers a screen under `name` (Policy.offers), or None when no
+        policy at this table offers it (a table without the reader's inspection)."""
+        for p in self.policies:
+            got = p.offers(self)
+            if name in got:
+                return got[name]
+        return None
+
     # ---- the loop (one thread) --------------------------------------------------------
 
     def run_once(self, wait_s=None):

@@ -21,10 +21,12 @@ from collections import deque
 
 from controller.clearing import rule_for
 from controller.console.screen import fault_line, render
-from controller.console.wager_meters import add_round, round_line
+from controller.console.view import WIDTH
+from controller.device_registry import configured_names, say_names
+from controller.console.wager_meters import add_ended, house_take, round_line
 from controller.errors import JournalError
 from controller.human import gaming_day
-from controller.units import DAY_NS, GAMING_DAY_START, day_start_ns
+from controller.units import GAMING_DAY_START, day_start_ns, gaming_day_of
 
 CLEAR = "\x1b[H\x1b[2J"          # cursor home, clear the screen: the refresh in place
 
@@ -50,6 +52,7 @@ class JournalFollower:
         self.last_round = 0
         self.last_ts = None
         self._fault_device = None
+        self.names = {}              # {kind: configured name}: the `table` record's devices
 
     def local(self, ts_ns):
         if not isinstance(ts_ns, int):
@@ -64,7 +67,7 @@ class JournalFollower:
         return "%s%02d:%02d" % (sign, abs(off) // 3600, abs(off) % 3600 // 60)
 
     def day(self, ts_ns):
-        return (ts_ns + self.offset_ns - self.day_start_ns) // DAY_NS
+        return gaming_day_of(ts_ns, self.offset_ns, self.day_start_ns)
 
     def read(self):
         """Take the rows added since the last read."""
@@ -115,18 +118,19 @@ class JournalFollower:
             n = model.get("round_no") or 0
             if n > self.last_round and model.get("status") in ("settled", "void"):
                 self.last_round = n
-                self.rounds.append(round_line(n, model["status"], model.get("wagers"),
-                                              model.get("results")))
+                take = house_take(self.game)
+                self.rounds.append(round_line(n, model["status"], model, take))
                 if model["status"] == "settled":
-                    add_round(self.days.setdefault(self.day(ts), {}), model.get("wagers"),
-                              model.get("results"))
+                    add_ended(self.days.setdefault(self.day(ts), {}), model, take)
         elif entry == "record" and kind in ("lock_out", "integrity_lock"):
             if self.lockout is None:
                 device = data.get("device") or ("journal" if kind == "integrity_lock" else
                                                 self._fault_device)
-                self.lockout = {"reason": data.get("reason"), "ts": ts, "device": device}
+                # the configured names a person knows, not the kinds the games journal
+                device, reason = say_names([device, data.get("reason")], self.names)
+                self.lockout = {"reason": reason, "ts": ts, "device": device}
                 self.lockouts.append({"when": self.local(ts), "device": device,
-                                      "reason": data.get("reason"), "cleared": False})
+                                      "reason": reason, "cleared": False})
         elif entry == "record" and kind == "table":
             # the runtime's at start: every device known, healthy until it says otherwise, and
             # when the gaming day begins
@@ -135,6 +139,7 @@ class JournalFollower:
                                                           GAMING_DAY_START))
             except ValueError:
                 pass
+            self.names = configured_names(data.get("devices") or {})
             for name in data.get("devices") or {}:
                 self.devices.setdefault(str(name), {"state": "ready", "fault": "",
                                                     "rejected": 0})
@@ -143,7 +148,8 @@ class JournalFollower:
             dev = str(source if source not in (None, "console", "controller", "test")
                       else data.get("device"))
             self.devices.setdefault(dev, {"state": "ready", "fault": "", "rejected": 0}).update(
-                state="fault", fault=fault_line(data.get("reason"), self.local(ts)))
+                state="fault", fault=fault_line(say_names(data.get("reason"), self.names),
+                                                self.local(ts)))
             self._fault_device = dev           # its name, as `watch` and the console say
         elif entry == "event" and kind == "frame_rejected":
             dev = str(data.get("device") or source)
@@ -203,7 +209,7 @@ def _refresh(args, out, follower):
     """Draw the screen every interval, `--count` times or until interrupted."""
     n = 0
     while True:
-        screen = render(follower.read().info())
+        screen = render(follower.read().info(), args.width)
         if out.isatty() if hasattr(out, "isatty") else False:
             out.write(CLEAR + screen.replace("\n", "\x1b[K\n") + "\x1b[K\x1b[J")
         else:
@@ -221,10 +227,26 @@ def add_parser(sub):
     p.add_argument("--journal", required=True, help="the table's journal file")
     p.add_argument("--interval", type=_interval, default=1.0,
                    help="seconds between refreshes (default 1)")
+    p.add_argument("--width", type=_width, default=WIDTH,
+                   help="the terminal's columns: every line is folded to them, as the "
+                        "console's are (default %d, a serial terminal's)" % WIDTH)
     p.add_argument("--count", type=int, default=0, help="refresh this many times, then exit "
                                                         "(default: until Ctrl-C)")
     p.set_defaults(func=cmd_top)
     return p
+
+
+def _width(text):
+    import argparse
+    from controller.console.commands import TERMINAL
+    low, high = TERMINAL["width"]
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("not a number of columns: %r" % text)
+    if not low <= v <= high:
+        raise argparse.ArgumentTypeError("the width is %d to %d columns" % (low, high))
+    return v
 
 
 def _interval(text):

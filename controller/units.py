@@ -22,6 +22,13 @@ def day_start_ns(text=GAMING_DAY_START):
     return hours * HOUR_NS + minutes * 60 * SECOND_NS
 
 
+def gaming_day_of(ts_ns, local_offset_ns, start_ns):
+    """The gaming day (a day number) of a table stamp: table time + `local_offset_ns` is the
+    casino's local time, and a day begins `start_ns` past local midnight. The one count the
+    reader's inspection, the console's meters and `tablectl top` share."""
+    return (ts_ns + local_offset_ns - start_ns) // DAY_NS
+
+
 def cents(n):
     """1234567 -> '$12,345.67', as the console and the meter display show an amount."""
     if not isinstance(n, int):

@@ -73,6 +73,10 @@ class Autoplay:
         self.stats = {"rounds_completed": 0, "rounds_void": 0, "past_post_attempts": 0,
                       "past_post_recognized": 0, "faults_injected": {}, "floor_clears": 0,
                       "returns": {}}
+        # a poker room (its players play each other: the declaration's house_take) is counted
+        # as its pots and the house's take, as the console and the floor count it
+        from controller.console.wager_meters import house_take
+        self.take = house_take(self.game)
         self.wait_s = WAIT_S
         self._last_edge = {}
         self._rejections = {}            # device -> when rejections were injected (pacing)
@@ -465,6 +469,18 @@ class Autoplay:
         status = self.model.status
         key = "rounds_void" if status == "void" else "rounds_completed"
         self.stats[key] += 1
+        if status == "void":
+            # every wager went back (585.3(f), (g); a void round): no handle, as the table's
+            # own money meters count it (controller/console/wager_meters.py)
+            return
+        if self.take is not None:       # the stacks are no wagers against the house
+            from controller.console.wager_meters import ROOM, add_ended
+            book = {}
+            add_ended(book, self.model.to_json(), self.take)
+            room = self.stats.setdefault("room", dict.fromkeys(book[ROOM], 0))
+            for k, v in book[ROOM].items():
+                room[k] += v
+            return
         returns = self.stats["returns"]
         for seat, placed in self.model.wagers.items():
             results = self.model.results.get(seat, {})

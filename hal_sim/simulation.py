@@ -44,7 +44,10 @@ def parse_fault(text):
     if len(parts) not in (2, 3) or not all(parts[:2]):
         raise ConfigError("--fault %r: DEVICE:KIND[:RATE], e.g. shoe:jam:0.05" % text)
     from hal_sim.autoplay import DEVICE_KINDS, LINE_KINDS
+    from controller.device_registry import short_name, types
     device, kind = parts[0], parts[1]
+    if device in types():           # its kind or any name it has: the simulated table's name
+        device = short_name(types()[device])
     try:
         rate = float(parts[2]) if len(parts) == 3 else 1.0
     except ValueError:
@@ -154,7 +157,9 @@ class Simulation:
             if on_console is not None:
                 on_console(self)
             self.autoplay = Autoplay(self.ctl, self.sim, self.drivers, seed, self.faults,
-                                     manual_clear=manual_clear, on_locked=on_locked)
+                                     manual_clear=manual_clear,
+                                     on_locked=on_locked and (lambda lo: on_locked(
+                                         self.spoken(lo))))
             if journal is not None:
                 # the autoplay's seeded source replaced the one the boot journals: journal
                 # each draw of this one (the real table's stays `secrets`, captured at boot)
@@ -231,6 +236,14 @@ class Simulation:
             log.warning("shutdown: %s failed: %s", what, why)
         return failures
 
+    def spoken(self, value):
+        """A text or a lock-out with each device kind it names (a lock-out's reason, "device
+        dealing_shoe: jam") given the name the table's configuration gives it ("shoe"), as
+        the console says it (device_registry.say_names)."""
+        from controller.device_registry import configured_names, say_names
+        return say_names(value, configured_names(
+            {n: getattr(d, "device", n) for n, d in self.drivers.items()}))
+
     def summary(self, timings=True):
         from controller.policies.no_more_bets import NoMoreBets
         ap, ctl = self.autoplay, self.ctl
@@ -249,7 +262,8 @@ class Simulation:
             "game": self.game, "seed": self.seed,
             "rounds_completed": ap.stats["rounds_completed"],
             "rounds_void": ap.stats["rounds_void"],
-            "lockouts": [{"reason": lo["reason"], "section": ctl.model.lockout_section(lo),
+            "lockouts": [{"reason": self.spoken(lo["reason"]),
+                          "section": ctl.model.lockout_section(lo),
                           "cleared": lo["cleared"]} for lo in ctl.lockouts],
             "wagers_after_no_more_bets": {
                 "attempted": ap.stats["past_post_attempts"],
@@ -262,6 +276,7 @@ class Simulation:
             "frames_rejected": frames,
             "faults_injected": dict(ap.stats["faults_injected"]),
             "return_to_player": returns,
+            **({"poker_room": dict(ap.stats["room"])} if "room" in ap.stats else {}),
             "controller": {k: ctl.stats[k] for k in ("events", "applied", "refused", "errors",
                                                      "faults")},
         }

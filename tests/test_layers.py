@@ -188,3 +188,13 @@ def test_a_table_with_the_firmware_alone_runs_and_names_what_is_missing(tmp_path
         "pip install 'tablectl[lab]')"]
     floor = tablectl("floor", "--nats", "x")
     assert floor.returncode == 2 and "pip install 'tablectl[floor]'" in floor.stderr
+
+
+def test_the_console_importing_a_policy_class_breaks_the_contract(tmp_path):
+    """Issue 32: the console asks for what it shows by name (Policy.offers, through the
+    controller's `offered`); a screen importing a policy's class again is refused."""
+    r = lint_a_copy(tmp_path, "controller/console/money_screen.py",
+                    "from controller.policies.devices import ReaderInspection  # noqa")
+    assert r.returncode != 0
+    assert "controller.console is not allowed to import controller.policies" in r.stdout, \
+        r.stdout[-2000:]

@@ -63,7 +63,7 @@ def test_manual_clear_waits_for_the_technician_at_the_console(tmp_path):
             term.expect(b"tablectl[technician]> ")
             for _ in range(2):                       # a jam each round, each left to us
                 line = err.until("locked out")
-                assert "dealing_shoe: jam" in line and "clear it at the console" in line
+                assert "device shoe: jam" in line and "clear it at the console" in line
                 time.sleep(0.3)                      # the simulated floorperson does not clear
                 assert proc.poll() is None
                 term.send(b"clear\r")
@@ -80,7 +80,7 @@ def test_manual_clear_waits_for_the_technician_at_the_console(tmp_path):
             proc.wait()
     assert proc.returncode == 0, "".join(err.seen) + rest
     assert "lock-outs: 2 (2 cleared)" in out
-    assert re.search(r"\n  device dealing_shoe: jam \[583\.[0-9a-z()]+\]  \(x2\)\n", out), out
+    assert re.search(r"\n  device shoe: jam \[583\.[0-9a-z()]+\]  \(x2\)\n", out), out
 
 
 def test_sim_warns_at_start_when_no_pin_is_set(tmp_path):

@@ -246,8 +246,8 @@ class Commands:
     def live_info(self):
         return self.table.live_info()
 
-    def screen(self):
-        return self.table.screen()
+    def screen(self, width=view.WIDTH):
+        return self.table.screen(width)
 
     def gaming_day(self, ts_ns):
         return self.money.gaming_day(ts_ns)
@@ -276,6 +276,13 @@ class Commands:
             return device
         named = [n for n, d in self.devices.items() if getattr(d, "device", None) == device]
         return named[0] if len(named) == 1 else device
+
+    def spoken(self, text):
+        """A text as a person reads it here: each device kind it names (a lock-out's reason,
+        "device dealing_shoe: jam") given its configured name (device_registry.say_names)."""
+        from controller.device_registry import configured_names, say_names
+        return say_names(text, configured_names(
+            {n: getattr(d, "device", n) for n, d in self.devices.items()}))
 
     def named(self, lockout):
         """A lock-out with its device given by its configured name (for display)."""

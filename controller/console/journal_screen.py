@@ -26,15 +26,22 @@ class JournalScreen(Screen):
                 raise ConsoleError("usage: events [N] | events search TEXT")
             if not 1 <= n <= EVENTS_MAX:
                 raise ConsoleError("N is 1 to %d" % EVENTS_MAX)
-        return "\n".join(view.render(e, self.when) for e in view.entries(self.journal, last=n)) \
+        return "\n".join(self._line(e) for e in view.entries(self.journal, last=n)) \
             or "the journal is empty"
 
+    def _line(self, entry):
+        """An entry as a person reads it: each device by its configured name, but a record
+        that quotes what was written or typed (device_registry.AS_WRITTEN) as it was."""
+        from controller.device_registry import AS_WRITTEN
+        line = view.render(entry, self.when)
+        return line if entry.kind in AS_WRITTEN else self.spoken(line)
+
     def c_search(self, role, args):
-        text = " ".join(args)
+        text = self.spoken(" ".join(args))     # a kind or its configured name: either finds
         if not text:
             raise ConsoleError("usage: events search TEXT")
         found, shown = 0, deque(maxlen=EVENTS_DEFAULT)      # a journal of months: streamed
-        for line in (view.render(e, self.when) for e in view.entries(self.journal)
+        for line in (self._line(e) for e in view.entries(self.journal)
                      if not _own_search(e)):
             if text.lower() in line.lower():
                 found += 1

@@ -11,6 +11,7 @@ import time
 from controller.console import view
 from controller.console.table_screen import _two_columns
 from controller.console.tree import Screen
+from controller.console.wager_meters import meter_text
 from controller.errors import ConsoleError
 from controller.progressive import cents, progressives
 
@@ -20,26 +21,29 @@ _PENDING = object()          # _await: neither applied nor refused within apply_
 class MoneyScreen(Screen):
     """meters, inspections (reader pass|fail); the gaming day."""
 
+    # What this screen shows of the policies it asks the controller for by name
+    # (`ctl.offered`, Policy.offers): it imports no policy (issue 32; .importlinter keeps it).
+
     def day_start_ns(self):
         """When the gaming day begins (ns past local midnight): the table's configuration's
         ([controller] gaming_day_start, which the runtime hands the controller and the card
-        reader's policy), else the default (controller/units.py)."""
-        from controller.policies.devices import ReaderInspection
+        reader's policy, which offers its "gaming_day"), else the default (controller/units.py)."""
         from controller.units import day_start_ns
-        reader = self.ctl.policy(ReaderInspection)
-        if reader is not None:
-            return reader.day_start_ns
+        day = self.ctl.offered("gaming_day")
+        if day is not None:
+            return day["start_ns"]
         start = getattr(self.ctl, "day_start_ns", None)
         return day_start_ns() if not isinstance(start, int) else start
 
     def gaming_day(self, ts_ns):
-        """The gaming day of a stamp: the card reader's policy's day where it keeps one, else
-        a day from the configured start, casino local time."""
-        from controller.policies.devices import DAY_NS, ReaderInspection
-        reader = self.ctl.policy(ReaderInspection)
-        if reader is not None and reader.wall_offset_ns:
-            return reader.gaming_day(ts_ns)
-        return (ts_ns + view.local_offset_ns(self.ctl) - self.day_start_ns()) // DAY_NS
+        """The gaming day of a stamp: the day a policy counts where one offers it (the card
+        reader's, once its clock maps table time to local time), else a day from the
+        configured start, casino local time."""
+        from controller.units import gaming_day_of
+        day = self.ctl.offered("gaming_day")
+        if day is not None and day["local_offset_ns"]:
+            return gaming_day_of(ts_ns, day["local_offset_ns"], day["start_ns"])
+        return gaming_day_of(ts_ns, view.local_offset_ns(self.ctl), self.day_start_ns())
 
     def day_text(self, day):
         from controller.human import gaming_day
@@ -58,11 +62,7 @@ class MoneyScreen(Screen):
             if not book:
                 lines.append("    no settled rounds")
             for wager, m in sorted(book.items()):
-                hold_pct = "" if not m["handle"] else "  (%.1f%% of handle)" % (
-                    100.0 * m["hold"] / m["handle"])
-                lines.append("    %-20s handle %s  paid %s  hold %s%s  rounds %d"
-                             % (wager, view.dollars(m["handle"]), view.dollars(m["paid"]),
-                                view.dollars(m["hold"]), hold_pct, m["rounds"]))
+                lines.append("    " + meter_text(wager, m, hold_share=True))
         rows = [("round number", getattr(model, "round_no", "-"))]
         kept = getattr(self.ctl, "meters", None)          # the journal's regulation meters
         if isinstance(kept, dict):
@@ -92,8 +92,7 @@ class MoneyScreen(Screen):
         return "\n".join(lines) + "\n" + _two_columns(rows)
 
     def c_inspections(self, role, args):
-        from controller.policies.devices import ReaderInspection
-        return "\n".join(self._inspection_lines(self.ctl.policy(ReaderInspection)))
+        return "\n".join(self._inspection_lines(self.ctl.offered("reader_inspection")))
 
     def c_reader_pass(self, role, args):
         return self._reader(role, True)
@@ -102,20 +101,18 @@ class MoneyScreen(Screen):
         return self._reader(role, False)
 
     def _reader(self, role, passed):
-        from controller.policies.devices import ReaderInspection
-        reader = self.ctl.policy(ReaderInspection)
-        if reader is None:
+        if self.ctl.offered("reader_inspection") is None:
             raise ConsoleError("this table has no card reader inspection (%s)"
                                % self.ctl.model.GAME)
-        return self._record_inspection(role, reader, passed)
+        return self._record_inspection(role, passed)
 
-    def _record_inspection(self, role, reader, passed):
+    def _record_inspection(self, role, passed):
         ctl = self.ctl
-        before = len(reader.inspections)
+        before = ctl.offered("reader_inspection")["count"]
         event = ctl.event("irregularity", {"kind": "reader_inspected", "role": role,
                                            "passed": passed}, source="console")
         ctl.submit(event)
-        outcome = self._await(event, lambda: len(reader.inspections) > before)
+        outcome = self._await(event, lambda: ctl.offered("reader_inspection")["count"] > before)
         if outcome is _PENDING:
             return "inspection submitted; the controller has not applied it yet"
         if outcome is not None:
@@ -126,16 +123,16 @@ class MoneyScreen(Screen):
                 "the reader is repaired or replaced and a floorperson clears it" % role)
 
     def _inspection_lines(self, reader):
-        from controller.policies.intervals import HOUR_NS, ChangeIntervals, declared
+        from controller.units import HOUR_NS
         ctl, now = self.ctl, self.ctl.clock()
         lines = []
         if reader is None:
             lines.append("card reader: no daily inspection at this table")
         else:
-            today = reader.gaming_day(now) == reader.inspected_day
-            lines.append("card reader: %s this gaming day (581.2(d))"
-                         % ("inspected and passed" if today else "INSPECTION DUE"))
-            for i in list(reader.inspections)[-5:]:
+            lines.append("card reader: %s this gaming day (%s)"
+                         % ("inspected and passed" if reader["inspected_today"] else
+                            "INSPECTION DUE", reader["section"]))
+            for i in reader["recent"]:
                 # the gaming day as its date, the time in local time (not table seconds)
                 lines.append("  day %s  %s  by %s  at %s" % (
                     self.day_text(i["day"]), "passed" if i["passed"] else "FAILED", i["role"],
@@ -146,11 +143,11 @@ class MoneyScreen(Screen):
         for e in opened[-5:]:
             lines.append("  %s at %s%s" % (e.kind, self.when(e.ts_ns), "  decks=%s" % e.data[
                 "decks"] if "decks" in e.data else ""))
-        intervals = ctl.policy(ChangeIntervals)
-        placed = dict(intervals.placed) if intervals else {}
+        intervals = ctl.offered("intervals")
+        placed = dict(intervals["placed"]) if intervals else {}
         if getattr(ctl.model, "dice_placed_ns", None):
             placed.setdefault("dice", ctl.model.dice_placed_ns)
-        for interval in declared(ctl.model):
+        for interval in ctl.model.DECLARES.intervals:     # the game's declared intervals
             what, got = interval.what, interval.limit(ctl.model)
             if what not in placed:
                 lines.append("%s: not on the table yet" % ("dice" if what == "dice" else "deck"))

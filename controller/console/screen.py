@@ -9,6 +9,7 @@ Every text that came from a device is made printable (view.printable).
 """
 
 from controller.console import view
+from controller.console.wager_meters import meter_text, round_text
 
 
 def fault_line(reason, when):
@@ -16,9 +17,11 @@ def fault_line(reason, when):
     return "last fault: %s at %s" % (reason, when)
 
 
-def render(info):
+def render(info, width=view.WIDTH):
     """The screen (text lines joined by "\\n") for an info dict (see Commands.live_info):
-    `title` is what draws it (`tablectl top`, or the console's `tablectl watch`)."""
+    `title` is what draws it (`tablectl top`, or the console's `tablectl watch`). Every line
+    is folded to `width` columns (view.fit): the console's session passes its terminal's,
+    `tablectl top` its --width; both 80 unless told, a serial terminal's."""
     lines = ["%s  %s  %s" % (info.get("title") or "tablectl top", info.get("game") or "-",
                              info.get("now") or "")]
     state = info.get("state") or "-"
@@ -46,18 +49,15 @@ def render(info):
         lines.append("  none")
     lines.append("meters, gaming day %s" % (info.get("day") or "-"))
     for wager, m in sorted((info.get("meters") or {}).items()):
-        lines.append("  %-20s handle %s  paid %s  hold %s  rounds %d" % (
-            wager, view.dollars(m["handle"]), view.dollars(m["paid"]), view.dollars(m["hold"]),
-            m["rounds"]))
+        lines.append("  " + meter_text(wager, m))
     if not info.get("meters"):
         lines.append("  no settled rounds")
     lines.append("last rounds")
     for r in info.get("rounds") or []:
-        lines.append("  round %-6s %-8s handle %s  players' net %s" % (
-            r["round"], r["status"], view.dollars(r["handle"]), view.dollars(r["net"])))
+        lines.append("  " + round_text(r))
     if not info.get("rounds"):
         lines.append("  none yet")
-    return view.printable("\n".join(lines))
+    return view.fit(view.printable("\n".join(lines)), width)
 
 
 __all__ = ["render"]

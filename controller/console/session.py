@@ -34,7 +34,7 @@ ERASE = b"\b \b"
 LOGOUT = ("logout", "exit", "quit")
 CANCEL = object()            # the "line" Ctrl-C ends: nothing to run, no PIN to check
 HISTORY = 50                 # command lines a session keeps for the up arrow
-WIDTH, LENGTH = 80, 24       # a serial terminal's columns and lines unless told otherwise
+WIDTH, LENGTH = view.WIDTH, 24      # a serial terminal's columns and lines unless told
 MORE = b"-- more -- (Space: next page, Enter: next line, q: stop)"
 
 
@@ -337,7 +337,7 @@ class Session:
     def _draw(self):
         self.watching = self.clock()
         try:
-            screen = self.commands.screen()
+            screen = self.commands.screen(self.width)
         except Exception as e:              # noqa: BLE001 - a broken view is shown as such
             screen = "watch: %s" % e
         screen = view.fit(view.printable(view.scrub(screen)), self.width)

@@ -19,7 +19,8 @@ class SoftwareScreen(Screen):
     """verify, config show, show version."""
 
     def c_verify(self, role, args):
-        from controller.console import manifest     # not at import: `-m ...manifest` runs it
+        # not at import: hashing the software is `verify`'s own, rare cost
+        from controller.console import manifest
         try:
             r = manifest.verify(self.manifest_path, self.manifest_root)
             seeded = manifest.seeded(args[0], self.manifest_path, self.manifest_root) \

@@ -40,7 +40,7 @@ class TableScreen(Screen):
                 pass
         if state == LOCKED_OUT:
             lo = model.lockout or {}
-            rows.append(("LOCKED OUT", "%s [%s]" % (lo.get("reason"),
+            rows.append(("LOCKED OUT", "%s [%s]" % (self.spoken(lo.get("reason")),
                                                      model.lockout_section(lo) or "-")))
             last = self.ctl.lockouts[-1] if self.ctl.lockouts else {}
             if last.get("ts_ns") is not None and not last.get("cleared"):
@@ -62,7 +62,7 @@ class TableScreen(Screen):
             lines.append("%3d  %-9s %s  device %s" % (
                 n, "cleared" if lo.get("cleared") else "IN FORCE",
                 view.local_time(self.ctl, lo.get("ts_ns")), self.name_of(lo.get("device")) or "-"))
-            lines.append("     %s [%s]" % (lo.get("reason"),
+            lines.append("     %s [%s]" % (self.spoken(lo.get("reason")),
                                              self.ctl.model.lockout_section(lo) or "-"))
             if lo.get("cleared"):
                 lines.append("     cleared by %s%s at %s" % (
@@ -87,7 +87,7 @@ class TableScreen(Screen):
         if ctl.model.state != LOCKED_OUT:
             raise ConsoleError("nothing to clear: the table is not locked out")
         ticket = service_for(ctl, self.devices).request(role, CONSOLE)
-        lines = list(ticket.lines)
+        lines = [self.spoken(ln) for ln in ticket.lines]
         if ticket.ok:
             lines.append("lock-out cleared by %s; the table is %s" % (role, ctl.model.state))
         elif ticket.ok is None and ticket.event is not None:
@@ -101,7 +101,7 @@ class TableScreen(Screen):
                 lines.append("lock-out not cleared: the journal failed its check; "
                              "%s" % rule_for(self.named(ctl.model.lockout)).check)
             else:
-                lines.append(ticket.reason or "lock-out not cleared")
+                lines.append(self.spoken(ticket.reason) or "lock-out not cleared")
             raise ConsoleError("\n".join(lines))
         return "\n".join(lines)
 
@@ -168,14 +168,14 @@ class TableScreen(Screen):
         """The line announcing a lock-out ("lock_out") or its clearing ("cleared")."""
         if what == "lock_out":
             return "*** LOCK-OUT %s: %s [%s]; device %s; to clear: %s" % (
-                view.local_time(self.ctl, entry.get("ts_ns")), entry.get("reason"),
+                view.local_time(self.ctl, entry.get("ts_ns")), self.spoken(entry.get("reason")),
                 self.ctl.model.lockout_section(entry) or "-",
                 self.name_of(entry.get("device")) or "-",
                 rule_for(self.named(self.ctl.model.lockout or entry)).describe())
         return "*** lock-out cleared %s by %s%s: %s; the table is %s" % (
             view.local_time(self.ctl, entry.get("cleared_ns")), entry.get("cleared_by") or "-",
             " (%s)" % entry["cleared_at"] if entry.get("cleared_at") else "",
-            entry.get("reason"), self.ctl.model.state)
+            self.spoken(entry.get("reason")), self.ctl.model.state)
 
     def live_info(self):
         ctl, model = self.ctl, self.ctl.model
@@ -184,23 +184,25 @@ class TableScreen(Screen):
         return {
             "now": view.local_time(ctl, ctl.clock()), "game": model.GAME, "state": model.state,
             "round": getattr(model, "round_no", None), "accepting": ctl.accepting(),
-            "lockout": None if lo is None else {"reason": lo.get("reason"),
+            "lockout": None if lo is None else {"reason": self.spoken(lo.get("reason")),
                                                 "to_clear": rule_for(self.named(lo)).describe()},
             "title": "tablectl watch",
             "devices": [(n, str(_status(d).get("state", "-")),
                          _last_fault(_status(d).get("last_fault"), self.when))
                         for n, d in sorted(self.devices.items())],
             "lockouts": [{"when": view.local_time(ctl, x.get("ts_ns")),
-                          "device": self.name_of(x.get("device")), "reason": x.get("reason"),
+                          "device": self.name_of(x.get("device")),
+                          "reason": self.spoken(x.get("reason")),
                           "cleared": x.get("cleared"), "by": x.get("cleared_by")}
                          for x in list(ctl.lockouts)[-5:]],
             "day": self.day_text(day), "meters": today,
             "rounds": list(self.meters_book.recent),
         }
 
-    def screen(self):
-        """What `watch` (and `tablectl top`) shows: state, devices, lock-outs, meters, rounds."""
-        return render(self.live_info())
+    def screen(self, width=view.WIDTH):
+        """What `watch` (and `tablectl top`) shows: state, devices, lock-outs, meters, rounds,
+        folded to the session's terminal width."""
+        return render(self.live_info(), width)
 
 
 def _last_fault(fault, when):

@@ -28,6 +28,7 @@ from collections import deque, namedtuple
 from controller.games.events import Event
 from controller.table import Record
 
+WIDTH = 80                   # a serial terminal's columns: what every screen fits unless told
 HIDDEN = "[hidden]"
 CARD = "[card]"
 # fields that name cards anywhere in events, records, device status or the model

@@ -6,6 +6,10 @@ and since installation, in integer cents (people read them as dollars, view.doll
     hold     what the table kept: the losing stakes less what it paid (= -sum of the nets)
     rounds   settled rounds in which the wager was placed
 
+A poker room's players play each other (the game declares `house_take`): their stacks are
+no wagers against the house, so its hands are counted as the floor counts them
+(controller/floor/fold.py), one meter under ROOM: hands, pots, rake and jackpot drop.
+
 The live rounds are observed on the loop's thread (a TableController watcher, cheap, never
 blocking); the rounds before this console started are read, once, from the journal file's
 snapshots (one is written after every round that ends), on the console's thread, the first
@@ -28,6 +32,35 @@ def add_late(book, name, entry):
     m = book.setdefault(name, new_meter())
     m["paid"] += entry["paid"]
     m["hold"] -= entry["net"]
+
+
+ROOM = "poker room"          # a poker room's one meter: its hands, pots and the house's take
+
+
+def house_take(game):
+    """The game's declared count of a hand's pots and take ("module:function" loaded), or
+    None: a game whose players wager against the house (controller/games/declarations)."""
+    if not game:
+        return None
+    from controller.games import declaration
+    from controller.games.declarations import load
+    try:
+        take = declaration(game).house_take
+    except Exception:                       # noqa: BLE001 - a game this version lacks
+        return None
+    return load(take) if take else None
+
+
+def add_ended(book, model, take):
+    """Add one settled round to `book` from its model's data (a snapshot's "model"): a
+    poker room's hand (`take`, house_take(game)) to its ROOM meter, else its wagers."""
+    if take is None:
+        add_round(book, model.get("wagers"), model.get("results"))
+        return
+    room = book.setdefault(ROOM, {"hands": 0, "pots": 0, "rake": 0, "jackpot_drop": 0})
+    room["hands"] += 1
+    for k, v in take(model).items():
+        room[k] = room.get(k, 0) + v
 
 
 def add_round(book, wagers, results):
@@ -72,6 +105,7 @@ class WagerMeters:
         for name, e in self.start_late:
             self.late_seen[name] = max(self.late_seen.get(name, 0), e["n"])
         self.recent = deque(maxlen=5)      # the last rounds seen ended: round, status, handle, net
+        self.take = house_take(getattr(ctl.model, "GAME", None))
         self._seed_lock = threading.Lock()
         watchers = getattr(ctl, "step_watchers", None)
         if watchers is not None:
@@ -92,12 +126,14 @@ class WagerMeters:
         if n <= self.last or getattr(model, "status", None) not in ("settled", "void"):
             return
         self.last = n
-        self.recent.append(round_line(n, model.status, model.wagers, model.results))
+        data = model.to_json() if self.take else {"wagers": model.wagers,
+                                                   "results": model.results}
+        self.recent.append(round_line(n, model.status, data, self.take))
         if model.status != "settled":
             return
         day = self.day_of(ctl.clock())
-        add_round(self.live_total, model.wagers, model.results)
-        add_round(self.live_days.setdefault(day, {}), model.wagers, model.results)
+        add_ended(self.live_total, data, self.take)
+        add_ended(self.live_days.setdefault(day, {}), data, self.take)
 
     def _seed(self):
         with self._seed_lock:
@@ -123,9 +159,8 @@ class WagerMeters:
                     continue
                 last = n
                 day = self.day_of(row.get("ts_ns") or 0)
-                add_round(self.past_total, model.get("wagers"), model.get("results"))
-                add_round(self.past_days.setdefault(day, {}), model.get("wagers"),
-                          model.get("results"))
+                add_ended(self.past_total, model, self.take)
+                add_ended(self.past_days.setdefault(day, {}), model, self.take)
             today = self.day_of(self.ctl.clock())
             for name, e in self.start_late:        # paid after the last snapshot
                 late.setdefault((name, e["n"]), (e, today))
@@ -142,11 +177,16 @@ class WagerMeters:
                 merge(self.past_total, self.live_total), today)
 
 
-def round_line(n, status, wagers, results):
-    """{"round", "status", "handle", "net"} of one ended round (net: the players' net)."""
+def round_line(n, status, model, take=None):
+    """{"round", "status", "handle", "net"} of one ended round from its model's data (net:
+    the players' net); a poker room's hand (`take`) is {"round", "status", "pots", "rake"}."""
     book = {}
     if status == "settled":
-        add_round(book, wagers, results)
+        add_ended(book, model, take)
+    if take is not None:
+        room = book.get(ROOM) or {}
+        return {"round": n, "status": status, "pots": room.get("pots", 0),
+                "rake": room.get("rake", 0)}
     return {"round": n, "status": status, "handle": sum(m["handle"] for m in book.values()),
             "net": -sum(m["hold"] for m in book.values())}
 
@@ -155,7 +195,34 @@ def merge(*books):
     out = {}
     for book in books:
         for wager, m in list(book.items()):
-            o = out.setdefault(wager, new_meter())
-            for k in o:
-                o[k] += m[k]
+            o = out.setdefault(wager, dict.fromkeys(m, 0))
+            for k, v in m.items():
+                o[k] = o.get(k, 0) + v
     return out
+
+
+def meter_text(wager, m, hold_share=False):
+    """One meter as a person reads it, in dollars: a wager's handle, paid, hold and rounds,
+    or the poker room's hands, pots, rake and jackpot drop (the house's take: its win)."""
+    from controller.console import view
+    if wager == ROOM:
+        return "%-20s hands %d  pots %s  rake %s  jackpot drop %s" % (
+            wager, m["hands"], view.dollars(m["pots"]), view.dollars(m["rake"]),
+            view.dollars(m.get("jackpot_drop", 0)))
+    share = "  (%.1f%% of handle)" % (100.0 * m["hold"] / m["handle"]) \
+        if hold_share and m["handle"] else ""
+    return "%-20s handle %s  paid %s  hold %s%s  rounds %d" % (
+        wager, view.dollars(m["handle"]), view.dollars(m["paid"]), view.dollars(m["hold"]),
+        share, m["rounds"])
+
+
+def round_text(r):
+    """A "last rounds" line: a wager game's handle and players' net, a poker hand's pots
+    and rake."""
+    from controller.console import view
+    if "pots" in r:
+        return "round %-6s %-8s pots %s  rake %s" % (r["round"], r["status"],
+                                                    view.dollars(r["pots"]),
+                                                    view.dollars(r["rake"]))
+    return "round %-6s %-8s handle %s  players' net %s" % (
+        r["round"], r["status"], view.dollars(r["handle"]), view.dollars(r["net"]))

@@ -17,6 +17,7 @@ state is JSON and restarts the fold exactly (`TableView.load`).
 import json
 import types
 
+from controller.device_registry import configured_names, say_names
 from controller.journal import meters as M
 from controller.journal.chain import GENESIS_HASH, row_hash
 from controller.floor.sentences import sentence
@@ -107,7 +108,8 @@ class TableView:
             s["recent"] = (s["recent"] + [{"seq": row["seq"], "kind": row["kind"],
                                            "source": row["source"],
                                            "round": row["round_no"], "ts_ns": row["ts_ns"],
-                                           "text": sentence(row["kind"], row["source"], data),
+                                           "text": sentence(row["kind"], row["source"], data,
+                                                            s.get("device_names")),
                                            "detail": _short(data)}])[-RECENT:]
         return True
 
@@ -125,6 +127,12 @@ class TableView:
         self._flag(data.get("seq"), "row %s on the stream is not the table's (forged; the "
                    "table's own was refused as a duplicate), reported at the table's row %d: "
                    "%s" % (data.get("seq"), row["seq"], data.get("why")))
+
+    def _record_table(self, row, data):
+        """The runtime's record at start: {configured name: kind} of the table's devices, so
+        that the page names each device as the table's configuration and console do
+        (device_registry.configured_names), not by the kind the games journal."""
+        self.s["device_names"] = configured_names(data.get("devices"))
 
     def _genesis_genesis(self, row, data):
         self.s["game"] = data.get("game")
@@ -242,13 +250,15 @@ class TableView:
     def _record_lock_out(self, row, data):
         self.s["state"] = "locked_out"
         self.s["lockouts"] = (self.s["lockouts"] + [{
-            "reason": data.get("reason"), "section": data.get("section"), "seq": row["seq"],
+            "reason": say_names(data.get("reason"), self.s.get("device_names")),
+            "section": data.get("section"), "seq": row["seq"],
             "ts_ns": row["ts_ns"], "cleared": None}])[-MAX_LOCKOUTS:]
 
     _record_integrity_lock = _record_lock_out
 
     def _event_fault(self, row, data):
-        name = data.get("device") or data.get("name") or row["source"]
+        name = say_names(data.get("device") or data.get("name") or row["source"],
+                         self.s.get("device_names"))
         self.s["devices"][name] = {"ok": False, "reason": data.get("reason"),
                                    "section": data.get("section"), "seq": row["seq"]}
 
@@ -269,6 +279,7 @@ class TableView:
     def _cleared(self, row, clear, ok, dev):
         if not ok:
             return
+        dev = say_names(dev, self.s.get("device_names"))      # a kind: its configured name
         for lo in reversed(self.s["lockouts"]):
             if lo["cleared"] is None:
                 lo["cleared"] = clear

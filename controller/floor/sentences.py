@@ -5,6 +5,7 @@ without a sentence of its own is its name and its details as `journal show` prin
 round's cards back until the round is over, and a supervisor's screen does not need them.
 """
 
+from controller.device_registry import say_names
 from controller.events import READER_ANSWER
 from controller.human import dollars
 
@@ -104,8 +105,11 @@ SENTENCES = {
 }
 
 
-def sentence(kind, source, data):
-    """The row's sentence (`data` its parsed data, a dict)."""
+def sentence(kind, source, data, names=None):
+    """The row's sentence (`data` its parsed data, a dict), each device by the name the
+    table's configuration gives it (`names` {kind: name}: the table's `table` record,
+    device_registry.configured_names), as the table's console says it."""
+    data = say_names(data, names)
     say = SENTENCES.get(kind)
     if say is not None:
         try:

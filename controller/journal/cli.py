@@ -149,7 +149,8 @@ def cmd_show(args, out):
     else:
         if doc.get("warning"):
             out.write("WARNING: %s\n" % doc["warning"])
-        render(doc, out, times=_times(args.path, doc), since=args.since, until=args.until)
+        render(doc, out, times=_times(args.path, doc), since=args.since, until=args.until,
+               device_names=_names(args.path, doc))
     return 0
 
 
@@ -167,6 +168,21 @@ def _times(path, doc):
     finally:
         store.close()
     return clock
+
+
+def _names(path, doc):
+    """{kind: configured name} of the devices at the round's first row: the `table` record
+    the runtime journals at start (device_registry.configured_names)."""
+    from controller.device_registry import configured_names
+    from controller.journal.formats import open_journal
+    if not doc.get("rows"):
+        return {}
+    store = open_journal(path)
+    try:
+        table = store.last_record("table", upto=doc["rows"][0]["seq"])
+    finally:
+        store.close()
+    return configured_names((table or {}).get("devices"))
 
 
 def cmd_head(args, out):

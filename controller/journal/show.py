@@ -124,10 +124,12 @@ def _void_reason(record):
     return next((d.get("reason") for what, d in record if what == "void"), None)
 
 
-def render(doc, out, times=None, since=None, until=None):
+def render(doc, out, times=None, since=None, until=None, device_names=None):
     """The reconstruction as text, hand by hand: amounts in dollars, each journal row with
     the casino's local time (`times`: a human.WallClock; table time where none maps it),
-    the rows limited to [since, until) wall ns when given."""
+    the rows limited to [since, until) wall ns when given, each device by its configured
+    name (`device_names` {kind: name}, device_registry.configured_names)."""
+    from controller.device_registry import say_names, say_row
     from controller.human import WallClock, dollars, hand_note
     times = times or WallClock()
     out.write("%s round %d: %s%s\n" % (doc["game"], doc["round"], doc["status"],
@@ -151,7 +153,7 @@ def render(doc, out, times=None, since=None, until=None):
     section = declaration(doc["game"]).reconstruction
     out.write("\nthe round as it happened%s:\n" % (" (%s)" % section if section else ""))
     for what, detail in doc["record"]:
-        out.write("  %-22s %s\n" % (what, _detail(detail)))
+        out.write("  %-22s %s\n" % (what, say_names(_detail(detail), device_names)))
     if doc["results"]:
         out.write("\nsettlement:\n")
         for seat in sorted(doc["results"], key=_seat_order):
@@ -171,7 +173,7 @@ def render(doc, out, times=None, since=None, until=None):
             continue
         out.write("  %6d  %s  %-7s %-14s %-16s %s\n"
                   % (r["seq"], times.iso(r["ts_ns"]), r["entry"], r["source"], r["kind"],
-                     _detail(r["data"])))
+                     say_row(r["kind"], _detail(r["data"]), device_names)))
 
 
 def _seat_order(seat):
@@ -211,6 +213,7 @@ def show_rows(path, out, key_file=None, since=None, until=None, as_json=False):
     still in progress have their card codes hidden, as everywhere. Streams: memory does not
     grow with the journal. Exit 0; 1 when the journal does not verify (the rows before the
     first bad one are shown, then the warning)."""
+    from controller.device_registry import configured_names, say_row
     from controller.human import WallClock
     from controller.journal.opening import _open
     from controller.journal.live import check
@@ -228,6 +231,7 @@ def show_rows(path, out, key_file=None, since=None, until=None, as_json=False):
         if first_clock is not None:     # the rows before a boot's clock record are its own
             clock.add(store.last_record("clock", upto=first_clock))
         shown = 0
+        names = {}          # {kind: configured name}: the runtime's `table` record says
         for raw in store.rows(1, stop):
             try:
                 row = load(raw)
@@ -235,6 +239,9 @@ def show_rows(path, out, key_file=None, since=None, until=None, as_json=False):
                 break
             if row["entry"] == "record" and row["kind"] == "clock":
                 clock.add(row["data"])
+            elif row["entry"] == "record" and row["kind"] == "table" and \
+                    isinstance(row["data"], dict):
+                names = configured_names(row["data"].get("devices"))
             wall = clock.wall_ns(row["ts_ns"])
             if since is not None and (wall is None or wall < since):
                 continue
@@ -248,7 +255,7 @@ def show_rows(path, out, key_file=None, since=None, until=None, as_json=False):
                                                           "kind", "round_no", "data")}) + "\n")
                 continue
             detail = ("the table's whole state (--json shows it)" if row["kind"] == "snapshot"
-                      else _detail(row["data"]))
+                      else say_row(row["kind"], _detail(row["data"]), names))
             out.write("%6d  %s  round %-4s %-7s %-14s %-16s %s\n"
                       % (row["seq"], clock.iso(row["ts_ns"]), row.get("round_no"),
                          row["entry"], row["source"], row["kind"], detail))

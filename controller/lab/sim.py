@@ -201,9 +201,15 @@ def _print_summary(s, out):
     faults = s.get("faults_injected") or {}
     out.write("faults injected: %s\n" % (", ".join("%s %d" % (f, n) for f, n
                                                   in sorted(faults.items())) or "none"))
+    room = s.get("poker_room")
+    if room is not None:             # the players play each other: the house takes the rake
+        out.write("poker room: %d hands, pots %s, rake %s, jackpot drop %s\n"
+                  % (room["hands"], dollars(room["pots"]), dollars(room["rake"]),
+                     dollars(room["jackpot_drop"])))
     returns = s["return_to_player"]
     if not returns:
-        out.write("return to player: no wagers\n")
+        out.write("return to player: no wagers against the house\n" if room is not None
+                  else "return to player: no wagers\n")
         return
     out.write("return to player:\n")
     width = max(len(w) for w in returns)

@@ -38,6 +38,15 @@ class Policy:
     def attention(self, ctl):
         return False
 
+    def offers(self, ctl):
+        """{name: plain data} of what this policy lets a screen show (issue 32): the console
+        asks the controller by name (`TableController.offered`), never for a policy's class,
+        so a policy added, replaced or removed changes no screen's imports. Names offered
+        today: "gaming_day" {"start_ns", "local_offset_ns"}, "reader_inspection" {"section",
+        "inspected_today", "count", "recent"} (devices.py), "intervals" {"placed"}
+        (intervals.py). Called from the console's thread: copies, never live state."""
+        return {}
+
 
 def default_policies(game, **options):
     """The policies every table runs, in the order they see an event; `game`'s declaration

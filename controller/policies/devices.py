@@ -21,6 +21,7 @@ from controller.games.engine import CLEARING_ROLES, WAGERS_OPEN
 from controller.policies import CONSUMED, Policy
 from controller.units import DAY_NS  # noqa: F401 - the gaming day's length (others import it)
 from controller.units import day_start_ns as default_day_start
+from controller.units import gaming_day_of
 
 SECTION = "581.2(d)"
 
@@ -41,7 +42,18 @@ class ReaderInspection(Policy):
             self.inspected_day = None
 
     def gaming_day(self, ts_ns):
-        return (ts_ns + self.wall_offset_ns - self.day_start_ns) // DAY_NS
+        return gaming_day_of(ts_ns, self.wall_offset_ns, self.day_start_ns)
+
+    def offers(self, ctl):
+        """The gaming day it counts (its local offset 0 until a clock record maps table time
+        to local time) and the inspection's state, for the console's `inspections`, `meters`
+        and the day its figures count from."""
+        return {"gaming_day": {"start_ns": self.day_start_ns,
+                               "local_offset_ns": self.wall_offset_ns},
+                "reader_inspection": {
+                    "section": SECTION, "inspected_today": self._done(ctl.clock()),
+                    "count": len(self.inspections),
+                    "recent": [dict(i) for i in list(self.inspections)[-5:]]}}
 
     def before(self, ctl, event):
         if event.kind == "irregularity" and event.get("kind") == "reader_inspected":

@@ -93,3 +93,7 @@ class ChangeIntervals(Policy):
 
     def attention(self, ctl):
         return bool(self.warned or self.expired)
+
+    def offers(self, ctl):
+        """When the cards or dice went on the table, for the console's `inspections`."""
+        return {"intervals": {"placed": dict(self.placed)}}

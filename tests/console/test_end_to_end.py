@@ -132,10 +132,13 @@ def test_socat_logs_in_reads_status_and_lockouts_clears_a_shoe_jam_and_logs_out(
 
                 sim.sim.serial["shoe"].jam()          # the real device's jam, over the line
                 announced = term.expect(b"tablectl[floorperson]> ")     # unasked, at once
-                assert "*** LOCK-OUT" in announced and "device dealing_shoe: jam" in announced
+                # one name per device (issue 35): the configured one, never the games' kind
+                assert "*** LOCK-OUT" in announced and "device shoe: jam" in announced
+                assert "dealing_shoe" not in announced
                 assert ctl.model.state == "locked_out"
                 lockouts = term.command("lockouts")
-                assert "IN FORCE" in lockouts and "device dealing_shoe: jam" in said(lockouts)
+                assert "IN FORCE" in lockouts and "device shoe: jam" in said(lockouts)
+                assert "dealing_shoe" not in lockouts
                 assert "shoe fault" in term.command("status")
 
                 cleared = term.command("clear")

@@ -132,7 +132,7 @@ def test_a_lock_out_and_its_clearing_are_announced_without_breaking_the_line_typ
     b.term.expect(b"lock")
     lock(b, "paper jam")
     shown = b.term.expect(b"tablectl[floorperson]> lock")
-    assert "*** LOCK-OUT" in shown and "device dealing_shoe: paper jam" in shown
+    assert "*** LOCK-OUT" in shown and "device shoe: paper jam" in shown
     assert "to clear: a floorperson or above" in shown
     assert shown.startswith("\r\x1b[K")        # on a line of its own, then prompt + partial
     out = b.term.command("outs")               # finish the word: the line is "lockouts"
@@ -154,7 +154,7 @@ def test_lockouts_say_when_which_device_and_rule_and_who_cleared_it_when(bench):
     lock(b)
     b.term.expect(b"> ")                               # the announcement
     out = b.command("lockouts")
-    assert re.search(r"  1  IN FORCE  %s  device shoe\r\n     device dealing_shoe: jam "
+    assert re.search(r"  1  IN FORCE  %s  device shoe\r\n     device shoe: jam "
                      r"\[583.13\(e\)\]" % ISO, out), out
     assert "cleared by a floorperson or above" in out
     assert "lock-out cleared by floorperson" in b.command("clear")

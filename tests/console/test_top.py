@@ -11,6 +11,7 @@ import pytest
 
 from controller.console import start_console
 from controller.console.screen import render
+from controller.console.view import dollars
 from controller.games.events import Event
 from controller.lab.sim import Simulation
 from controller.top import JournalFollower
@@ -87,7 +88,9 @@ def test_top_shows_state_devices_lock_outs_meters_and_rounds_refreshing_in_place
     screen = t.wait_for("last rounds")
     assert "tablectl top  flop-poker" in screen
     assert "devices" in screen and "shoe" in screen
-    assert "lock-outs (last 5)" in screen and "dealing_shoe" in screen
+    # the configured name (issue 35), not the kind the games journal
+    assert "lock-outs (last 5)" in screen and "device shoe: jam" in screen
+    assert "dealing_shoe" not in screen
     assert "meters, gaming day" in screen and "handle $" in screen
     assert "round 3" in screen
     simulate(path, 2, 2)                      # the table plays on: top follows the file
@@ -137,7 +140,7 @@ def test_console_watch_redraws_in_place_until_a_key(tmp_path, tmux):
         screen = t.wait_for("(any key ends watch)")
         assert "state closed" in screen and "shoe" in screen and "lock-outs" in screen
         ctl.submit(ctl.event("fault", {"device": "dealing_shoe", "reason": "jam"}, "shoe"))
-        screen = t.wait_for("LOCKED OUT: device dealing_shoe: jam")
+        screen = t.wait_for("LOCKED OUT: device shoe: jam")
         assert screen.count("tablectl watch") == 1    # one screen, redrawn in place
         assert "tablectl top" not in screen and "ts_ns" not in screen
         assert "to clear: a floorperson or above" in screen
@@ -182,3 +185,53 @@ def test_top_and_watch_show_the_same_devices_on_a_healthy_table_and_after_a_faul
         assert render(top.info()).startswith("tablectl top  blackjack")
     finally:
         sim.close()
+
+
+@pytest.mark.reg("637a(e)(6)")
+def test_the_poker_room_is_its_pots_and_rake_at_the_console_and_in_top_not_stacks_as_handle(
+        tmp_path):
+    """A poker room's players play each other: the house's win is the rake (637a(e)(6)),
+    their stacks are no handle. The console's `meters`, `watch` and `tablectl top` count its
+    hands as the floor does (the declaration's `house_take`), equal to the round records."""
+    from controller.console.commands import Commands
+    from tests.floor.conftest import journal_rows
+    from tests.floor.test_pit import own_room
+    path = str(tmp_path / "j.log")
+    sim = Simulation("poker", 1, journal=path)
+    try:
+        sim.run(3)
+        console = Commands(sim.ctl, sim.drivers)
+        meters = console.run("administrator", "meters")
+        watch = render(console.live_info())
+    finally:
+        sim.close()
+    room = own_room(journal_rows(path))
+    assert room["hands"] == 3 and room["pots"] > 0
+    line = "poker room           hands 3  pots %s  rake %s" % (
+        dollars(room["pots"]), dollars(room["rake"]))
+    top = render(JournalFollower(path).read().info())
+    for shown in (meters, watch, top):
+        assert line in shown
+        assert "handle" not in shown and "stack" not in shown
+    assert "round 3      settled  pots $" in top
+
+
+def test_top_folds_every_line_to_the_terminal_width_as_the_console_does(tmp_path, capsys):
+    """`top` is read at the same 80-column serial terminal as the console (issue 35): its
+    screen is the console's renderer, folded to --width (80 unless told), every line."""
+    from controller import cli
+    path = tmp_path / "table.db"
+    simulate(path, 2, 1, faults=[("shoe", "jam", 1.0)])
+    unfolded = render(JournalFollower(str(path)).read().info(), width=250).split("\n")
+    long = [ln for ln in unfolded if len(ln) > 80]
+    assert long, "nothing to fold: the test would prove nothing"
+    for argv, width in ((["--count", "1"], 80), (["--count", "1", "--width", "120"], 120)):
+        assert cli.main(["top", "--journal", str(path)] + argv) == 0
+        lines = capsys.readouterr().out.rstrip("\n").split("\n")
+        assert max(len(ln) for ln in lines) <= width
+        assert " ".join(" ".join(lines).split()) == " ".join(" ".join(unfolded).split())
+    with pytest.raises(SystemExit) as bad:
+        cli.main(["top", "--journal", str(path), "--width", "20"])
+    assert bad.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "40 to 250 columns" in err

@@ -63,7 +63,8 @@ def own_money(path):
     follower = JournalFollower(path)
     follower.read()
     book = merge(*follower.days.values())
-    return sum(m["handle"] for m in book.values()), sum(m["hold"] for m in book.values())
+    return (sum(m.get("handle", 0) for m in book.values()),   # a poker room has none
+            sum(m.get("hold", 0) for m in book.values()))
 
 
 def own_room(rows):

@@ -33,9 +33,9 @@ def seeded(summary):
     return out
 
 
-def played(game, rounds=5, seed=1, faults=()):
+def played(game, rounds=5, seed=1, faults=(), journal=None):
     """The simulation after its rounds, closed (its journal and counters stay readable)."""
-    s = Simulation(game, seed, faults)
+    s = Simulation(game, seed, faults, journal=journal)
     try:
         s.run(rounds)
     finally:
@@ -302,3 +302,39 @@ def test_a_part_given_to_the_simulation_starts_with_the_table_and_stops_on_its_s
     assert [(what, str(e)) for what, e in failures] == [("part floor link",
                                                          "floor system unreachable")]
     assert s.sim is None                    # the later steps ran: the devices are stopped
+
+
+@pytest.mark.reg("585.3(f)")
+def test_the_summary_counts_no_voided_round_in_the_handle_as_the_journals_meters(tmp_path):
+    """A "no roll" returns every wager (585.3(f), (g)): a voided round is no handle. The
+    summary's return to player must agree with the table's own money meters read back from
+    the journal (those `tablectl top` and the console show), not count returned wagers."""
+    from tests.floor.test_pit import own_money
+    journal = str(tmp_path / "t.log")
+    summary = played("props-and-hops", 6, 1, [("dice_reader", "no_roll", 0.5)],
+                     journal).summary(timings=False)
+    assert summary["rounds_void"] > 0 and summary["rounds_completed"] > 0
+    returns = summary["return_to_player"].values()
+    handle, hold = own_money(journal)
+    assert (sum(r["wagered"] for r in returns), -sum(r["net"] for r in returns)) == \
+        (handle, hold)
+
+
+@pytest.mark.reg("637a(e)(6)")
+def test_the_poker_rooms_summary_is_its_pots_and_rake_not_stacks_returned_to_players(tmp_path):
+    """The players play each other (the declaration's `house_take`): the summary counts the
+    hands' pots and the house's take as the round records say them, as the console and the
+    floor do, and no "return to player" of stacks against the house."""
+    from tests.floor.conftest import journal_rows
+    from tests.floor.test_pit import own_room
+    journal = str(tmp_path / "p.log")
+    summary = played("poker", 3, 1, journal=journal).summary(timings=False)
+    room = own_room(journal_rows(journal))
+    assert room["hands"] == 3 and room["pots"] > 0
+    assert {k: summary["poker_room"][k] for k in room} == room
+    assert summary["return_to_player"] == {}
+    out = io.StringIO()
+    from controller.lab.sim import _print_summary
+    _print_summary(summary, out)
+    assert "poker room: 3 hands, pots $" in out.getvalue()
+    assert "no wagers against the house" in out.getvalue()

@@ -28,4 +28,4 @@ def test_the_shoe_silent_every_round_ends_in_a_summary(capsys):
     assert cli.main(["sim", "--game", "blackjack", "--rounds", "2",
                      "--fault", "shoe:silence:1"]) == 0
     out = capsys.readouterr().out
-    assert "2 rounds completed" in out and "dealing_shoe: silent" in out
+    assert "2 rounds completed" in out and "device shoe: silent" in out
