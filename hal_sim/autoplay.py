@@ -73,6 +73,11 @@ class Autoplay:
                       "past_post_recognized": 0, "faults_injected": {}, "floor_clears": 0,
                       "returns": {}}
         self.wait_s = WAIT_S
+        # the time it waits in: real time here; hal_sim/virtual.py gives the virtual clock's
+        # seconds, a sleep that steps the whole table through that time, and a `run(left_s)`
+        # that steps it to its next timer (at most left_s) instead of the loop's queue
+        self.monotonic, self.sleep = time.monotonic, time.sleep
+        self.run = lambda left_s: self.ctl.run_once(wait_s=left_s)
         self._last_edge = {}
         self._rejections = {}            # device -> when rejections were injected (pacing)
         if self.model.DECLARES.secure_rng is not None:
@@ -86,12 +91,12 @@ class Autoplay:
 
         The loop sleeps on its queue (`run_once(wait_s)`): it wakes for an event or a policy's
         timer, never to poll, so each pass here has something to do."""
-        end = time.monotonic() + (self.wait_s if timeout_s is None else timeout_s)
+        end = self.monotonic() + (self.wait_s if timeout_s is None else timeout_s)
         while not until():
-            left = end - time.monotonic()
+            left = end - self.monotonic()
             if left <= 0:
                 return False
-            self.ctl.run_once(wait_s=left)
+            self.run(left)
         return True
 
     def act(self, do, source, events=1, timeout_s=None):
@@ -122,7 +127,7 @@ class Autoplay:
         now = self.ctl.clock()
         last = self._last_edge.get(key)
         if last is not None and now < last + gap_ns:
-            time.sleep((last + gap_ns - now) / 1e9)
+            self.sleep((last + gap_ns - now) / 1e9)
             now = self.ctl.clock()
         self._last_edge[key] = now
         return now
@@ -403,11 +408,11 @@ class Autoplay:
         limit = getattr(link, "babble_limit", 8)
         window_s = getattr(link, "babble_window_ns", 1_000_000_000) / 1e9 * 1.2
         times = self._rejections.setdefault(device, [])
-        now = time.monotonic()
+        now = self.monotonic()
         times[:] = [t for t in times if now - t < window_s]
         if len(times) >= max(1, limit // 2):
-            time.sleep(max(0.0, times[0] + window_s - now))
-            now = time.monotonic()
+            self.sleep(max(0.0, times[0] + window_s - now))
+            now = self.monotonic()
             times[:] = [t for t in times if now - t < window_s]
         times.append(now)
 
@@ -445,7 +450,7 @@ class Autoplay:
                     (service is None or service.busy is None) and self.ctl.idle()),
                 WAIT_S) or self.model.state == LOCKED_OUT:
             # a failed self-test (a fault still in the line): wait, then try again
-            time.sleep(0.01)
+            self.sleep(0.01)
 
     def wait_for_console_clear(self, lockout):
         """Run the controller's loop (the console submits to it) until the lock-out is
