@@ -62,9 +62,12 @@ class Disk:
         if self.off:
             return len(data)                          # the power is off: nothing lands
         data = bytes(data)
-        with open(path, "rb") as f:                   # (an O_DIRECT fd reads aligned only)
-            f.seek(offset)
-            old = f.read(len(data))
+        try:
+            with open(path, "rb") as f:               # (an O_DIRECT fd reads aligned only)
+                f.seek(offset)
+                old = f.read(len(data))
+        except FileNotFoundError:                     # renamed or unlinked since it was
+            return self._orig[0](fd, data, offset)    # opened: a file made whole, then linked
         old += bytes(len(data) - len(old))            # past the end: the file grew (zeros)
         self.unsynced.setdefault(path, []).append((offset, old, data))
         return self._orig[0](fd, data, offset)
@@ -102,6 +105,8 @@ class Disk:
         self.armed = None
         done = {}
         for path, writes in sorted(self.unsynced.items()):
+            if not os.path.exists(path):              # a temporary file since renamed whole
+                continue
             landed = self.rng.randint(0, len(writes))
             torn = None
             if landed < len(writes) and self.rng.random() < 0.5:

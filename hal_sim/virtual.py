@@ -45,7 +45,10 @@ S = 1_000_000_000
 WALL_START_NS = 1_780_315_200 * S
 UTC_OFFSET_S = -4 * 3600
 POWER_ON_NS = S                 # a boot's monotonic clock reads 1 s when the controller starts
-SETTLE_LIMIT = 100_000          # passes at one instant before the scheduler calls it a livelock
+SETTLE_LIMIT = 100_000
+# A dealer's or player's action takes this long (a round of blackjack about 40 s): the table's
+# timers run through it, so virtual hours mean what a real table's hours mean
+DEALER_PACE_S = 1.5          # passes at one instant before the scheduler calls it a livelock
 
 
 class Livelock(RuntimeError):
@@ -122,6 +125,12 @@ class VirtualLine(_pty_port()):
     def _put(self, data):
         self.written += data
         self.to_driver += data
+
+    def next_due(self):
+        """When the bytes at the head of the wire are due: bytes do not overtake one another
+        (PtyPort's own answers the earliest of all, which wakes its thread early for
+        nothing when a delay was healed behind delayed bytes; here it would be a livelock)."""
+        return self._pending[0][0] if self._pending else None
 
     def fileno(self):
         return None
@@ -257,8 +266,8 @@ class World:
             now = ctl.clock()
             for p in ctl.policies:
                 d = p.deadline()
-                if d is not None:
-                    due.append(t + max(0, d - now))
+                if d is not None and d > now:     # one past was ticked at its instant
+                    due.append(t + d - now)
         return min(due) if due else None
 
     def advance(self, longest_ns):
@@ -391,12 +400,14 @@ class VirtualTable:
     `close()` is the shutdown path. `faults`: [(device, kind, rate)] as `tablectl sim
     --fault`; `on_boot(table)` runs after each boot (the soak attaches its checks there)."""
 
-    def __init__(self, game, seed, journal, faults=(), on_boot=None, universe=None):
+    def __init__(self, game, seed, journal, faults=(), on_boot=None, universe=None,
+                 pace_s=DEALER_PACE_S):
         from hal_sim.simulation import game_config
         self.game, self.seed, self.journal = game, seed, journal
         self.faults = list(faults)
         self.universe = universe or Universe()
         self.on_boot = on_boot
+        self.pace_s = pace_s
         self.cls = model_class(game)
         self.cfg = configuration.validate(dict(game_config(game, self.faults)[0], game=game),
                                           self.cls)
@@ -425,7 +436,8 @@ class VirtualTable:
         runtime.start()
         # the clear's self-test on the scheduler, not on a thread of its own
         ClearService(runtime.ctl, runtime.drivers, spawn=world.spawn, wait=world.wait)
-        ap = VirtualAutoplay(runtime.ctl, devices.sim, runtime.drivers, tag, self.faults, world)
+        ap = VirtualAutoplay(runtime.ctl, devices.sim, runtime.drivers, tag, self.faults, world,
+                             self.pace_s)
         self.autoplay = ap
         runtime.ctl.capture_rng()
         if self.on_boot is not None:
@@ -454,12 +466,20 @@ class VirtualAutoplay(_autoplay()):
     device fault, `replaced`: the dealing shoe or the card reader swapped for another unit
     (a new boot of the device) in the middle of a round, at the card it was to give."""
 
-    def __init__(self, ctl, sim, drivers, seed, faults, world):
+    def __init__(self, ctl, sim, drivers, seed, faults, world, pace_s=DEALER_PACE_S):
         super().__init__(ctl, sim, drivers, seed, faults)
         self.world = world
+        self.pace_s = pace_s
         self.monotonic = lambda: world.universe.t / S
         self.sleep = world.run_for
         self.run = lambda left_s: world.advance(left_s * S)
+
+    def act(self, do, source, events=1, timeout_s=None):
+        """A person's pace: `pace_s` of virtual time before each action at a device, the
+        table's timers (heartbeats, the watchdog, policies' deadlines) running through it."""
+        if self.pace_s:
+            self.world.run_for(self.pace_s)
+        return super().act(do, source, events, timeout_s)
 
     def replaced(self, device):
         """True if the device was replaced now (its driver's fault awaited)."""

@@ -40,13 +40,15 @@ def fault_plan(game, rate):
     on average between them."""
     if not rate:
         return []
+    from controller import config as configuration
     from controller.games import model_class
     from controller.progressive import progressives
     from hal_sim.autoplay import DEVICE_KINDS
     from hal_sim.devices import TABLE_DEVICES
     from hal_sim.simulation import game_config
     cls = model_class(game)
-    has_display = bool(progressives(cls(dict(game_config(game, [])[0], game=game))))
+    cfg = configuration.validate(dict(game_config(game, [])[0], game=game), cls)
+    has_display = bool(progressives(cls(cfg)))
     kinds = [(d, k) for d, ks in sorted(DEVICE_KINDS.items()) for k in ks
              if d != "meter_display" or has_display]
     serial = TABLE_DEVICES + (("meter_display",) if has_display else ())

@@ -31,6 +31,7 @@ import re
 ROLES = ("dealer", "floorperson", "technician", "administrator")
 CARD = re.compile(r"^(?:10|[2-9TJQKA])[shdc]$|^JK$")
 ROUND_STATES_OVER = ("settled", "voided")
+EVENTS_EVERY = 8         # the console's `events` is looked at every 8th card (it reads the file)
 
 
 class StopAt(BaseException):
@@ -73,11 +74,13 @@ class Checks:
         self.ledger = {}                      # round_no -> results, as settled live
         self.settled_before_cut = {}
         self.dealt = set()                    # cards of the round in progress
+        self.dealt_list = []                  # and each time one was dealt
         self.secret = set()                   # those of them no one may see yet
         self.closed = False                   # "no more bets" applied in this round
         self.ctl = self.table = self.console = None
         self.section = None
         self.logs = _LogLines()
+        self.looks = 0
 
     # ---- attaching to each boot ------------------------------------------------------------
 
@@ -91,14 +94,15 @@ class Checks:
         process = ctl.process
 
         def watched(event):
-            before = (ctl.model.state, dict(ctl.model.lockout or {}), len(ctl.refusals))
+            before = (ctl.model.state, dict(ctl.model.lockout or {}), len(ctl.refusals),
+                      ctl.model.status)
             process(event)
             self.after(event, before)
         ctl.process = watched
         report = ctl.boot_report or {}
         self.check(report.get("problem") is None, "journal",
                    "boot %d: the boot checks failed: %s" % (table.boots, report.get("problem")))
-        self.secret, self.dealt = set(), set()
+        self.secret, self.dealt, self.dealt_list = set(), set(), []
         self.closed = False
 
     def start_logs(self):
@@ -122,7 +126,7 @@ class Checks:
     def after(self, event, before):
         self.step += 1
         m = self.ctl.model
-        state_before, lockout_before, refusals_before = before
+        state_before, lockout_before, refusals_before, status_before = before
         refused = len(self.ctl.refusals) > refusals_before
         kind = event.kind
         # past-post: a wager accepted after "no more bets" in the same round
@@ -137,6 +141,7 @@ class Checks:
         # the cards of the round in progress, and which of them are still face down
         if kind == "card" and not refused:
             _cards_in(event.data, self.dealt)
+            self.dealt_list.extend(sorted(_cards_in(event.data, set())))
             self.secret = self.face_down(m)
         if kind == "card" and not refused:
             self.check_outputs()
@@ -144,8 +149,7 @@ class Checks:
         if state_before == "locked_out" and m.state != "locked_out":
             self.check_clear(event, lockout_before)
         # the round's end: money, the ledger
-        if m.status is not None and state_before not in ROUND_STATES_OVER and \
-                m.state in ROUND_STATES_OVER:
+        if m.status is not None and status_before is None:
             self.round_ended(m)
         elif m.state == "wagers_open" and state_before != "wagers_open":
             self.closed = False
@@ -196,7 +200,7 @@ class Checks:
         key = m.round_no
         self.check(key not in self.ledger, "ledger", "round %s ended a second time" % key)
         self.ledger[key] = _canon(m.status, results)
-        self.secret, self.dealt = set(), set()
+        self.secret, self.dealt, self.dealt_list = set(), set(), []
         self.closed = False
 
     # ---- what a person sees ----------------------------------------------------------------
@@ -208,7 +212,9 @@ class Checks:
         from controller.games.declarations import HOLE_CARD
         if m.DECLARES.secret == HOLE_CARD:
             dealer = list(getattr(m, "dealer", None) or [])
-            return {dealer[1]} & self.dealt if len(dealer) > 1 else set()
+            if len(dealer) < 2 or self.dealt_list.count(dealer[1]) != 1:
+                return set()        # (a shoe of decks: the same card face up elsewhere)
+            return {dealer[1]}
         return set(self.dealt)
 
     def _leaks(self, text):
@@ -222,8 +228,10 @@ class Checks:
         console = self.console
         # the commands' own functions: `run` would journal each look as a console command
         texts = [("console watch", console.screen()),
-                 ("console status", console.c_status("technician", [])),
-                 ("console events", console.c_events("technician", []))]
+                 ("console status", console.c_status("technician", []))]
+        self.looks += 1
+        if self.looks % EVENTS_EVERY == 0:          # it reads the journal file: now and then
+            texts.append(("console events", console.c_events("technician", [])))
         lines, self.logs.lines = self.logs.lines, []
         texts += [("log", line) for line in lines]
         for where, text in texts:
