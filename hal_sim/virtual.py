@@ -481,6 +481,14 @@ class VirtualAutoplay(_autoplay()):
             self.world.run_for(self.pace_s)
         return super().act(do, source, events, timeout_s)
 
+    def floorperson(self):
+        """Called to a lock-out, the floorperson has every line of the table repaired, not
+        only the one of the device locked out: with faults drawn at random two can be
+        broken at once, and the approval itself goes through the dealer panel's line."""
+        for sim in self.sim.serial.values():
+            sim.inject("none")
+        super().floorperson()
+
     def replaced(self, device):
         """True if the device was replaced now (its driver's fault awaited)."""
         if not self.fire(device, "replaced"):

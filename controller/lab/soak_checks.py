@@ -76,7 +76,7 @@ class Checks:
         self.dealt = set()                    # cards of the round in progress
         self.dealt_list = []                  # and each time one was dealt
         self.secret = set()                   # those of them no one may see yet
-        self.closed = False                   # "no more bets" applied in this round
+        self.closed = None                   # "no more bets" applied in this round
         self.ctl = self.table = self.console = None
         self.section = None
         self.logs = _LogLines()
@@ -103,7 +103,7 @@ class Checks:
         self.check(report.get("problem") is None, "journal",
                    "boot %d: the boot checks failed: %s" % (table.boots, report.get("problem")))
         self.secret, self.dealt, self.dealt_list = set(), set(), []
-        self.closed = False
+        self.closed = None
 
     def start_logs(self):
         logging.getLogger().addHandler(self.logs)
@@ -129,15 +129,16 @@ class Checks:
         state_before, lockout_before, refusals_before, status_before = before
         refused = len(self.ctl.refusals) > refusals_before
         kind = event.kind
-        # past-post: a wager accepted after "no more bets" in the same round
+        # past-post: a wager placed after "no more bets" (stamped after the press) accepted
         if kind == "no_more_bets" and not refused and state_before == "wagers_open" and \
-                m.state != "wagers_open":
-            self.closed = True
-        if kind == "wager" and (event.get("amount") or 0) > 0:
-            self.check(refused or not self.closed, "past_post",
-                       "a wager (seat %s, %s, %s cents) was accepted after \"no more bets\" "
-                       "[%s]" % (event.get("seat"), event.get("wager"), event.get("amount"),
-                                 self.section))
+                self.closed is None:
+            self.closed = event.ts_ns
+        if kind == "wager" and (event.get("amount") or 0) > 0 and self.closed is not None:
+            self.check(refused or event.ts_ns <= self.closed, "past_post",
+                       "a wager (seat %s, %s, %s cents) stamped %d ns after \"no more bets\" "
+                       "was accepted [%s]" % (event.get("seat"), event.get("wager"),
+                                             event.get("amount"), event.ts_ns - self.closed,
+                                             self.section))
         # the cards of the round in progress, and which of them are still face down
         if kind == "card" and not refused:
             _cards_in(event.data, self.dealt)
@@ -151,8 +152,8 @@ class Checks:
         # the round's end: money, the ledger
         if m.status is not None and status_before is None:
             self.round_ended(m)
-        elif m.state == "wagers_open" and state_before != "wagers_open":
-            self.closed = False
+        elif m.state in ("shuffled", "opened", "closed"):
+            self.closed = None                  # wagering starts again (after a lock-out)
         self.check_display()
         if self.stop_at is not None and self.step >= self.stop_at:
             raise StopAt(self.step)
@@ -201,7 +202,7 @@ class Checks:
         self.check(key not in self.ledger, "ledger", "round %s ended a second time" % key)
         self.ledger[key] = _canon(m.status, results)
         self.secret, self.dealt, self.dealt_list = set(), set(), []
-        self.closed = False
+        self.closed = None
 
     # ---- what a person sees ----------------------------------------------------------------
 
@@ -259,7 +260,7 @@ class Checks:
         from controller.journal.formats import open_journal
         from controller.journal.store import load
         store = open_journal(path)
-        ended = {}
+        ended, counted = {}, []
         try:
             seen = set()
             for row in store.rows():
@@ -272,10 +273,13 @@ class Checks:
                 if model.get("status") is None or marker in seen:
                     continue
                 seen.add(marker)
+                n = (counters.get("rounds") or 0) + (counters.get("voids") or 0)
+                counted.append((model.get("round_no"), n))
                 ended.setdefault(model.get("round_no"), []).append(
                     _canon(model.get("status"), model.get("results") or {}))
         finally:
             store.close()
+        self.counted = counted
         return ended
 
     def after_boot(self, path):
@@ -287,9 +291,7 @@ class Checks:
                        "round %s: settled before the power cut as %s; the journal after it "
                        "ends it %d time(s)%s" % (round_no, settled, len(got),
                                                  "" if not got else ": %s" % got))
-        for round_no, got in ended.items():
-            self.check(len(got) == 1, "ledger", "round %s ends %d times in the journal"
-                       % (round_no, len(got)))
+        self.check_ends(ended)
         # a round the cut interrupted is void at the resume, or settled by the replay: the
         # live ledger follows the journal from here
         self.ledger = {n: got[0] for n, got in ended.items() if got}
@@ -298,10 +300,16 @@ class Checks:
         from controller.journal.cli import verify_path
         ok, message, _ = verify_path(path)
         self.check(ok, "journal", "the journal does not verify: %s" % message)
-        ended = self.journal_rounds(path)
+        self.check_ends(self.journal_rounds(path))
+
+    def check_ends(self, ended):
+        """Each round ends once in the journal, and each end counts one round more."""
         for round_no, got in ended.items():
             self.check(len(got) == 1, "ledger", "round %s ends %d times in the journal"
                        % (round_no, len(got)))
+        for (_, a), (round_no, b) in zip(self.counted, self.counted[1:]):
+            self.check(b == a + 1, "ledger", "round %s: the journal's round count goes from "
+                       "%d to %d at its end" % (round_no, a, b))
 
 
 def _canon(status, results):
