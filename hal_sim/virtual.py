@@ -481,6 +481,15 @@ class VirtualAutoplay(_autoplay()):
             self.world.run_for(self.pace_s)
         return super().act(do, source, events, timeout_s)
 
+    def past_post(self):
+        """The chip pushed on a sensor (or keyed) right at the press, within the moment the
+        table takes to close wagering: no pace before it, as a past-poster does not wait."""
+        pace, self.pace_s = self.pace_s, 0
+        try:
+            super().past_post()
+        finally:
+            self.pace_s = pace
+
     def floorperson(self):
         """Called to a lock-out, the floorperson has every line of the table repaired, not
         only the one of the device locked out: with faults drawn at random two can be
