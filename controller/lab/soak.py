@@ -67,7 +67,7 @@ def parse_replay(text):
 
 
 def soak_game(game, rounds, seed, faults=0.0, power_cuts=0.0, directory=None, progress=None,
-              stop_at=None):
+              stop_at=None, first=False):
     """One game's soak; returns its summary (a dict, see the module docstring)."""
     from controller.lab.soak_checks import Checks, StopAt
     from hal_sim.autoplay import Stuck
@@ -78,7 +78,7 @@ def soak_game(game, rounds, seed, faults=0.0, power_cuts=0.0, directory=None, pr
         prefix="tablectl-soak-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
     path = os.path.join(directory, "%s.journal" % game)
     rng = random.Random("soak:%s:%s" % (game, seed))
-    checks = Checks(game, seed, stop_at)
+    checks = Checks(game, seed, stop_at, first)
     table = VirtualTable(game, seed, path, fault_plan(game, faults), on_boot=checks.attach)
     disk = Disk(directory, random.Random("disk:%s:%s" % (game, seed)))
     counts = {"faults": {}, "rounds_completed": 0, "rounds_void": 0, "lockouts": 0}
@@ -211,7 +211,7 @@ def cmd_soak(args, out, err=None):
     try:
         for game in games:
             summaries.append(soak_game(game, args.rounds, seed, args.faults, args.power_cuts,
-                                       args.journal_dir, show, stop_at))
+                                       args.journal_dir, show, stop_at, args.first))
     finally:
         progress.done()
     total = {"games": summaries, "rounds": sum(s["rounds"] for s in summaries),
@@ -283,6 +283,8 @@ def add_parser(sub):
     soak.add_argument("--json", action="store_true", help="print the summary as JSON")
     soak.add_argument("--replay", metavar="SEED:STEP", help="the same soak, stopped at the "
                       "step a violation names, with the table's state shown")
+    soak.add_argument("--first", action="store_true", help="stop at the first violation, "
+                      "with the table's state shown (the time to find a bug)")
     soak.add_argument("--journal-dir", metavar="DIR", help="an empty directory to keep the "
                       "journals in (default: a temporary one, removed)")
     soak.set_defaults(func=cmd_soak)

@@ -66,8 +66,9 @@ class _LogLines(logging.Handler):
 class Checks:
     """The invariants of one soaked table, across its boots (see the module docstring)."""
 
-    def __init__(self, game, seed, stop_at=None):
+    def __init__(self, game, seed, stop_at=None, first=False):
         self.game, self.seed, self.stop_at = game, seed, stop_at
+        self.first = first                    # stop at the first violation
         self.step = 0
         self.checked = 0
         self.violations = []
@@ -121,6 +122,8 @@ class Checks:
                                     "round": getattr(self.ctl.model, "round_no", None)
                                     if self.ctl else None,
                                     "detail": detail, "replay": "%s:%d" % (self.seed, self.step)})
+            if self.first:
+                raise StopAt(self.step)
         return ok
 
     def after(self, event, before):
