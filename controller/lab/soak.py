@@ -140,6 +140,7 @@ def soak_game(game, rounds, seed, faults=0.0, power_cuts=0.0, directory=None, pr
             checks.finish(path)
     except StopAt:
         stopped = _state_of(table, checks)
+        keep_stats()
     except Stuck as e:
         stuck = str(e)
         checks.check(False, "liveness", "round %d cannot end: %s" % (played + 1, e))
@@ -262,10 +263,11 @@ def _print(total, out):
 
 
 def _rate(text):
+    import argparse
     try:
         return float(text)
     except ValueError:
-        raise UsageError("%r is not a number" % text) from None
+        raise argparse.ArgumentTypeError("%r is not a number" % text) from None
 
 
 def add_parser(sub):
