@@ -220,8 +220,12 @@ class World:
             return True
         if (line.to_device if device_side else line.to_driver):
             return True
-        due = link.next_due()
-        return due is not None and due <= clock()
+        now = clock()
+        due = link.protocol.next_due()          # (one thread: the Link's lock guards nothing)
+        if due is not None and due <= now:
+            return True
+        due = link.on_due() if link.on_due is not None else None
+        return due is not None and due <= now
 
     def settle(self):
         """Run everything that has work at this instant until nothing has."""
@@ -367,8 +371,22 @@ class VirtualDevices(_simulated_devices()):
             drivers[name] = cls(name, port=lines[name].driver_end, clock=clock,
                                 on_rejected=on_rejected, tick_s=None, **entry)
             drivers[name].waiter = self.world.wait
+            drivers[name].stop = self._stopper(drivers[name])
         self.lines, self.drivers = lines, drivers
         return sim.factory, drivers
+
+    def _stopper(self, driver):
+        """The driver's stop on the shutdown path: what it still has to send (the display's
+        safe text) goes out with the table stepped, not by its own real-time drain, which
+        would service its end alone and wait out its timeout."""
+        stop = driver.stop
+
+        def stop_here(drain_ms=200):
+            link = driver.link
+            if link is not None and link.connected:
+                self.world.wait(lambda: link.idle, drain_ms / 1000)
+            stop(drain_ms=0)
+        return stop_here
 
     def connected(self, drivers):
         """Every line into the scheduler, then step until each handshake completed."""

@@ -31,7 +31,7 @@ import re
 ROLES = ("dealer", "floorperson", "technician", "administrator")
 CARD = re.compile(r"^(?:10|[2-9TJQKA])[shdc]$|^JK$")
 ROUND_STATES_OVER = ("settled", "voided")
-EVENTS_EVERY = 8         # the console's `events` is looked at every 8th card (it reads the file)
+EVENTS_EVERY = 40        # the console's `events` every 40th card (it reads the journal file)
 
 
 class StopAt(BaseException):
