@@ -48,7 +48,10 @@ POWER_ON_NS = S                 # a boot's monotonic clock reads 1 s when the co
 SETTLE_LIMIT = 100_000
 # A dealer's or player's action takes this long (a round of blackjack about 40 s): the table's
 # timers run through it, so virtual hours mean what a real table's hours mean
-DEALER_PACE_S = 1.5          # passes at one instant before the scheduler calls it a livelock
+DEALER_PACE_S = 1.5
+# The loop's timers are ticked at least this often while time passes (and at their deadlines):
+# its thread wakes every 50 ms at most on a table; nothing it does between needs more often
+TICK_NS = 250 * MS          # passes at one instant before the scheduler calls it a livelock
 
 
 class Livelock(RuntimeError):
@@ -200,7 +203,7 @@ class World:
         self.runtime = None               # its ctl is the controller, once booted
         self.tasks = collections.deque()
         self.steps = 0                    # passes with work done (the summary's steps)
-        self.after_pass = []              # fn() after each pass with work (invariants)
+        self._ticked = -TICK_NS
 
     @property
     def ctl(self):
@@ -246,8 +249,6 @@ class World:
             if not worked:
                 return
             self.steps += 1
-            for fn in self.after_pass:
-                fn()
         raise Livelock("the table found work %d times at virtual time %d ns"
                        % (SETTLE_LIMIT, self.universe.t))
 
@@ -260,9 +261,13 @@ class World:
         for link, clock, line, device_side in self.ends:
             if line.closed:
                 continue
-            d = link.next_due()
+            now = clock()
+            d = link.protocol.next_due()
             if d is not None:
-                due.append(t + max(0, d - clock()))
+                due.append(t + max(0, d - now))
+            d = link.on_due() if link.on_due is not None else None
+            if d is not None:
+                due.append(t + max(0, d - now))
             if line._pending:
                 due.append(t + max(0, line._pending[0][0] - line.clock()))
         ctl = self.ctl
@@ -284,9 +289,23 @@ class World:
         nxt = self.next_due()
         end = self.universe.t + max(1, int(longest_ns))
         self.universe.t = end if nxt is None or nxt > end else max(nxt, self.universe.t + 1)
-        if self.ctl is not None:
-            self.ctl.run_once()               # the loop's timers at the new instant
+        self.tick()
         self.settle()
+
+    def tick(self):
+        """The loop's timers at this instant, as its thread ticks them (at least every
+        TICK_NS, and at each policy's deadline); not at every heartbeat of every line."""
+        ctl = self.ctl
+        if ctl is None:
+            return
+        t = self.universe.t
+        if t - self._ticked < TICK_NS:
+            now = ctl.clock()
+            if not any(d is not None and d <= now for d in
+                       (p.deadline() for p in ctl.policies)):
+                return
+        self._ticked = t
+        ctl.run_once()
 
     def run_for(self, seconds):
         """Step the table through `seconds` of virtual time (Autoplay.sleep)."""
@@ -296,13 +315,11 @@ class World:
             nxt = self.next_due()
             if nxt is None or nxt > end:
                 self.universe.t = max(self.universe.t, end)
-                if self.ctl is not None:
-                    self.ctl.run_once()
+                self.tick()
                 self.settle()
                 return
             self.universe.t = max(nxt, self.universe.t + 1)
-            if self.ctl is not None:
-                self.ctl.run_once()
+            self.tick()
 
     def wait(self, done, timeout_s):
         """Step the table until `done()` or `timeout_s` of virtual time passed; done()."""
