@@ -159,6 +159,10 @@ def soak_game(game, rounds, seed, faults=0.0, power_cuts=0.0, directory=None, pr
                "virtual_hours": round(table.universe.t / 3.6e12, 3),
                "faults": dict(sorted(counts["faults"].items())),
                "power_cuts": len(disk.cuts), "boots": table.boots,
+               "torn_writes": sum(1 for cut in disk.cuts for f in cut.values()
+                                  if f["torn_bytes"] is not None),
+               "unsynced_writes_lost": sum(f["unsynced"] - f["landed"] for cut in disk.cuts
+                                           for f in cut.values()),
                "steps": checks.step, "invariants_checked": checks.checked,
                "violations": checks.violations, "cpu_s": round(cpu, 2)}
     if stuck:
