@@ -76,6 +76,7 @@ class Checks:
         self.settled_before_cut = {}
         self.dealt = set()                    # cards of the round in progress
         self.dealt_list = []                  # and each time one was dealt
+        self.untested = set()                 # devices faulted since their last self-test
         self.secret = set()                   # those of them no one may see yet
         self.closed = None                   # "no more bets" applied in this round
         self.ctl = self.table = self.console = None
@@ -149,9 +150,23 @@ class Checks:
             self.secret = self.face_down(m)
         if kind == "card" and not refused:
             self.check_outputs()
+        # every device that reported a malfunction passes its self-test before play goes on
+        if kind == "fault":
+            self.untested.add(event.get("device"))
+        if kind == "clear" and not refused and event.get("selftest") is True:
+            if event.get("device") in (None, "controller", "outputs"):
+                self.untested.clear()
+            self.untested.discard(event.get("device"))
+            self.untested -= set(event.get("tested") or ())
         # a lock-out ends only by an authorized clear after the check its kind needs
         if state_before == "locked_out" and m.state != "locked_out":
             self.check_clear(event, lockout_before)
+            covered = lockout_before.get("device") if lockout_before.get("covered") else None
+            left = sorted(str(d) for d in self.untested - {covered})
+            self.check(not left, "clear", "play goes on after the lock-out %r, but %s "
+                       "reported a malfunction since and passed no self-test [581.13(i)]"
+                       % (lockout_before.get("reason"), ", ".join(left)))
+            self.untested = set()
         # the round's end: money, the ledger
         if m.status is not None and status_before is None:
             self.round_ended(m)
