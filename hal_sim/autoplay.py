@@ -159,6 +159,7 @@ class Autoplay:
                 if rewagers > 3:
                     raise Stuck("round %d: the wagers are refused: %r"
                                 % (round_no, self.ctl.refusals[-3:]))
+                self.ready()                 # a shuffle the lock-out left to do again
                 self.place_wagers()
                 self.no_more_bets()
             elif state == WAGERS_OPEN:
@@ -217,9 +218,11 @@ class Autoplay:
                            passed=True)
             elif self.deck_count_due():
                 self.panel("irregularity", irregularity="deck_count", count=52)
-            elif state == SHUFFLED:
+            elif state == SHUFFLED and not getattr(self.model, "reshuffle_due", None):
                 return
-            elif state in (OPENED,) + ROUND_OVER:
+            elif state in (OPENED, SHUFFLED) + ROUND_OVER:
+                # (shuffled, but the shuffle must be done again: a shuffler that jammed or
+                # babbled during it, 669a.13(e); issue 33's soak found the autoplay stuck)
                 self.shuffle()
             else:
                 raise Stuck("the table is %s before a round" % state)
@@ -264,6 +267,11 @@ class Autoplay:
                 self.panel("wager", seat=seat, wager=wager, amount=amount)
         wire = self.sim.progressive
         for seat in sensors:
+            if not wire.factory.level(wire.sensors[seat]):
+                # the chip of wagers the table refused (placed again after a lock-out) is
+                # still on the sensor: taken off first, or placing it is no edge (issue 33's
+                # soak, raise-it-up-stud seed 1 step 6168: stuck)
+                wire.clear(seat, self.edge_at(("sensor", seat), 0))
             if self.fire("progressive", "bounce") and seat == sensors[0]:
                 wire.bounce(seat, 3)
             self.act(lambda s=seat: wire.place_wager(s, self.edge_at(("sensor", s))),

@@ -12,6 +12,11 @@ loses the rest; nothing is written after the cut. `abandon()` closes every descr
 process had on the directory without writing anything more, as a process that no longer exists
 holds none. The draws come from the seeded `rng`, so a cut replays.
 
+What each write replaces is read through the page cache: exact where the journal's writes go
+through it too (tmpfs, /dev/shm, the soak's default, where O_DIRECT is refused); on a real
+disk the journal writes O_DIRECT past the page cache, and two runs of one seed were seen to
+land different bytes at a cut there, so a soak replays byte for byte in memory only.
+
 This is the soak's fault injector for the disk, as hal_sim/devices/pty_port.py is the line's:
 the journal's own code runs unchanged above it (tests/journal/power_loss.py cuts a real
 process with SIGKILL, which loses the process but not the page cache).

@@ -130,7 +130,7 @@ def test_the_soak_finds_the_hole_card_on_the_console(tmp_path, monkeypatch):
     assert found and "console" in found[0]["detail"]
 
 
-def test_the_soak_finds_a_settlement_doubled_after_a_power_cut(tmp_path, monkeypatch):
+def test_the_soak_finds_a_settlement_doubled_after_a_power_cut(monkeypatch):
     """A planted bug: a boot after a cut counts the round the replay ended once more."""
     from controller.journal import live
     original = live._resume
@@ -142,8 +142,7 @@ def test_the_soak_finds_a_settlement_doubled_after_a_power_cut(tmp_path, monkeyp
             ctl.flush([ctl.snapshot_row()])
         return ctl
     monkeypatch.setattr(live, "_resume", doubles)
-    s = soak_game("raise-it-up-stud", 12, 1, power_cuts=0.6, directory=str(tmp_path),
-                  first=True)
+    s = soak_game("raise-it-up-stud", 12, 1, power_cuts=0.6, first=True)
     assert s["power_cuts"] >= 1
     assert s["violations"] and s["violations"][0]["invariant"] == "ledger"
     assert s["stopped_at"]["step"] == s["violations"][0]["step"]
