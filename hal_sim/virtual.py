@@ -509,6 +509,7 @@ class VirtualAutoplay(_autoplay()):
         super().__init__(ctl, sim, drivers, seed, faults)
         self.world = world
         self.pace_s = pace_s
+        self.unit_rng = random.Random("replaced:%s" % seed)
         self.monotonic = lambda: world.universe.t / S
         self.sleep = world.run_for
         self.run = lambda left_s: world.advance(left_s * S)
@@ -552,7 +553,14 @@ class VirtualAutoplay(_autoplay()):
         """True if the device was replaced now (its driver's fault awaited)."""
         if not self.fire(device, "replaced"):
             return False
-        self.act(lambda: self.sim.serial[device].inject("restart"), device)
+        sim = self.sim.serial[device]
+
+        def swap():
+            # inject("restart") with the new unit's boot id from the seed, not os.urandom:
+            # the driver journals both ids in its fault
+            sim.link.boot_id = self.unit_rng.getrandbits(31) | 1
+            sim.link.begin_handshake()
+        self.act(swap, device)
         return True
 
     def deal(self):

@@ -42,7 +42,7 @@ def shm_dir():
 def _journal_bytes(tmp_path, name, game, seed):
     directory = os.path.join(str(tmp_path), name)
     os.mkdir(directory)
-    summary = soak_game(game, 12, seed, faults=1.0, power_cuts=0.3, directory=directory)
+    summary = soak_game(game, 20, seed, faults=1.0, power_cuts=0.3, directory=directory)
     with open(os.path.join(directory, "%s.journal" % game), "rb") as f:
         return f.read(), summary
 
@@ -50,10 +50,11 @@ def _journal_bytes(tmp_path, name, game, seed):
 def test_the_same_seed_writes_a_byte_identical_journal(shm_dir):
     """Faults, power cuts, clock steps and all: the same seed, the same bytes; another seed,
     other bytes (so the comparison can fail)."""
-    a, sa = _journal_bytes(shm_dir, "a", "raise-it-up-stud", 5)
-    b, sb = _journal_bytes(shm_dir, "b", "raise-it-up-stud", 5)
-    c, _ = _journal_bytes(shm_dir, "c", "raise-it-up-stud", 6)
+    a, sa = _journal_bytes(shm_dir, "a", "six-card-fortune-pai-gow", 9)
+    b, sb = _journal_bytes(shm_dir, "b", "six-card-fortune-pai-gow", 9)
+    c, _ = _journal_bytes(shm_dir, "c", "six-card-fortune-pai-gow", 10)
     assert sa["power_cuts"] >= 1 and sum(sa["faults"].values()) >= 3
+    assert sa["faults"].get("shoe:replaced")        # a new unit's boot id is journaled
     assert a == b
     assert a != c
     assert sa["violations"] == sb["violations"] == []
