@@ -24,6 +24,7 @@ VERBS = (
     ("diagram", "controller.lab.diagram", "lab"),
     ("strategy", "controller.lab.par.strategy", "lab"),
     ("sim", "controller.lab.sim", "lab"),
+    ("soak", "controller.lab.soak", "lab"),
     ("run", "controller.run", "firmware"),
     ("config", "controller.cli_config", "firmware"),
     ("journal", "controller.journal.cli", "firmware"),

@@ -101,13 +101,16 @@ class Runtime:
 
     def __init__(self, cfg, devices, *, journal=None, key_file=None, key=None, console=None,
                  loop=True, keep=None, environ=None, say=None, refuse_locked_boot=False,
-                 journal_format=None, gaming_day_start=None):
+                 journal_format=None, gaming_day_start=None, clocks=None):
         """`gaming_day_start`: [controller] gaming_day_start ("HH:MM"), or None for the
         default (controller/units.py)."""
         from controller.units import GAMING_DAY_START, day_start_ns
         self.cfg, self.devices = cfg, devices
         self.gaming_day_start = gaming_day_start or GAMING_DAY_START
         self.day_start_ns = day_start_ns(self.gaming_day_start)
+        # the journal's boot clocks (journal.boot's clock, wall, boot_id, utc_offset): the
+        # machine's by default; hal_sim/virtual.py's virtual ones for a table on virtual time
+        self.clocks = dict(clocks or {})
         self.journal_path = journal
         self.key_file, self.key = key_file, key
         self.journal_format = journal_format
@@ -196,7 +199,8 @@ class Runtime:
         from controller.table import TableController
         if self.journal_path is None:
             self.ctl = TableController(GameMachine(self.model()), policies=self.policies(),
-                                       keep=self.keep)
+                                       keep=self.keep, **({"clock": self.clocks["clock"]}
+                                                          if "clock" in self.clocks else {}))
             return
         from controller.errors import JournalError
         from controller.journal import boot
@@ -204,7 +208,7 @@ class Runtime:
         key = self.key if self.key is not None else \
             read_key(self.key_file) if self.key_file else None
         self.ctl = boot(self.journal_path, GameMachine(self.model()), self.policies(), key=key,
-                        journal_format=self.journal_format)
+                        journal_format=self.journal_format, **self.clocks)
         self.on_shutdown("journal", self.ctl.close)
         self._readers_at = len(self._stops)     # the journal's readers stop here (_start_part)
         self.on_shutdown("the journal's last rows, before its readers stop",

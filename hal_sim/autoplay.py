@@ -78,6 +78,11 @@ class Autoplay:
         from controller.console.wager_meters import house_take
         self.take = house_take(self.game)
         self.wait_s = WAIT_S
+        # the time it waits in: real time here; hal_sim/virtual.py gives the virtual clock's
+        # seconds, a sleep that steps the whole table through that time, and a `run(left_s)`
+        # that steps it to its next timer (at most left_s) instead of the loop's queue
+        self.monotonic, self.sleep = time.monotonic, time.sleep
+        self.run = lambda left_s: self.ctl.run_once(wait_s=left_s)
         self._last_edge = {}
         self._rejections = {}            # device -> when rejections were injected (pacing)
         if self.model.DECLARES.secure_rng is not None:
@@ -91,12 +96,12 @@ class Autoplay:
 
         The loop sleeps on its queue (`run_once(wait_s)`): it wakes for an event or a policy's
         timer, never to poll, so each pass here has something to do."""
-        end = time.monotonic() + (self.wait_s if timeout_s is None else timeout_s)
+        end = self.monotonic() + (self.wait_s if timeout_s is None else timeout_s)
         while not until():
-            left = end - time.monotonic()
+            left = end - self.monotonic()
             if left <= 0:
                 return False
-            self.ctl.run_once(wait_s=left)
+            self.run(left)
         return True
 
     def act(self, do, source, events=1, timeout_s=None):
@@ -127,7 +132,7 @@ class Autoplay:
         now = self.ctl.clock()
         last = self._last_edge.get(key)
         if last is not None and now < last + gap_ns:
-            time.sleep((last + gap_ns - now) / 1e9)
+            self.sleep((last + gap_ns - now) / 1e9)
             now = self.ctl.clock()
         self._last_edge[key] = now
         return now
@@ -159,6 +164,7 @@ class Autoplay:
                 if rewagers > 3:
                     raise Stuck("round %d: the wagers are refused: %r"
                                 % (round_no, self.ctl.refusals[-3:]))
+                self.ready()                 # a shuffle the lock-out left to do again
                 self.place_wagers()
                 self.no_more_bets()
             elif state == WAGERS_OPEN:
@@ -217,9 +223,11 @@ class Autoplay:
                            passed=True)
             elif self.deck_count_due():
                 self.panel("irregularity", irregularity="deck_count", count=52)
-            elif state == SHUFFLED:
+            elif state == SHUFFLED and not getattr(self.model, "reshuffle_due", None):
                 return
-            elif state in (OPENED,) + ROUND_OVER:
+            elif state in (OPENED, SHUFFLED) + ROUND_OVER:
+                # (shuffled, but the shuffle must be done again: a shuffler that jammed or
+                # babbled during it, 669a.13(e); issue 33's soak found the autoplay stuck)
                 self.shuffle()
             else:
                 raise Stuck("the table is %s before a round" % state)
@@ -264,6 +272,11 @@ class Autoplay:
                 self.panel("wager", seat=seat, wager=wager, amount=amount)
         wire = self.sim.progressive
         for seat in sensors:
+            if not wire.factory.level(wire.sensors[seat]):
+                # the chip of wagers the table refused (placed again after a lock-out) is
+                # still on the sensor: taken off first, or placing it is no edge (issue 33's
+                # soak, raise-it-up-stud seed 1 step 6168: stuck)
+                wire.clear(seat, self.edge_at(("sensor", seat), 0))
             if self.fire("progressive", "bounce") and seat == sensors[0]:
                 wire.bounce(seat, 3)
             self.act(lambda s=seat: wire.place_wager(s, self.edge_at(("sensor", s))),
@@ -408,11 +421,11 @@ class Autoplay:
         limit = getattr(link, "babble_limit", 8)
         window_s = getattr(link, "babble_window_ns", 1_000_000_000) / 1e9 * 1.2
         times = self._rejections.setdefault(device, [])
-        now = time.monotonic()
+        now = self.monotonic()
         times[:] = [t for t in times if now - t < window_s]
         if len(times) >= max(1, limit // 2):
-            time.sleep(max(0.0, times[0] + window_s - now))
-            now = time.monotonic()
+            self.sleep(max(0.0, times[0] + window_s - now))
+            now = self.monotonic()
             times[:] = [t for t in times if now - t < window_s]
         times.append(now)
 
@@ -450,7 +463,7 @@ class Autoplay:
                     (service is None or service.busy is None) and self.ctl.idle()),
                 WAIT_S) or self.model.state == LOCKED_OUT:
             # a failed self-test (a fault still in the line): wait, then try again
-            time.sleep(0.01)
+            self.sleep(0.01)
 
     def wait_for_console_clear(self, lockout):
         """Run the controller's loop (the console submits to it) until the lock-out is

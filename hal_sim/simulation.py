@@ -74,6 +74,19 @@ def game_config(game, faults):
     return sim_game(game).table_options(counting)
 
 
+def resume(ctl, ap, settle):
+    """Simulation.resume's steps (hal_sim/virtual.py's boots take them too): `settle()` runs
+    what the boot left queued."""
+    settle()
+    for _ in range(1 if ap.manual_clear else 20):    # manual: waits for the console
+        if ctl.model.state != LOCKED_OUT:
+            break
+        ap.floorperson()
+    ctl.void_interrupted()
+    if ctl.model.state == SHUFFLED and not ap.deck:
+        ap.shuffle()
+
+
 class SimulatedDevices:
     """The device set of a simulated table (controller/runtime.py): SimHardware's devices on
     real ptys and its GPIO factory, configured as the game's table needs them."""
@@ -96,7 +109,15 @@ class SimulatedDevices:
         from hal_sim.devices import SimHardware
         # the simulated lines' edges are stamped in table time, as the drivers' frames are
         self.sim = SimHardware(self.names, gpio_clock=clock).start()
-        dev_cfg = self.sim.config()
+        dev_cfg = self.configure(self.sim.config())
+        return self.sim.factory, build_devices(dev_cfg, self.sim.factory, clock=clock,
+                                               on_rejected=on_rejected,
+                                               link_options=self.link_options)
+
+    def configure(self, dev_cfg):
+        """The simulated devices' configuration as the game's table needs it (the shuffler's
+        count, the dice per roll, 1 ms debounce); kept as the console's `show config`.
+        hal_sim/virtual.py's device set takes the same."""
         dev_cfg["shuffler"]["counts"] = self.counting
         dice = declaration(self.game).dice_per_roll
         if dice is not None:
@@ -104,9 +125,7 @@ class SimulatedDevices:
         dev_cfg["progressive_system"]["debounce_ms"] = 1
         dev_cfg["buttons"]["debounce_ms"] = 1
         self.config = dev_cfg                # the console's `show config`: these devices too
-        return self.sim.factory, build_devices(dev_cfg, self.sim.factory, clock=clock,
-                                               on_rejected=on_rejected,
-                                               link_options=self.link_options)
+        return dev_cfg
 
     def connected(self, drivers):
         for driver in drivers.values():
@@ -184,15 +203,7 @@ class Simulation:
         in force is cleared by the floorperson as any other, then a round the power loss
         interrupted is void (every wager returned) and a shoe whose order died with the
         process is shuffled again."""
-        ctl, ap = self.ctl, self.autoplay
-        ctl.run_until_idle()
-        for _ in range(1 if ap.manual_clear else 20):    # manual: waits for the console
-            if ctl.model.state != LOCKED_OUT:
-                break
-            ap.floorperson()
-        ctl.void_interrupted()
-        if ctl.model.state == SHUFFLED and not ap.deck:
-            ap.shuffle()
+        resume(self.ctl, self.autoplay, self.ctl.run_until_idle)
 
     def run(self, rounds=None):
         """Play `rounds` rounds (None: until interrupted); a round that cannot end (Stuck)

@@ -36,7 +36,8 @@ class SerialDevice:
 
     `url` is any pyserial URL (a tty, a pty's path, socket://, spy://); `port`
     an already open port instead (tests). `on_rejected(device, reason, hex)`
-    journals each malformed frame; `link_options` reach the Link (timeouts).
+    journals each malformed frame; `link_options` reach the Link (timeouts). `tick_s`
+    None: no reader thread, the caller runs `link.service()` (the virtual-time table).
     """
 
     device = None          # the HELLO `device` the peer must announce
@@ -70,6 +71,10 @@ class SerialDevice:
         self.last_selftest = None
         self.device_status = None
         self._selftest_done = threading.Condition()
+        # waiter(done, timeout_s): how selftest() waits for its answer when no reader thread
+        # runs (tick_s None): hal_sim/virtual.py steps the whole table until done() or the
+        # timeout passes on its virtual clock
+        self.waiter = None
 
     # -- lifecycle ----------------------------------------------------------------
 
@@ -89,7 +94,8 @@ class SerialDevice:
             self.link = Link(self.port, self.identity, **kwargs)
         self._running = True
         self.link.begin_handshake()
-        self.link.start(self.tick_s, MAX_SLEEP_S)
+        if self.tick_s is not None:     # None: no reader thread; the caller services the link
+            self.link.start(self.tick_s, MAX_SLEEP_S)
         return self
 
     def stop(self, drain_ms=200):
@@ -151,6 +157,11 @@ class SerialDevice:
         if not self.connected:
             self.last_selftest = {"ok": False, "detail": "not connected (%s)" % self.state}
             return False
+        if self.waiter is not None:
+            self.last_selftest = None
+            self.command("selftest")
+            self.waiter(lambda: self.last_selftest is not None, timeout_s)
+            return bool(self.last_selftest and self.last_selftest.get("ok"))
         with self._selftest_done:
             self.last_selftest = None
             self.command("selftest")

@@ -41,13 +41,16 @@ class SimSerialDevice:
         """The pty slave the driver opens (serial.serial_for_url(path))."""
         return self.port.path
 
-    def start(self):
-        self.port = PtyPort(self.clock)
+    def start(self, port=None):
+        """On a fresh pty, or on `port` (hal_sim/virtual.py's in-memory line, which has the
+        pty's faults); with `tick_s` None no thread runs: the caller services the link."""
+        self.port = PtyPort(self.clock) if port is None else port
         self.link = Link(self.port, {"device": self.device, "id": self.ident}, role="device",
                          clock=self.clock, boot_id=self.boot_id, on_message=self._on_message,
                          on_fault=self.on_link_fault, on_due=self.port.next_due,
                          **self.link_options)
-        self.link.start(self.tick_s, MAX_SLEEP_S)
+        if self.tick_s is not None:
+            self.link.start(self.tick_s, MAX_SLEEP_S)
         return self
 
     def stop(self):

@@ -1,13 +1,17 @@
-"""Power loss: SIGKILL at random points of rounds, 30 times a game (210 in all), restarting
-each time; see power_loss.py for what is checked after every kill and at the end. The counts
-asserted (kills at lock-outs, in rounds) come from kills placed by step, not by time, so
-they hold on a loaded machine."""
+"""Power loss end to end: a real `tablectl sim --journal` process SIGKILLed at random points
+of rounds, 30 times, restarting each time; see power_loss.py for what is checked after every
+kill and at the end. The counts asserted (kills at lock-outs, in rounds) come from kills
+placed by step, not by time, so they hold on a loaded machine.
+
+One game (issue 33): what a power cut does to the journal is tested for every game on virtual
+time (tests/journal/test_power_cut_virtual.py: the disk's unsynced writes lost and the last
+torn, which a SIGKILL, leaving the page cache, never shows); this keeps the real process, its
+threads and its kill once. The seven games here took 123 s."""
 import sys
 import time
 
 import pytest
 
-from controller.games import ALL_GAMES
 from tests.journal.power_loss import Series, report
 
 KILLS_PER_GAME = 30                  # x 7 games = 210 kills
@@ -15,7 +19,7 @@ SEED = 7
 SELF_KILL_LIMIT_S = 300.0            # a run that kills itself: a failure only past this
 
 
-@pytest.mark.parametrize("game", ALL_GAMES)
+@pytest.mark.parametrize("game", ["double-attack-blackjack"])
 def test_sigkill_at_random_points_and_restart(game, tmp_path):
     start = time.monotonic()
     series = Series(game, tmp_path / "journal.db", SEED, tmp_path / "stderr.log")

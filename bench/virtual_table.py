@@ -1,0 +1,106 @@
+"""The whole table on virtual time (hal_sim/virtual.py): CPU per round, a gaming day's CPU,
+and the ratio to the game machine alone replaying the same inputs, in the same run.
+
+    python bench/virtual_table.py [--rounds N] [--repeat R] [--seed S] [--game G]...
+                                  [--pace S] [--faults RATE] [--power-cuts RATE]
+
+For each game, N rounds of the virtual table (the runtime, controller, policies, game
+machine, outputs, the journal writing real bytes to a file in /dev/shm, drivers and link
+protocol objects, simulated devices on in-memory lines, one scheduler; the dealer's pace,
+`--pace` seconds of virtual time before each action, runs the table's timers through it),
+then the very Events its controller journaled replayed into a bare engine GameMachine (what
+`tablectl play` runs; bench/sim_rounds.py's reference). Both are process CPU time, the best
+of R repeats, interleaved. Printed per game:
+    whole      CPU ms per round of the whole virtual table (devices and scheduler included)
+    machine    CPU ms per round of the machine alone on the same inputs
+    ratio      whole / machine (the issue's goal: within 3x)
+    per hour   rounds a virtual hour at that pace, and the CPU s a gaming day (24 h) takes
+With `--faults`/`--power-cuts` the rounds are `tablectl soak`'s, its checks included (the
+machine's reference is then left out: a cut replays inputs the machine alone cannot).
+The last line: `ratio whole / machine alone: GAME X.X, ...`.
+"""
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from controller.games import ALL_GAMES  # noqa: E402
+from sim_rounds import capture_events, machine_alone  # noqa: E402
+
+
+def whole(game, rounds, seed, pace_s):
+    """(CPU s per round, virtual hours, the events journaled)."""
+    from hal_sim.virtual import VirtualTable
+    folder = tempfile.mkdtemp(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
+    try:
+        table = VirtualTable(game, seed, os.path.join(folder, "j.journal"), pace_s=pace_s)
+        table.boot()
+        events = capture_events(table.ctl)
+        c0 = time.process_time()
+        for _ in range(rounds):
+            table.play_round()
+        cpu = time.process_time() - c0
+        hours = table.universe.t / 3.6e12
+        table.close()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return cpu / rounds, hours, events
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rounds", type=int, default=200)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--game", action="append")
+    ap.add_argument("--pace", type=float, default=None, help="virtual seconds before each "
+                    "action (default: the virtual table's dealer's pace)")
+    ap.add_argument("--faults", type=float, default=0.0)
+    ap.add_argument("--power-cuts", type=float, default=0.0)
+    args = ap.parse_args(argv)
+    from hal_sim.virtual import DEALER_PACE_S
+    pace = DEALER_PACE_S if args.pace is None else args.pace
+    games = args.game or list(ALL_GAMES)
+    ratios = []
+    print("%-26s %9s %9s %6s %9s %11s" % ("game", "whole ms", "machine", "ratio", "rounds/h",
+                                          "day CPU s"))
+    for game in games:
+        if args.faults or args.power_cuts:
+            from controller.lab.soak import soak_game
+            best = None
+            for _ in range(args.repeat):
+                s = soak_game(game, args.rounds, args.seed, args.faults, args.power_cuts)
+                best = s if best is None or s["cpu_s"] < best["cpu_s"] else best
+            per_round = best["cpu_s"] / args.rounds
+            per_hour = args.rounds / best["virtual_hours"] if best["virtual_hours"] else 0
+            print("%-26s %9.2f %9s %6s %9.0f %11.1f   (soak: %d power cuts, %d faults, %d "
+                  "violations)" % (game, per_round * 1e3, "-", "-", per_hour,
+                                   per_round * per_hour * 24, best["power_cuts"],
+                                   sum(best["faults"].values()), len(best["violations"])))
+            continue
+        best_whole = best_machine = None
+        for _ in range(args.repeat):
+            per_round, hours, events = whole(game, args.rounds, args.seed, pace)
+            _, machine = machine_alone(game, events, args.rounds, "%s:1" % args.seed, 1)
+            best_whole = per_round if best_whole is None else min(best_whole, per_round)
+            best_machine = machine if best_machine is None else min(best_machine, machine)
+        per_hour = args.rounds / hours if hours else 0
+        ratio = best_whole / best_machine if best_machine else float("inf")
+        ratios.append((game, ratio))
+        print("%-26s %9.2f %9.2f %6.1f %9.0f %11.1f" % (game, best_whole * 1e3,
+                                                        best_machine * 1e3, ratio, per_hour,
+                                                        best_whole * per_hour * 24))
+    if ratios:
+        print("ratio whole / machine alone: %s" % ", ".join("%s %.1f" % r for r in ratios))
+    else:
+        print("ratio whole / machine alone: - (soak rounds: no reference)")
+
+
+if __name__ == "__main__":
+    main()

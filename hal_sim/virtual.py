@@ -1,0 +1,572 @@
+"""The whole table on virtual time: the real controller and the simulated devices, stepped by
+one scheduler on a virtual clock. No threads, no ptys, no sleeps: time jumps to the next timer.
+
+`tablectl sim` runs the table in real time: the drivers' reader threads on real ptys, the
+simulated devices' threads, a clear service on its own thread, waits in wall-clock seconds.
+That is the honest end-to-end run of those parts, and it is slow and load-sensitive. Here the
+same objects run, assembled by the same `Runtime` (controller/runtime.py) from the same
+configuration, and only what moves them differs:
+
+- the serial lines are `VirtualLine`s, in-memory byte pipes with every fault a pty line has
+  (delay, split, bad CRC, junk, silence, disconnect: the same `PtyPort` code applies them);
+  the drivers' and devices' `Link`s run no thread (`tick_s=None`): `World` calls their
+  `service()` when bytes wait or their protocol's next timer (`next_due`) is due;
+- the controller's loop is not a thread: `World` runs `ctl.run_once()` between services;
+- one `Universe` clock, an integer of ns, is every clock: each boot's monotonic clock (near
+  zero at power-on), the table clock the journal builds on it, the wall clock (which a
+  clock step moves), the GPIO factory's stamps. It moves only when nothing is left to do now,
+  straight to the earliest timer (a retransmit, a heartbeat, the watchdog, a policy's
+  deadline, a dealer's pause);
+- the clear service's self-test runs on the scheduler (`ClearService(spawn=, wait=)`) and a
+  driver's self-test waits by stepping the table (`SerialDevice.waiter`);
+- the autoplay (hal_sim/autoplay.py) is the same dealer and players; its waits step the
+  table (`Autoplay.run`, `sleep`, `monotonic`).
+
+The game machines, the policies, the outputs, the journal writing real bytes to a real file
+with its fsyncs, the link protocol objects and the drivers' translation of frames are the
+code `tablectl run` runs. With the same seed the same frames are exchanged at the same virtual
+instants, so a run replays byte for byte (the journal included) whatever the machine's load.
+
+`VirtualTable` is one table across boots: `power_cut()` throws the process state away (see
+hal_sim/power_cut.py for the disk), and `boot()` builds a new runtime on the journal the cut
+left, as a table's power coming back does. controller/lab/soak.py drives it.
+"""
+
+import collections
+import random
+
+from controller import config as configuration
+from controller.games import model_class
+from controller.runtime import Runtime
+
+MS = 1_000_000
+S = 1_000_000_000
+# The wall clock at virtual time 0 (2026-06-01T12:00:00Z) and the casino's zone (UTC-4, EDT).
+WALL_START_NS = 1_780_315_200 * S
+UTC_OFFSET_S = -4 * 3600
+POWER_ON_NS = S                 # a boot's monotonic clock reads 1 s when the controller starts
+SETTLE_LIMIT = 100_000
+# A dealer's or player's action takes this long (a round of blackjack about 40 s): the table's
+# timers run through it, so virtual hours mean what a real table's hours mean
+DEALER_PACE_S = 1.5
+# The loop's timers are ticked at least this often while time passes (and at their deadlines):
+# its thread wakes every 50 ms at most on a table; nothing it does between needs more often
+TICK_NS = 250 * MS          # passes at one instant before the scheduler calls it a livelock
+
+
+class Livelock(RuntimeError):
+    """The table keeps finding work at one instant (a bug in a timer or the scheduler)."""
+
+
+class Universe:
+    """Virtual time: `t` ns since the run began, moved only by the scheduler. The wall clock
+    is `wall_offset + t`; a clock step (an NTP step, an RTC-less boot) moves the offset."""
+
+    def __init__(self, wall_start_ns=WALL_START_NS):
+        self.t = 0
+        self.wall_offset = wall_start_ns
+
+    def wall(self):
+        return self.wall_offset + self.t
+
+
+class BootClock:
+    """One boot's monotonic clock: zero at power-on, moving with the universe."""
+
+    real_time = False             # a link's thread, if one ran, must not sleep on it
+
+    def __init__(self, universe):
+        self.universe = universe
+        self.origin = universe.t - POWER_ON_NS
+
+    def __call__(self):
+        return self.universe.t - self.origin
+
+
+# ---- the serial lines ----------------------------------------------------------------
+
+def _pty_port():
+    from hal_sim.devices.pty_port import PtyPort
+    return PtyPort
+
+
+class VirtualLine(_pty_port()):
+    """A serial line in memory: the device's end is this object, a `PtyPort` without the pty
+    (the line faults are PtyPort's own code: `write` delays, splits and corrupts, `junk`,
+    `silent`, `disconnect`); `driver_end` is what the driver's Link reads and writes."""
+
+    def __init__(self, clock, name):         # noqa: super().__init__ would open a pty
+        from hal_sim.devices.pty_port import WRITTEN_KEPT
+        from hal_sim.recent import RecentBytes
+        self.clock = clock
+        self.path = "virtual://%s" % name
+        self._lock = _NoLock()
+        self._pending = []
+        self.closed = False
+        self.silent = False
+        self.delay_ns = self.split_ns = self.bad_crc = 0
+        self.written = RecentBytes(WRITTEN_KEPT)
+        self.read_total = 0
+        self.to_driver = bytearray()          # on the wire towards the driver, arrived
+        self.to_device = bytearray()          # what the driver wrote, for the device
+        self.driver_end = DriverEnd(self)
+
+    @property
+    def in_waiting(self):
+        self._check()
+        if self._pending:
+            self._flush(self.clock())
+        return len(self.to_device)
+
+    def read(self, n):
+        self._check()
+        data = bytes(self.to_device[:n])
+        del self.to_device[:n]
+        self.read_total += len(data)
+        return data
+
+    def _put(self, data):
+        self.written += data
+        self.to_driver += data
+
+    def next_due(self):
+        """When the bytes at the head of the wire are due: bytes do not overtake one another
+        (PtyPort's own answers the earliest of all, which wakes its thread early for
+        nothing when a delay was healed behind delayed bytes; here it would be a livelock)."""
+        return self._pending[0][0] if self._pending else None
+
+    def fileno(self):
+        return None
+
+    def disconnect(self):
+        self.closed = True
+
+    def close(self):
+        self.closed = True
+
+
+class DriverEnd:
+    """The driver's side of a VirtualLine: the little of a pyserial port a Link uses."""
+
+    def __init__(self, line):
+        self.line = line
+
+    @property
+    def in_waiting(self):
+        line = self.line
+        line._check()
+        if line._pending:
+            line._flush(line.clock())
+        return len(line.to_driver)
+
+    def read(self, n):
+        line = self.line
+        line._check()
+        data = bytes(line.to_driver[:n])
+        del line.to_driver[:n]
+        return data
+
+    def write(self, data):
+        self.line._check()
+        self.line.to_device += data
+        return len(data)
+
+    def fileno(self):
+        return None
+
+    def close(self):
+        pass
+
+
+class _NoLock:
+    """One thread runs everything here: PtyPort's lock has nothing to guard."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+# ---- the scheduler ---------------------------------------------------------------------
+
+class World:
+    """Everything of one boot that has work to do, stepped at one instant until it is quiet,
+    then moved to the earliest timer. `ends`: (link, its clock, the bytes it may read);
+    `ctl` the controller (its loop's `run_once`); `tasks` what a part runs off the loop (a
+    clear's self-test) on the scheduler."""
+
+    def __init__(self, universe):
+        self.universe = universe
+        self.ends = []
+        self.lines = []
+        self.runtime = None               # its ctl is the controller, once booted
+        self.tasks = collections.deque()
+        self.steps = 0                    # passes with work done (the summary's steps)
+        self._ticked = -TICK_NS
+
+    @property
+    def ctl(self):
+        return getattr(self.runtime, "ctl", None)
+
+    def add_line(self, line, device_link, device_clock, driver_link, driver_clock):
+        self.lines.append(line)
+        self.ends.append((device_link, device_clock, line, True))
+        self.ends.append((driver_link, driver_clock, line, False))
+
+    # -- one instant -----------------------------------------------------------------------
+
+    def _has_work(self, link, clock, line, device_side, now_u):
+        if line.closed:
+            return False
+        if line._pending and line._pending[0][0] <= line.clock():
+            return True
+        if (line.to_device if device_side else line.to_driver):
+            return True
+        now = clock()
+        due = link.protocol.next_due()          # (one thread: the Link's lock guards nothing)
+        if due is not None and due <= now:
+            return True
+        due = link.on_due() if link.on_due is not None else None
+        return due is not None and due <= now
+
+    def settle(self):
+        """Run everything that has work at this instant until nothing has."""
+        for _ in range(SETTLE_LIMIT):
+            worked = False
+            while self.tasks:
+                self.tasks.popleft()()
+                worked = True
+            now_u = self.universe.t
+            for link, clock, line, device_side in self.ends:
+                if self._has_work(link, clock, line, device_side, now_u):
+                    link.service()
+                    worked = True
+            ctl = self.ctl
+            if ctl is not None and not ctl.idle():
+                ctl.run_once()
+                worked = True
+            if not worked:
+                return
+            self.steps += 1
+        raise Livelock("the table found work %d times at virtual time %d ns"
+                       % (SETTLE_LIMIT, self.universe.t))
+
+    # -- time --------------------------------------------------------------------------
+
+    def next_due(self):
+        """The universe time of the earliest timer, or None."""
+        t = self.universe.t
+        due = []
+        for link, clock, line, device_side in self.ends:
+            if line.closed:
+                continue
+            now = clock()
+            d = link.protocol.next_due()
+            if d is not None:
+                due.append(t + max(0, d - now))
+            d = link.on_due() if link.on_due is not None else None
+            if d is not None:
+                due.append(t + max(0, d - now))
+            if line._pending:
+                due.append(t + max(0, line._pending[0][0] - line.clock()))
+        ctl = self.ctl
+        if ctl is not None:
+            now = ctl.clock()
+            for p in ctl.policies:
+                d = p.deadline()
+                if d is not None and d > now:     # one past was ticked at its instant
+                    due.append(t + d - now)
+        return min(due) if due else None
+
+    def advance(self, longest_ns):
+        """Do what is due now; if nothing was, jump to the next timer (at most `longest_ns`
+        on) and tick the loop there: one step of a wait (Autoplay.run)."""
+        steps = self.steps
+        self.settle()
+        if self.steps != steps:
+            return
+        nxt = self.next_due()
+        end = self.universe.t + max(1, int(longest_ns))
+        self.universe.t = end if nxt is None or nxt > end else max(nxt, self.universe.t + 1)
+        self.tick()
+        self.settle()
+
+    def tick(self):
+        """The loop's timers at this instant, as its thread ticks them (at least every
+        TICK_NS, and at each policy's deadline); not at every heartbeat of every line."""
+        ctl = self.ctl
+        if ctl is None:
+            return
+        t = self.universe.t
+        if t - self._ticked < TICK_NS:
+            now = ctl.clock()
+            if not any(d is not None and d <= now for d in
+                       (p.deadline() for p in ctl.policies)):
+                return
+        self._ticked = t
+        ctl.run_once()
+
+    def run_for(self, seconds):
+        """Step the table through `seconds` of virtual time (Autoplay.sleep)."""
+        end = self.universe.t + int(seconds * S)
+        while True:
+            self.settle()
+            nxt = self.next_due()
+            if nxt is None or nxt > end:
+                self.universe.t = max(self.universe.t, end)
+                self.tick()
+                self.settle()
+                return
+            self.universe.t = max(nxt, self.universe.t + 1)
+            self.tick()
+
+    def wait(self, done, timeout_s):
+        """Step the table until `done()` or `timeout_s` of virtual time passed; done()."""
+        end = self.universe.t + int(timeout_s * S)
+        while not done():
+            if self.universe.t >= end:
+                return done()
+            self.advance(end - self.universe.t)
+        return True
+
+    def spawn(self, fn, *args):
+        """Run `fn(*args)` on the scheduler, off the loop's step (a clear's self-test)."""
+        done = []
+
+        def task():
+            try:
+                fn(*args)
+            finally:
+                done.append(True)
+        self.tasks.append(task)
+        return _Joinable(self, done)
+
+
+class _Joinable:
+    def __init__(self, world, done):
+        self.world, self.done = world, done
+
+    def join(self, timeout=None):
+        self.world.wait(lambda: bool(self.done), timeout or 60)
+
+
+# ---- the device set ------------------------------------------------------------------
+
+def _simulated_devices():
+    from hal_sim.simulation import SimulatedDevices
+    return SimulatedDevices
+
+
+class VirtualDevices(_simulated_devices()):
+    """The simulated table's devices on virtual lines, for the one Runtime: the same
+    simulators and drivers as `tablectl sim`'s SimulatedDevices, no pty and no thread."""
+
+    def __init__(self, game, faults, model, world, clock, rng):
+        super().__init__(game, faults, model)
+        self.world, self.device_clock, self.rng = world, clock, rng
+
+    def open(self, clock, on_rejected):
+        from drivers.devices import SERIAL, build_devices
+        from hal_sim.devices import SimHardware
+        sim = SimHardware(self.names, gpio_clock=clock, clock=self.device_clock)
+        lines = {}
+        for name, device in sim.serial.items():
+            device.tick_s = None
+            device.boot_id = self.rng.getrandbits(31) | 1
+            lines[name] = VirtualLine(self.device_clock, name)
+            device.start(lines[name])
+        self.sim = sim
+        dev_cfg = self.configure(sim.config())
+        serial = {n: e for n, e in dev_cfg.items() if n in lines}
+        drivers = build_devices({n: e for n, e in dev_cfg.items() if n not in lines},
+                                sim.factory, clock=clock, on_rejected=on_rejected)
+        for name, entry in serial.items():
+            entry = dict(entry)
+            entry.pop("url")
+            cls = SERIAL[entry.pop("type", name)]
+            drivers[name] = cls(name, port=lines[name].driver_end, clock=clock,
+                                on_rejected=on_rejected, tick_s=None, **entry)
+            drivers[name].waiter = self.world.wait
+            drivers[name].stop = self._stopper(drivers[name])
+        self.lines, self.drivers = lines, drivers
+        return sim.factory, drivers
+
+    def _stopper(self, driver):
+        """The driver's stop on the shutdown path: what it still has to send (the display's
+        safe text) goes out with the table stepped, not by its own real-time drain, which
+        would service its end alone and wait out its timeout."""
+        stop = driver.stop
+
+        def stop_here(drain_ms=200):
+            link = driver.link
+            if link is not None and link.connected:
+                self.world.wait(lambda: link.idle, drain_ms / 1000)
+            stop(drain_ms=0)
+        return stop_here
+
+    def connected(self, drivers):
+        """Every line into the scheduler, then step until each handshake completed."""
+        for name, line in self.lines.items():
+            self.world.add_line(line, self.sim.serial[name].link, self.device_clock,
+                                drivers[name].link, drivers[name].clock)
+        if not self.world.wait(lambda: all(drivers[n].connected for n in self.lines), 5.0):
+            raise RuntimeError("no handshake with the simulated devices: %s" % ", ".join(
+                n for n in self.lines if not drivers[n].connected))
+
+    def close(self):
+        """Nothing to join: no thread ran. The factory's lines to their safe values."""
+        if self.sim is not None:
+            sim, self.sim = self.sim, None
+            for line in self.lines.values():
+                line.close()
+            if sim.factory is not None:
+                sim.factory.close()
+
+
+# ---- one table across boots ----------------------------------------------------------------
+
+class VirtualTable:
+    """One simulated table on virtual time, journaled at `journal`, across power cycles.
+
+    `boot()` assembles it (Runtime with the virtual device set and clocks), resumes as
+    `tablectl sim` does and returns the boot report; `play_round()` plays one round with the
+    autoplay; `abandon()` throws the process away without its shutdown path (a power cut);
+    `close()` is the shutdown path. `faults`: [(device, kind, rate)] as `tablectl sim
+    --fault`; `on_boot(table)` runs after each boot (the soak attaches its checks there)."""
+
+    def __init__(self, game, seed, journal, faults=(), on_boot=None, universe=None,
+                 pace_s=DEALER_PACE_S):
+        from hal_sim.simulation import game_config
+        self.game, self.seed, self.journal = game, seed, journal
+        self.faults = list(faults)
+        self.universe = universe or Universe()
+        self.on_boot = on_boot
+        self.pace_s = pace_s
+        self.cls = model_class(game)
+        self.cfg = configuration.validate(dict(game_config(game, self.faults)[0], game=game),
+                                          self.cls)
+        self.boots = 0
+        self.runtime = self.world = self.autoplay = self.devices = None
+        self.stats = collections.Counter()
+
+    ctl = property(lambda self: self.runtime.ctl)
+
+    def boot(self):
+        from controller.clearing import ClearService
+        from hal_sim.autoplay import Autoplay
+        from hal_sim.simulation import resume
+        self.boots += 1
+        tag = "%s:%d" % (self.seed, self.boots)
+        world = World(self.universe)
+        mono = BootClock(self.universe)
+        devices = VirtualDevices(self.game, self.faults, self.cls(self.cfg), world, mono,
+                                 random.Random("boot-ids:%s" % tag))
+        runtime = Runtime(self.cfg, devices, journal=self.journal, loop=False,
+                          clocks=dict(clock=mono, wall=self.universe.wall,
+                                      boot_id=lambda: "virtual-boot-%d" % self.boots,
+                                      utc_offset=lambda wall_ns: UTC_OFFSET_S))
+        self.runtime, self.world, self.devices = runtime, world, devices
+        world.runtime = runtime
+        runtime.start()
+        # the clear's self-test on the scheduler, not on a thread of its own
+        ClearService(runtime.ctl, runtime.drivers, spawn=world.spawn, wait=world.wait)
+        ap = VirtualAutoplay(runtime.ctl, devices.sim, runtime.drivers, tag, self.faults, world,
+                             self.pace_s)
+        self.autoplay = ap
+        runtime.ctl.capture_rng()
+        if self.on_boot is not None:
+            self.on_boot(self)
+        resume(runtime.ctl, ap, world.settle)
+        return runtime.ctl.boot_report
+
+    def play_round(self):
+        return self.autoplay.play_round()
+
+    def close(self):
+        """The runtime's one shutdown path (what a clean stop commits, it commits)."""
+        if self.runtime is not None:
+            runtime, self.runtime = self.runtime, None
+            return runtime.close()
+        return []
+
+
+def _autoplay():
+    from hal_sim.autoplay import Autoplay
+    return Autoplay
+
+
+from controller.games.engine import LOCKED_OUT  # noqa: E402
+from hal_sim.autoplay import Stuck  # noqa: E402
+
+
+class VirtualAutoplay(_autoplay()):
+    """The autoplay's dealer, players and floorperson, waiting in virtual time; and one more
+    device fault, `replaced`: the dealing shoe or the card reader swapped for another unit
+    (a new boot of the device) in the middle of a round, at the card it was to give."""
+
+    def __init__(self, ctl, sim, drivers, seed, faults, world, pace_s=DEALER_PACE_S):
+        super().__init__(ctl, sim, drivers, seed, faults)
+        self.world = world
+        self.pace_s = pace_s
+        self.unit_rng = random.Random("replaced:%s" % seed)
+        self.monotonic = lambda: world.universe.t / S
+        self.sleep = world.run_for
+        self.run = lambda left_s: world.advance(left_s * S)
+
+    def act(self, do, source, events=1, timeout_s=None):
+        """A person's pace: `pace_s` of virtual time before each action at a device, the
+        table's timers (heartbeats, the watchdog, policies' deadlines) running through it."""
+        if self.pace_s:
+            self.world.run_for(self.pace_s)
+        try:
+            return super().act(do, source, events, timeout_s)
+        except Stuck:
+            # a line fault injected on a device whose link still holds that fault latched
+            # from before (it came while the table was locked out for another device, whose
+            # clear did not test this one): the driver reports a fault once, so no answer
+            # comes. The table plays on; the soak's `clear` check names that device.
+            link = getattr(self.drivers.get(source), "link", None)
+            if link is not None and link.faults and self.model.state != LOCKED_OUT:
+                self.stats["latched_faults"] = self.stats.get("latched_faults", 0) + 1
+                return False
+            raise
+
+    def past_post(self):
+        """The chip pushed on a sensor (or keyed) right at the press, within the moment the
+        table takes to close wagering: no pace before it, as a past-poster does not wait."""
+        pace, self.pace_s = self.pace_s, 0
+        try:
+            super().past_post()
+        finally:
+            self.pace_s = pace
+
+    def floorperson(self):
+        """Called to a lock-out, the floorperson has every line of the table repaired, not
+        only the one of the device locked out: with faults drawn at random two can be
+        broken at once, and the approval itself goes through the dealer panel's line."""
+        for sim in self.sim.serial.values():
+            sim.inject("none")
+        super().floorperson()
+
+    def replaced(self, device):
+        """True if the device was replaced now (its driver's fault awaited)."""
+        if not self.fire(device, "replaced"):
+            return False
+        sim = self.sim.serial[device]
+
+        def swap():
+            # inject("restart") with the new unit's boot id from the seed, not os.urandom:
+            # the driver journals both ids in its fault
+            sim.link.boot_id = self.unit_rng.getrandbits(31) | 1
+            sim.link.begin_handshake()
+        self.act(swap, device)
+        return True
+
+    def deal(self):
+        if not self.replaced("shoe"):
+            super().deal()
+
+    def peek(self):
+        if not self.replaced("card_reader"):
+            super().peek()

@@ -1,0 +1,201 @@
+"""The whole table on virtual time (hal_sim/virtual.py) and `tablectl soak` (issue 33).
+
+These run the real runtime, controller, policies, game machines, drivers, link protocol
+objects and journal against the simulated devices on in-memory lines, stepped by one
+scheduler: no threads, no ptys, no sleeps, so they take CPU time only and a seed replays
+exactly. Each check of the soak is shown to fire on a bug planted for the test (monkeypatch),
+so none of them is a check that cannot fail.
+"""
+
+import json
+import os
+
+import pytest
+
+from controller import cli
+from controller.games import ALL_GAMES
+from controller.lab.soak import soak_game
+from controller.lab.soak_checks import Checks
+from hal_sim.virtual import VirtualTable
+
+
+def _table(game, tmp_path, faults=(), seed=1):
+    checks = Checks(game, seed)
+    table = VirtualTable(game, seed, str(tmp_path / "j.journal"), faults, on_boot=checks.attach)
+    table.boot()
+    return table, checks
+
+
+@pytest.fixture
+def shm_dir():
+    """A directory in memory (the soak's own default): on a disk the journal's O_DIRECT
+    writes and the power cut's buffered restores of the same sectors were seen once to
+    differ between two runs of one seed (the page cache's, not the table's)."""
+    import shutil
+    import tempfile
+    path = tempfile.mkdtemp(prefix="tablectl-test-",
+                            dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def _journal_bytes(tmp_path, name, game, seed):
+    directory = os.path.join(str(tmp_path), name)
+    os.mkdir(directory)
+    summary = soak_game(game, 20, seed, faults=1.0, power_cuts=0.3, directory=directory)
+    with open(os.path.join(directory, "%s.journal" % game), "rb") as f:
+        return f.read(), summary
+
+
+def test_the_same_seed_writes_a_byte_identical_journal(shm_dir):
+    """Faults, power cuts, clock steps and all: the same seed, the same bytes; another seed,
+    other bytes (so the comparison can fail)."""
+    a, sa = _journal_bytes(shm_dir, "a", "six-card-fortune-pai-gow", 9)
+    b, sb = _journal_bytes(shm_dir, "b", "six-card-fortune-pai-gow", 9)
+    c, _ = _journal_bytes(shm_dir, "c", "six-card-fortune-pai-gow", 10)
+    assert sa["power_cuts"] >= 1 and sum(sa["faults"].values()) >= 3
+    assert sa["faults"].get("shoe:replaced")        # a new unit's boot id is journaled
+    assert a == b
+    assert a != c
+    assert sa["violations"] == sb["violations"] == []
+
+
+@pytest.mark.parametrize("game", ALL_GAMES)
+def test_soak_every_game_with_faults_and_power_cuts(game):
+    """The soak CI runs on every push, sized to seconds: every invariant after every step."""
+    s = soak_game(game, 10, 33, faults=1.0, power_cuts=0.3)
+    assert s["violations"] == []
+    assert s["rounds"] == 10 and s["steps"] > 50 and s["invariants_checked"] > s["steps"]
+    assert s["virtual_hours"] > 0
+
+
+def test_no_thread_runs_and_time_is_virtual(tmp_path):
+    """A round's dealer's pace passes in virtual time: the run takes far less real time than
+    it plays, and starts no thread (the drivers' links and the devices' are serviced)."""
+    import threading
+    import time
+    before = threading.active_count()
+    start = time.monotonic()
+    table, checks = _table("double-attack-blackjack", tmp_path)
+    try:
+        for _ in range(3):
+            table.play_round()
+        assert threading.active_count() == before
+    finally:
+        table.close()
+    assert table.universe.t / 1e9 > 20 * (time.monotonic() - start)
+    assert checks.violations == []
+
+
+@pytest.mark.reg("581.6")
+def test_the_soak_finds_a_wager_accepted_after_no_more_bets(tmp_path, monkeypatch):
+    """A planted bug: the policy and the machine let a wager in after the close."""
+    from controller.games.engine import GameModel
+    from controller.policies.no_more_bets import NoMoreBets
+
+    def slips_in(self, event):
+        placed = self.wagers.setdefault(str(event.get("seat")), {})
+        placed[event.get("wager")] = event.get("amount")
+    monkeypatch.setattr(NoMoreBets, "_wager", lambda self, ctl, event: None)
+    original = GameModel.on_wager
+    monkeypatch.setattr(GameModel, "on_wager", lambda self, event: slips_in(self, event)
+                        if self.state in self.ROUND_STATES else original(self, event))
+    table, checks = _table("double-attack-blackjack", tmp_path,
+                           [("progressive", "past_post", 1.0)])
+    try:
+        table.play_round()
+    finally:
+        table.close()
+    found = [v for v in checks.violations if v["invariant"] == "past_post"]
+    assert found and "after \"no more bets\"" in found[0]["detail"]
+    assert found[0]["replay"] == "1:%d" % found[0]["step"]
+
+
+@pytest.mark.reg("581.13(h)(1)")
+def test_the_soak_finds_the_hole_card_on_the_console(tmp_path, monkeypatch):
+    """A planted bug: the console's status names the hole card with the up card."""
+    from controller.games.blackjack.family import BlackjackFamily
+    original = BlackjackFamily.ask_reader
+
+    def leaks(self, reading):
+        original(self, reading)
+        self.pending = dict(self.pending, **{"for": "the dealer's %s %s" % tuple(self.dealer)})
+    monkeypatch.setattr(BlackjackFamily, "ask_reader", leaks)
+    table, checks = _table("blackjack", tmp_path, seed=1)
+    try:
+        for _ in range(3):
+            table.play_round()
+    finally:
+        table.close()
+    found = [v for v in checks.violations if v["invariant"] == "secret"]
+    assert found and "console" in found[0]["detail"]
+
+
+def test_the_soak_finds_a_settlement_doubled_after_a_power_cut(monkeypatch):
+    """A planted bug: a boot after a cut counts the round the replay ended once more."""
+    from controller.journal import live
+    original = live._resume
+
+    def doubles(*args, **kwargs):
+        ctl = original(*args, **kwargs)
+        if ctl.model.status is not None:
+            ctl.counters["rounds"] += 1
+            ctl.flush([ctl.snapshot_row()])
+        return ctl
+    monkeypatch.setattr(live, "_resume", doubles)
+    s = soak_game("raise-it-up-stud", 12, 1, power_cuts=0.6, first=True)
+    assert s["power_cuts"] >= 1
+    assert s["violations"] and s["violations"][0]["invariant"] == "ledger"
+    assert s["stopped_at"]["step"] == s["violations"][0]["step"]
+
+
+@pytest.mark.reg("581.13(i)")
+def test_the_soak_finds_a_lockout_cleared_without_its_selftest(tmp_path, monkeypatch):
+    """A planted bug: the clear service's self-test fails (the device is still jammed) and
+    the machine clears the lock-out all the same."""
+    from controller import clearing
+    from controller.games import engine
+    monkeypatch.setattr(clearing.ClearService, "_check", lambda self, rule, ticket: (False, []))
+    original = engine.GameModel.on_clear
+    monkeypatch.setattr(engine.GameModel, "on_clear", lambda self, event: original(
+        self, type(event)(event.kind, dict(event.data, selftest=True), event.source,
+                          event.ts_ns)))
+    table, checks = _table("flop-poker", tmp_path, [("shoe", "jam", 1.0)])
+    try:
+        table.play_round()
+    finally:
+        table.close()
+    found = [v for v in checks.violations if v["invariant"] == "clear"]
+    assert found and "self-test False" in found[0]["detail"]
+
+
+def test_soak_json_summary_and_replay(capsys):
+    code = cli.main(["soak", "--game", "props-and-hops", "--rounds", "3", "--seed", "4",
+                     "--faults", "1", "--power-cuts", "0.5", "--json"])
+    summary = json.loads(capsys.readouterr().out)
+    assert code == 0
+    for key in ("rounds", "virtual_hours", "faults", "power_cuts", "invariants_checked",
+                "violations"):
+        assert key in summary
+    steps = summary["games"][0]["steps"]
+    code = cli.main(["soak", "--game", "props-and-hops", "--rounds", "3", "--seed", "4",
+                     "--faults", "1", "--power-cuts", "0.5", "--replay", "4:%d" % (steps // 2)])
+    out = capsys.readouterr().out
+    assert code == 0 and "stopped at step %d" % (steps // 2) in out
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--game", "chess", "--rounds", "3"], "game 'chess'"),
+    (["--game", "poker", "--rounds", "3", "--replay", "x"], "--replay 'x': SEED:STEP"),
+    (["--game", "poker", "--rounds", "3", "--power-cuts", "2"], "--power-cuts 2.0"),
+    (["--game", "poker", "--rounds", "3", "--faults", "x"], "'x' is not a number"),
+    (["--game", "poker", "--rounds", "0"], "rounds"),
+])
+def test_soak_bad_input_is_one_line(argv, says, capsys):
+    try:
+        code = cli.main(["soak"] + argv)
+    except SystemExit as e:             # argparse's own usage errors
+        code = e.code
+    err = capsys.readouterr().err
+    assert code == 2
+    assert says in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
