@@ -247,10 +247,10 @@ class Checks:
         console = self.console
         # the commands' own functions: `run` would journal each look as a console command
         texts = [("console watch", console.screen()),
-                 ("console status", console.c_status("technician", []))]
+                 ("console status", console.table.c_status("technician", []))]
         self.looks += 1
         if self.looks % EVENTS_EVERY == 0:          # it reads the journal file: now and then
-            texts.append(("console events", console.c_events("technician", [])))
+            texts.append(("console events", console.records.c_events("technician", [])))
         lines, self.logs.lines = self.logs.lines, []
         texts += [("log", line) for line in lines]
         for where, text in texts:

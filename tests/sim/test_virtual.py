@@ -139,8 +139,8 @@ def test_the_soak_finds_a_settlement_doubled_after_a_power_cut(monkeypatch):
     def doubles(*args, **kwargs):
         ctl = original(*args, **kwargs)
         if ctl.model.status is not None:
-            ctl.counters["rounds"] += 1
-            ctl.flush([ctl.snapshot_row()])
+            ctl.journal.counters["rounds"] += 1        # the durable part the loop holds
+            ctl.journal.flush([ctl.journal.snapshot_row()])
         return ctl
     monkeypatch.setattr(live, "_resume", doubles)
     s = soak_game("raise-it-up-stud", 12, 1, power_cuts=0.6, first=True)
