@@ -149,6 +149,9 @@ function linkRow(m) {
   cell(fresh, dollars(m.reset), "base money"); cell(fresh, m.cap === null || m.cap === undefined ? "none" : dollars(m.cap), "limit money");
   cell(fresh, m.hits, "hits");
   cell(fresh, last ? last.table + " seat " + last.seat + " " + dollars(last.amount) : "-", "last");
+  var waiting = m.pending || [];
+  cell(fresh, waiting.length ? waiting.length + " waiting: " + dollars(waiting.reduce(function (n, a) { return n + a.amount; }, 0)) : "none",
+       "pending " + (waiting.length ? "bad" : ""));
   cell(fresh, m.operable === false ? "INOPERABLE: " + m.why : (stale ? "CONTROLLER SILENT" : "operable"),
        "status " + (m.operable === false || stale ? "bad" : "ok"));
   if (tr) tbody.replaceChild(fresh, tr); else tbody.appendChild(fresh);
@@ -181,7 +184,8 @@ function pitDevices(r) {
 function pitLinks(r) {
   return (r.links || []).map(function (l) {
     return l.link + " " + (l.value === null || l.value === undefined ? "no meter from its controller" : dollars(l.value)) +
-      (l.operable === false ? " INOPERABLE" : "") + (l.table_sees === "down" ? " (down at the table)" : ""); }).join("; ") || "-";
+      (l.operable === false ? " INOPERABLE" : "") + (l.table_sees === "down" ? " (down at the table)" : "") +
+      (l.pending ? ", " + l.pending + (l.pending === 1 ? " jackpot" : " jackpots") + " waiting for a supervisor" : ""); }).join("; ") || "-";
 }
 function pitMoney(r) {
   // a poker room: no handle; its win is the rake, beside its pots (a pit's or the floor's
