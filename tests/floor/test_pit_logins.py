@@ -11,6 +11,7 @@ simulated Raise It Up table whose rigged hand wins the link's meter, and Debian'
 Chromium.
 """
 
+import asyncio
 import json
 import os
 import re
@@ -30,7 +31,7 @@ from tests.floor.conftest import ServiceThread, logged_in, signing_key, wait_for
 from tests.floor.link_table_proc import rig
 from tests.floor.test_jackpot_lock import PASSWORDS, users_file, waiting
 from tests.floor.test_jackpot_page import login
-from tests.floor.test_link_controller import controller, define, meter
+from tests.floor.test_link_controller import controller, define, kv_json, meter
 from tests.floor.test_link_table_e2e import Table
 from tests.floor.test_page import CHROMIUM, DRIVER, browser, save_screenshot, text_of
 from tests.floor.test_pit import SHOTS, far_day_start
@@ -164,7 +165,7 @@ def test_a_viewer_sees_the_pit_and_a_supervisor_confirms_a_waiting_jackpot_there
         wait_for(lambda: driver.find_elements("id", "login-button"), timeout=15,
                  what="the login page")
         assert login_for(driver.current_url, svc.page) == "/"
-        assert text_of(driver, "#pit") == "" and "Log in" in driver.title + text_of(driver, "h1")
+        assert text_of(driver, "#pit") == "" and text_of(driver, "h1") == "Casino floor: log in"
         shot(driver, tmp_path, "pit-login.png", 600)
 
         # a viewer: the pit, the jackpot waiting, no button to confirm it
@@ -214,7 +215,8 @@ def test_a_viewer_sees_the_pit_and_a_supervisor_confirms_a_waiting_jackpot_there
         assert t.pump(lambda: shown.get("progressive_jackpot_pending") == 0 and t.paid(), 30)
         paid = t.paid()[0]
         assert paid["amount"] == award["amount"] and paid["id"] == award["id"]
-        assert [c["by"] for c in paid["confirmations"]] == ["sup1"]
+        stored = asyncio.run(kv_json(floor.url, award["key"]))[0]     # the link's award entry
+        assert [c["by"] for c in stored["confirmations"]] == ["sup1"]
         wait_for(lambda: text_of(driver, row) == "" and
                  text_of(driver, "#jackpots tbody") == "no jackpot waiting" and
                  text_of(driver, "#l-L1 td.pending") == "none", timeout=15,

@@ -165,6 +165,8 @@ function linkRow(m) {
   fill("#" + hid, (m.last_hits || []).map(function (h) {
     return [h.seq, h.table, h.seat, h.round, h.ts_ns ? localTime(h.ts_ns) : "-", dollars(h.amount), (h.hand || []).join(" ")]; }));
 }
+// what else on the page follows the links' meters (jackpots.js): one EventSource a page
+var linkListeners = [];
 // ---- the pit screen (issue 34): /api/pit every 2 s, for the gaming day chosen ----------
 var pitDay = null;
 function lasted(lo) {
@@ -266,7 +268,8 @@ function tableDay(doc, mine, t) {
   });
   var links = {};
   es.addEventListener("link", function (ev) {
-    var m = JSON.parse(ev.data); links[m.link] = m; if (page === "floor") linkRow(m); });
+    var m = JSON.parse(ev.data); links[m.link] = m; if (page === "floor") linkRow(m);
+    linkListeners.forEach(function (f) { f(m); }); });
   // a controller that falls silent sends nothing more: its row is re-drawn each second
   if (page === "floor") setInterval(function () { for (var k in links) linkRow(links[k]); }, 1000);
   if (page === "floor") {

@@ -1,9 +1,9 @@
 // The jackpot lock (issue 31) in the pit screen's linked progressives (issue 34): each link's
-// awards waiting for supervisors, from the same `link` events floor.js draws the meters from
-// (its dollars() and localTime() are used here); a supervisor logged in confirms one (POST
-// /api/confirm). Who is logged in is the server's word in the page (body data-role and
-// data-user); the server checks the role again at /api/confirm. Kept apart from
-// floor.js so the two change alone.
+// awards waiting for supervisors, from the `link` events floor.js draws the meters from (its
+// one EventSource, through its linkListeners; its dollars() and localTime() are used here);
+// a supervisor logged in confirms one (POST /api/confirm). Who is logged in is the server's
+// word in the page (body data-role and data-user); the server checks the role again at
+// /api/confirm. Kept apart from floor.js so the two change alone.
 (function () {
   "use strict";
   var role = document.body.getAttribute("data-role") || "";
@@ -63,9 +63,7 @@
         m.alarm_count + " refused; latest: " + m.alarms[0].why : ""; }).join("\n");
   }
   var latest = {};
-  var es = new EventSource("/events");
-  es.addEventListener("link", function (ev) {
-    var m = JSON.parse(ev.data);
+  linkListeners.push(function (m) {         // floor.js's `link` events
     var was = JSON.stringify(pending[m.link] || []) + JSON.stringify(latest[m.link] && latest[m.link].alarms);
     pending[m.link] = m.pending || []; latest[m.link] = m;
     if (was !== JSON.stringify(pending[m.link]) + JSON.stringify(m.alarms)) draw();
