@@ -8,10 +8,10 @@ tables play their Progressive Payout Wager on one linked progressive (DEMO_LINK:
 here, its controller a `tablectl floor link run` process, docs/linked-progressives.md), whose
 meter the floor page shows. The page is behind a login (the demo's one user, a supervisor,
 whose password it writes to a 0600 file and names). The floor service and the link's
-controller are `tablectl floor` processes, not imports: the lab never imports the floor server. It prints the page's address;
-Ctrl-C, SIGTERM or SIGHUP (its terminal closed) stop the tables, the link's controller, the
-floor and the server, in that order, within 5 s; every part is in one process group of its
-own and dies with the demo (`Parts`).
+controller are `tablectl floor` processes, not imports: the lab never imports the floor
+server. It prints the page's address; Ctrl-C, SIGTERM or SIGHUP (its terminal closed) stop
+the tables, the link's controller, the floor and the server, in that order, within 5 s;
+every part is in one process group of its own and dies with the demo (`Parts`).
 """
 
 import os
