@@ -42,6 +42,7 @@ from aiohttp import web
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
 KEEPALIVE_S = 10.0
+SESSION_CHECK_S = 1.0
 
 
 OPEN_FLOOR = "no logins configured: anyone who reaches this port sees the floor"
@@ -69,22 +70,32 @@ def make_app(service, users=None):
         return web.json_response(service.links())
 
     async def events(request):
+        """The stream; on a floor with logins it ends within SESSION_CHECK_S of its
+        session's end (logged out, expired): a session is checked on every request, and
+        this one request lasts as long as the page is open."""
         resp = web.StreamResponse(headers={"Content-Type": "text/event-stream",
                                            "Cache-Control": "no-cache"})
         await resp.prepare(request)
         q = asyncio.Queue()
         service.listeners.add(q)
+        quiet = 0.0
         try:
             for t in service.tables():
                 q.put_nowait(service.summary(t))
             for doc in service.links():
                 q.put_nowait(("link", doc))
             while True:
+                if users is not None and session_of(request) is None:
+                    break
                 try:
-                    doc = await asyncio.wait_for(q.get(), KEEPALIVE_S)
+                    doc = await asyncio.wait_for(q.get(), SESSION_CHECK_S)
                 except asyncio.TimeoutError:
-                    await resp.write(b": keep-alive\n\n")
+                    quiet += SESSION_CHECK_S
+                    if quiet >= KEEPALIVE_S:
+                        quiet = 0.0
+                        await resp.write(b": keep-alive\n\n")
                     continue
+                quiet = 0.0
                 kind, doc = doc if isinstance(doc, tuple) else ("table", doc)
                 await resp.write(b"event: " + kind.encode() + b"\ndata: " +
                                  json.dumps(doc, sort_keys=True).encode() + b"\n\n")

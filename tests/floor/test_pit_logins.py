@@ -16,6 +16,7 @@ import json
 import os
 import re
 import shutil
+import threading
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -109,9 +110,18 @@ def test_with_a_users_file_nothing_is_answered_without_a_session(floor, tmp_path
             form = urllib.parse.urlencode({"user": "view", "password": PASSWORDS["view"],
                                            "next": asked}).encode()
             assert status_of(opener, page + "/login", form)[1] == page + went, asked
-        # logged out: refused again
+        # logged out: refused again, and the stream the viewer had open ends
+        stream = viewer.open(page + "/events", timeout=20)
+        assert stream.status == 200
         assert login_for(status_of(viewer, page + "/logout", b"")[1], page) == "/"
         assert status_of(viewer, page + "/api/pit")[0] == 401
+        got = []                                # ended (no table here: nothing was sent)
+        reader = threading.Thread(target=lambda: got.append(stream.read()), daemon=True)
+        reader.start()
+        reader.join(15)                         # a generous bound: it ends within ~1 s
+        ended = not reader.is_alive()
+        stream.close()
+        assert ended and got == [b""], "the event stream went on after the log-out"
     finally:
         svc.stop()
 
