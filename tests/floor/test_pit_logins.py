@@ -205,6 +205,10 @@ def test_a_viewer_sees_the_pit_and_a_supervisor_confirms_a_waiting_jackpot_there
                  driver.find_elements("css selector", "#recent tbody tr"), timeout=15,
                  what="T1's page")
         assert text_of(driver, "#who").startswith("view (viewer)")
+        wait_for(lambda: text_of(driver, "#progressives") == "L1: up at the table; 1 jackpot "
+                 "waiting for a supervisor: %s (T1 seat %s round %s)" % (
+                     dollars(award["amount"]), award["seat"], award["round"]), timeout=10,
+                 what="the waiting jackpot on the table's page")
         shot(driver, tmp_path, "table-page-2.png", 2000)
 
         # the viewer logs out, a supervisor logs in: the button, in the pit screen
