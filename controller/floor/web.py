@@ -43,8 +43,7 @@ from aiohttp import web
 STATIC = os.path.join(os.path.dirname(__file__), "static")
 KEEPALIVE_S = 10.0
 SESSION_CHECK_S = 1.0
-
-
+# every page's header on a floor given no users file (issue 34)
 OPEN_FLOOR = "no logins configured: anyone who reaches this port sees the floor"
 
 
@@ -162,10 +161,10 @@ async def serve(service, host="127.0.0.1", port=0, users=None):
 
 def html_page(name, session, logins):
     """A page of static/ with its header's `<!--who-->` filled in on the server: who is
-    logged in (and the log-out button), or, on a floor without logins, that anyone who reaches
-    the port sees it. The body carries the user and role (`data-user`, `data-role`), which is all
-    jackpots.js needs to show a supervisor the confirm buttons (the server checks the role again at
-    /api/confirm)."""
+    logged in (and the log-out button), or, on a floor without logins, that anyone who
+    reaches the port sees it. The body carries the user and role (`data-user`, `data-role`),
+    all jackpots.js needs to show a supervisor the confirm buttons (the server checks the
+    role again at /api/confirm)."""
     with open(os.path.join(STATIC, name)) as f:
         text = f.read()
     user = role = ""
