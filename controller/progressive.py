@@ -327,16 +327,6 @@ def link_sync(meter, data):
             lk["synced"] = False        # comes back only with the link's meter
 
 
-def link_view(meter):
-    """What the console shows of a linked meter."""
-    lk = meter["link"]
-    return {"link": lk["id"], "up": link_up(meter), "value": meter["value"],
-            "pending_hits": sorted(lk["hits"]), "asked": sorted(lk["asked"]),
-            "withdraw": sorted(lk["withdraw"]), "applied_seq": lk["applied_seq"],
-            "jackpot_pending": lk.get("jackpot_pending", 0),
-            "paid": list(lk["paid"][:5])}
-
-
 def display_values(model):
     """What the meter display shows: {name: cents}, or LINK_DOWN when a linked meter's link
     is down (no amount a player could take for the meter's)."""

@@ -286,7 +286,8 @@ def devices_of(summary):
 
 def links_of(summary, service):
     """The linked progressives the table is on, as the table sees each (its status) and as
-    the link's controller publishes it."""
+    the link's controller publishes it, with how many of its jackpots wait for a supervisor
+    (locked: the link's meter is reset at every table meanwhile)."""
     out = []
     seen = ((summary.get("reported") or {}).get("progressive_links") or {})
     for link_id in sorted(set(seen) | {m.get("link") for m in service.links()
@@ -295,6 +296,7 @@ def links_of(summary, service):
         mine = seen.get(link_id)
         out.append({"link": link_id, "value": meter.get("value"),
                     "operable": meter.get("operable"),
+                    "pending": len(meter.get("pending") or []),
                     "table_sees": None if mine is None else
                     ("up" if mine.get("up") and mine.get("synced") else "down")})
     return out

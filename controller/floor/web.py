@@ -16,8 +16,14 @@
 The page never reloads: static/floor.js applies each event to the DOM. Money is sent in
 cents and shown in dollars.
 
-The login and the jackpot confirmation (issue 31, `add_login`, controller/floor/auth.py):
-    /login            the form (GET), a login (POST: user, password): a session cookie
+The logins (issues 31 and 34, `add_login`, controller/floor/auth.py). Given a users file, the
+floor is behind them: every page, API route, the report and the event stream want a session
+(a viewer's or a supervisor's): a page asked for without one is sent to the login, anything
+else is refused (401). Only the login form and /static/ (the page's code and style, which hold
+no figure) are open. Without a users file the floor stays open and every page says so in its
+header (OPEN_FLOOR).
+    /login            the form (GET; ?next=PAGE, where to go after), a login (POST: user,
+                      password): a session cookie
     /logout           (POST) the session ended
     /api/me           who is logged in: {user, role}, or 401
     /api/confirm      (POST JSON {link, id}, a supervisor's session): "I have seen the cards
@@ -27,22 +33,27 @@ The login and the jackpot confirmation (issue 31, `add_login`, controller/floor/
 """
 
 import asyncio
+import html
 import json
 import os
+import re
 
 from aiohttp import web
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
 KEEPALIVE_S = 10.0
+SESSION_CHECK_S = 1.0
+# every page's header on a floor given no users file (issue 34)
+OPEN_FLOOR = "no logins configured: anyone who reaches this port sees the floor"
 
 
 def make_app(service, users=None):
     app = web.Application()
-    add_login(app, service, users)
+    session_of = add_login(app, service, users)
 
     def page(name):
         async def handler(request):
-            return web.FileResponse(os.path.join(STATIC, name))
+            return html_page(name, session_of(request), users is not None)
         return handler
 
     async def tables(request):
@@ -58,22 +69,32 @@ def make_app(service, users=None):
         return web.json_response(service.links())
 
     async def events(request):
+        """The stream; on a floor with logins it ends within SESSION_CHECK_S of its
+        session's end (logged out, expired): a session is checked on every request, and
+        this one request lasts as long as the page is open."""
         resp = web.StreamResponse(headers={"Content-Type": "text/event-stream",
                                            "Cache-Control": "no-cache"})
         await resp.prepare(request)
         q = asyncio.Queue()
         service.listeners.add(q)
+        quiet = 0.0
         try:
             for t in service.tables():
                 q.put_nowait(service.summary(t))
             for doc in service.links():
                 q.put_nowait(("link", doc))
             while True:
+                if users is not None and session_of(request) is None:
+                    break
                 try:
-                    doc = await asyncio.wait_for(q.get(), KEEPALIVE_S)
+                    doc = await asyncio.wait_for(q.get(), SESSION_CHECK_S)
                 except asyncio.TimeoutError:
-                    await resp.write(b": keep-alive\n\n")
+                    quiet += SESSION_CHECK_S
+                    if quiet >= KEEPALIVE_S:
+                        quiet = 0.0
+                        await resp.write(b": keep-alive\n\n")
                     continue
+                quiet = 0.0
                 kind, doc = doc if isinstance(doc, tuple) else ("table", doc)
                 await resp.write(b"event: " + kind.encode() + b"\ndata: " +
                                  json.dumps(doc, sort_keys=True).encode() + b"\n\n")
@@ -97,7 +118,6 @@ def make_app(service, users=None):
 def add_pit_routes(app, service):
     """The pit screen's data and the gaming-day report (issue 34), from the service's `pit`
     consumer (pit.py); absent when the service runs without one."""
-    import re
 
     def pit_and_day(request):
         pit = service.consumer("pit")
@@ -137,19 +157,76 @@ async def serve(service, host="127.0.0.1", port=0, users=None):
     return runner, port
 
 
-# ---- the login and the jackpot confirmation (issue 31) --------------------------------------
+# ---- the logins and the jackpot confirmation (issues 31, 34) ---------------------------------
+
+def html_page(name, session, logins):
+    """A page of static/ with its header's `<!--who-->` filled in on the server: who is
+    logged in (and the log-out button), or, on a floor without logins, that anyone who
+    reaches the port sees it. The body carries the user and role (`data-user`, `data-role`),
+    all jackpots.js needs to show a supervisor the confirm buttons (the server checks the
+    role again at /api/confirm)."""
+    with open(os.path.join(STATIC, name)) as f:
+        text = f.read()
+    user = role = ""
+    if not logins:
+        who = '<span id="who" class="warn">%s</span>' % OPEN_FLOOR
+    elif session is None:
+        who = '<span id="who"></span>'
+    else:
+        who = ('<span id="who">%s (%s) <form class="inline" method="post" action="/logout">'
+               '<button id="logout">Log out</button></form></span>' % (
+                   html.escape(session["user"]), html.escape(session["role"])))
+        user, role = session["user"], session["role"]
+    text = text.replace("<!--who-->", who, 1)
+    text = text.replace("<body ", '<body data-user="%s" data-role="%s" ' % (
+        html.escape(user, quote=True), html.escape(role, quote=True)), 1)
+    return web.Response(text=text, content_type="text/html",
+                        headers={"Cache-Control": "no-store"})
+
+
+def is_page(path):
+    """A page a person opens (sent to the login without a session), not data (refused)."""
+    return path == "/" or path.startswith("/table/")
+
 
 def add_login(app, service, users):
-    """The login's routes on `app`: `users` an auth.Users, or None (no one can log in: the
-    page says so, and a locked award waits)."""
+    """The login's routes on `app`, and with `users` (an auth.Users) the session every other
+    route wants; `users` None: no one can log in, the floor is open and says so, and a locked
+    award waits. Returns session_of(request): the request's session or None."""
+    from urllib.parse import quote
     from controller.floor import auth
     sessions = auth.Sessions()
 
     def session_of(request):
         return sessions.get(request.cookies.get(auth.COOKIE))
 
+    @web.middleware
+    async def logged_in(request, handler):
+        """Every route but the login's and /static/ wants a session (issue 34)."""
+        path = request.path
+        if path in ("/login", "/logout") or path.startswith("/static/"):
+            return await handler(request)
+        if session_of(request) is None:
+            if request.method == "GET" and is_page(path):
+                raise web.HTTPSeeOther("/login?next=" + quote(request.path_qs, safe=""))
+            return web.json_response({"error": "not logged in: log in at /login"},
+                                     status=401)
+        return await handler(request)
+
+    if users is not None:
+        app.middlewares.append(logged_in)
+
+    def next_page(value):
+        """Where a login goes: a page of this floor (never another site's address)."""
+        value = str(value or "/")
+        ok = re.fullmatch(r"/(table/[A-Za-z0-9._%-]+)?(\?[A-Za-z0-9._%=&-]*)?", value)
+        return value if ok else "/"
+
     async def login_page(request):
-        return web.FileResponse(os.path.join(STATIC, "login.html"))
+        with open(os.path.join(STATIC, "login.html")) as f:
+            text = f.read().replace("<!--next-->", html.escape(
+                next_page(request.query.get("next")), quote=True), 1)
+        return web.Response(text=text, content_type="text/html")
 
     async def login(request):
         form = await request.post()
@@ -160,7 +237,7 @@ def add_login(app, service, users):
                 "<!doctype html><p>Wrong user or password%s. <a href=\"/login\">Again</a>"
                 % ("" if users is not None else " (no users file was given to the floor "
                    "service: tablectl floor --users-file)")))
-        resp = web.HTTPSeeOther("/")
+        resp = web.HTTPSeeOther(next_page(form.get("next")))
         resp.set_cookie(auth.COOKIE, sessions.new(name, role), httponly=True,
                         samesite="Strict", max_age=auth.SESSION_S, path="/")
         raise resp
@@ -198,3 +275,4 @@ def add_login(app, service, users):
     app.router.add_post("/logout", logout)
     app.router.add_get("/api/me", me)
     app.router.add_post("/api/confirm", confirm)
+    return session_of

@@ -6,11 +6,12 @@ mixed games, each journaling to its own file and forwarding it with its own cred
 a round a second, now and then a device fault that the floorperson clears. The Raise It Up
 tables play their Progressive Payout Wager on one linked progressive (DEMO_LINK: defined
 here, its controller a `tablectl floor link run` process, docs/linked-progressives.md), whose
-meter the floor page shows. The floor service and the link's controller are `tablectl floor`
-processes, not imports: the lab never imports the floor server. It prints the page's address;
-Ctrl-C, SIGTERM or SIGHUP (its terminal closed) stop the tables, the link's controller, the
-floor and the server, in that order, within 5 s; every part is in one process group of its
-own and dies with the demo (`Parts`).
+meter the floor page shows. The page is behind a login (the demo's one user, a supervisor,
+whose password it writes to a 0600 file and names). The floor service and the link's
+controller are `tablectl floor` processes, not imports: the lab never imports the floor
+server. It prints the page's address; Ctrl-C, SIGTERM or SIGHUP (its terminal closed) stop
+the tables, the link's controller, the floor and the server, in that order, within 5 s;
+every part is in one process group of its own and dies with the demo (`Parts`).
 """
 
 import os
@@ -244,7 +245,7 @@ def cmd_demo(args, out, err):
                       % os.path.join(workdir, "floor.log"))
             return 1
         _say(out, "%s(nats-server %s with TLS, pid %d; journals, logs and secrets (0600) in %s; "
-             "process group %d; the page's supervisor login: supervisor, password in %s)\n"
+             "process group %d; the page wants a login: user supervisor, password in %s)\n"
              % (line, server.url, server.pid, workdir, parts.pgid, supervisor_pw))
         games = demo_games()
         linked = [t for i, t in enumerate(tables) if games[i % len(games)] == LINKED_GAME]

@@ -293,6 +293,19 @@ class ServiceThread:
             raise self.error
 
 
+def logged_in(page, name, password):
+    """A urllib opener holding `name`'s session on the floor page at `page` (its /login): a
+    floor given a users file answers nothing else without one (issue 34). A wrong password
+    raises HTTPError 401."""
+    import urllib.parse
+    import urllib.request
+    from http.cookiejar import CookieJar
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+    form = urllib.parse.urlencode({"user": name, "password": password}).encode()
+    opener.open(page.rstrip("/") + "/login", form, timeout=10).read()
+    return opener
+
+
 def tablectl(*args, **kw):
     return subprocess.Popen([sys.executable, "-m", "controller.cli"] + list(args), cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)

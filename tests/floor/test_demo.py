@@ -7,11 +7,12 @@ import re
 import signal
 import stat
 import time
+import urllib.error
 import urllib.request
 
 import pytest
 
-from tests.floor.conftest import tablectl, wait_for
+from tests.floor.conftest import logged_in, tablectl, wait_for
 
 
 @pytest.mark.reg("669a.2(c)")
@@ -24,9 +25,16 @@ def test_the_demo_starts_a_floor_of_tables_and_ctrl_c_stops_it(tmp_path):
         m = re.match(r"floor page: (http://127\.0\.0\.1:\d+/)$", first.strip())
         assert m, first + p.stderr.read()[-2000:]
         pid = int(re.search(r"pid (\d+)", second).group(1))
+        # the page wants the login the demo prints (issue 34): nothing without it
+        pw_file = re.search(r"login: user supervisor, password in (\S+)\)", second).group(1)
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(m.group(1) + "api/tables", timeout=5)
+        assert refused.value.code == 401
+        with open(pw_file) as f:
+            page = logged_in(m.group(1), "supervisor", f.read().strip())
 
         def tables():
-            with urllib.request.urlopen(m.group(1) + "api/tables", timeout=5) as r:
+            with page.open(m.group(1) + "api/tables", timeout=5) as r:
                 docs = json.load(r)
             return docs if len(docs) == 3 and all(
                 d.get("rows", 0) > 20 and d["link"]["reachable"] for d in docs) else None
@@ -35,15 +43,15 @@ def test_the_demo_starts_a_floor_of_tables_and_ctrl_c_stops_it(tmp_path):
         assert "linked progressive RIU-LINK: T01" in second + p.stdout.readline()
 
         def links():                # the Raise It Up table's wagers on the demo's link
-            with urllib.request.urlopen(m.group(1) + "api/links", timeout=5) as r:
+            with page.open(m.group(1) + "api/links", timeout=5) as r:
                 got = {d["link"]: d for d in json.load(r)}
             lk = got.get("RIU-LINK")
             return lk if lk and lk["contributions"] >= 2 else None
         lk = wait_for(links, timeout=60, step=0.5, what="the link's meter on the page")
         assert lk["tables"] == ["T01"] and lk["game"] == "raise-it-up-stud"
         assert lk["value"] >= 100000 and lk["operable"]
-        with urllib.request.urlopen(m.group(1), timeout=5) as r:
-            assert b"Casino floor" in r.read()
+        with page.open(m.group(1), timeout=5) as r:
+            assert b"supervisor (supervisor)" in r.read()
         p.send_signal(signal.SIGINT)
         out, err = p.communicate(timeout=60)
     finally:

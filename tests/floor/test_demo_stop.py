@@ -16,11 +16,10 @@ import signal
 import shutil
 import sys
 import time
-import urllib.request
 
 import pytest
 
-from tests.floor.conftest import ROOT, wait_for
+from tests.floor.conftest import ROOT, logged_in, wait_for
 
 TMUX = shutil.which("tmux")
 
@@ -65,9 +64,11 @@ def test_the_demo_stops_every_part_it_started_by_each_signal(tmp_path, how):
         term._tmux("set-option", "-w", "-t", "t", "remain-on-exit", "on")
         screen = term.wait_for("Ctrl-C stops everything", timeout=120)
         page = re.search(r"floor page: (http://\S+/)", screen).group(1)
+        with open(os.path.join(workdir, "supervisor.password")) as f:
+            person = logged_in(page, "supervisor", f.read().strip())    # the page's login
 
         def playing():                  # both tables well into play: a stop mid-round
-            with urllib.request.urlopen(page + "api/tables", timeout=5) as r:
+            with person.open(page + "api/tables", timeout=5) as r:
                 docs = json.load(r)
             return len(docs) == 2 and all(d.get("rows", 0) > 50 for d in docs)
         wait_for(playing, timeout=120, step=0.5, what="both tables playing")

@@ -9,14 +9,13 @@ reconcile` accounts for each."""
 import asyncio
 import json
 import urllib.error
-import urllib.parse
 import urllib.request
-from http.cookiejar import CookieJar
 
 import pytest
 
 from controller.floor.auth import Users, add_user
-from tests.floor.conftest import FLOOR_PW, ServiceThread, _connect, signing_key, wait_for
+from tests.floor.conftest import FLOOR_PW, ServiceThread, _connect, logged_in, signing_key, \
+    wait_for
 from tests.floor.linkpub import LinkTable
 from tests.floor.test_link_controller import cli, controller, define, kv_json, meter
 from controller.wire import subjects as S
@@ -37,11 +36,7 @@ class Person:
 
     def __init__(self, page, name, password=None):
         self.page = page
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(
-            CookieJar()))
-        form = urllib.parse.urlencode({"user": name, "password": password or
-                                       PASSWORDS[name]}).encode()
-        self.opener.open(page + "/login", form, timeout=10).read()
+        self.opener = logged_in(page, name, password or PASSWORDS[name])
 
     def confirm(self, link, ident):
         req = urllib.request.Request(self.page + "/api/confirm", json.dumps(

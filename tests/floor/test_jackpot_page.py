@@ -22,12 +22,13 @@ from tests.floor.test_link_table_restart import kill, resume, start, until_sent
 from tests.floor.test_page import CHROMIUM, DRIVER, browser, save_screenshot, text_of
 
 
-def login(driver, page, name):
-    driver.get(page + "/login")
+def login(driver, page, name, role="supervisor", then="/"):
+    """Log in through the page's form, as a person does (the pit screen after it)."""
+    driver.get(page + "/login?next=" + then)
     driver.find_element("id", "user").send_keys(name)
     driver.find_element("id", "password").send_keys(PASSWORDS[name])
     driver.find_element("id", "login-button").click()
-    wait_for(lambda: "%s (supervisor)" % name in text_of(driver, "#who"), timeout=15,
+    wait_for(lambda: "%s (%s)" % (name, role) in text_of(driver, "#who"), timeout=15,
              what="logged in on the floor page")
 
 
@@ -63,12 +64,12 @@ def test_a_jackpot_through_sigkills_is_paid_once_after_a_supervisor_confirms_in_
         service = ServiceThread(floor.url, users=Users(users_file(tmp_path)),
                                 confirm_key=signing_key("floor-page"))
         driver = browser(tmp_path)
-        driver.get(service.page + "/")
+        login(driver, service.page, "view", "viewer")      # a viewer sees it, cannot confirm
         row = "#jackpots tr.pending"
         wait_for(lambda: "PENDING" in text_of(driver, row), timeout=15,
                  what="the award pending on the page")
         assert "As Ks Qs" in text_of(driver, row) and "0 of 1" in text_of(driver, row)
-        assert text_of(driver, row + " button.confirm") == ""   # not logged in: no button
+        assert text_of(driver, row + " button.confirm") == ""   # a viewer: no button
         assert asyncio_award(floor.url, hits[0]) is None        # nothing paid
         # the floor's password alone tries to confirm it: refused, the alarm on the page
         import asyncio

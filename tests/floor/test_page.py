@@ -75,6 +75,9 @@ def test_the_floor_page_shows_a_fault_within_a_second_and_a_cut_link(floor, tmp_
         wait_for(lambda: cell(driver, "T1", "link") == "up" and cell(driver, "T2", "link")
                  == "up", timeout=15, what="both tables on the page")
         assert cell(driver, "T1", "lockout") == ""
+        # no users file: the page is open, and its header says so (issue 34)
+        assert text_of(driver, "#who") == \
+            "no logins configured: anyone who reaches this port sees the floor"
         # a shuffler jam at T1, the table's own device, through its real driver
         t1 = sims[0]
         t1.sim.serial["shuffler"].jam_next()

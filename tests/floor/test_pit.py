@@ -192,7 +192,7 @@ def test_the_pit_screen_shows_each_tables_own_money_voids_and_millisecond_lock_o
         assert doc["floor"]["voids"] == sum(own[t]["meters"]["voids"] for t in own)
         assert len(got["T2"]["devices"]) >= 8 and got["T2"]["devices"]["shuffler"] == "ok"
         assert got["T2"]["links"] == [{"link": "L1", "value": None, "operable": None,
-                                       "table_sees": "down"}]
+                                       "pending": 0, "table_sees": "down"}]
 
         # the report a shift manager exports
         report = list(csv.reader(io.StringIO(fetch(svc.page, "/report.csv"))))

@@ -125,7 +125,11 @@ function tablePage(t) {
   if (!Object.keys(names).length) text(ul, t.link && t.link.reachable ? "the table reports no device" : "the table is not reporting (unreachable)");
   var pl = rep.progressive_links || {}, pul = document.getElementById("progressives"); pul.innerHTML = "";
   Object.keys(pl).sort().forEach(function (k) { var li = document.createElement("li"); var up = pl[k].up && pl[k].synced;
-    text(li, k + ": " + (up ? "up at the table" : "DOWN at the table: progressive wagers refused") + stale); li.className = up && !stale ? "ok" : "bad"; pul.appendChild(li); });
+    var waiting = (linkMeters[k] || {}).pending || [];    // the link's jackpots locked for a supervisor
+    text(li, k + ": " + (up ? "up at the table" : "DOWN at the table: progressive wagers refused") + stale +
+      (waiting.length ? "; " + waiting.length + (waiting.length === 1 ? " jackpot" : " jackpots") + " waiting for a supervisor: " +
+       waiting.map(function (a) { return dollars(a.amount) + " (" + a.table + " seat " + a.seat + " round " + a.round + ")"; }).join(", ") : ""));
+    li.className = up && !stale && !waiting.length ? "ok" : "bad"; pul.appendChild(li); });
   if (!Object.keys(pl).length) text(pul, "none");
   var m = t.meters || {};
   fill("#meters", Object.keys(m).sort().map(function (k) { return [meterLabel(k), /\.(value|paid|contributed)$/.test(k) ? dollars(m[k]) : m[k]]; }));
@@ -149,6 +153,9 @@ function linkRow(m) {
   cell(fresh, dollars(m.reset), "base money"); cell(fresh, m.cap === null || m.cap === undefined ? "none" : dollars(m.cap), "limit money");
   cell(fresh, m.hits, "hits");
   cell(fresh, last ? last.table + " seat " + last.seat + " " + dollars(last.amount) : "-", "last");
+  var waiting = m.pending || [];
+  cell(fresh, waiting.length ? waiting.length + " waiting: " + dollars(waiting.reduce(function (n, a) { return n + a.amount; }, 0)) : "none",
+       "pending " + (waiting.length ? "bad" : ""));
   cell(fresh, m.operable === false ? "INOPERABLE: " + m.why : (stale ? "CONTROLLER SILENT" : "operable"),
        "status " + (m.operable === false || stale ? "bad" : "ok"));
   if (tr) tbody.replaceChild(fresh, tr); else tbody.appendChild(fresh);
@@ -162,6 +169,9 @@ function linkRow(m) {
   fill("#" + hid, (m.last_hits || []).map(function (h) {
     return [h.seq, h.table, h.seat, h.round, h.ts_ns ? localTime(h.ts_ns) : "-", dollars(h.amount), (h.hand || []).join(" ")]; }));
 }
+// what else on the page follows the links' meters (jackpots.js): one EventSource a page;
+// the last meter of each link (the table page shows its links' waiting jackpots)
+var linkListeners = [], linkMeters = {};
 // ---- the pit screen (issue 34): /api/pit every 2 s, for the gaming day chosen ----------
 var pitDay = null;
 function lasted(lo) {
@@ -181,7 +191,8 @@ function pitDevices(r) {
 function pitLinks(r) {
   return (r.links || []).map(function (l) {
     return l.link + " " + (l.value === null || l.value === undefined ? "no meter from its controller" : dollars(l.value)) +
-      (l.operable === false ? " INOPERABLE" : "") + (l.table_sees === "down" ? " (down at the table)" : ""); }).join("; ") || "-";
+      (l.operable === false ? " INOPERABLE" : "") + (l.table_sees === "down" ? " (down at the table)" : "") +
+      (l.pending ? ", " + l.pending + (l.pending === 1 ? " jackpot" : " jackpots") + " waiting for a supervisor" : ""); }).join("; ") || "-";
 }
 function pitMoney(r) {
   // a poker room: no handle; its win is the rake, beside its pots (a pit's or the floor's
@@ -256,13 +267,17 @@ function tableDay(doc, mine, t) {
   var es = new EventSource("/events");
   es.onopen = function () { text(document.getElementById("conn"), "live"); };
   es.onerror = function () { text(document.getElementById("conn"), "reconnecting…"); };
+  var shown = null;
   es.addEventListener("table", function (ev) {
     var t = JSON.parse(ev.data);
-    if (page === "floor") floorRow(t); else if (t.table === mine) tablePage(t);
+    if (page === "floor") floorRow(t); else if (t.table === mine) tablePage(shown = t);
   });
-  var links = {};
+  var links = linkMeters;
   es.addEventListener("link", function (ev) {
-    var m = JSON.parse(ev.data); links[m.link] = m; if (page === "floor") linkRow(m); });
+    var m = JSON.parse(ev.data), was = JSON.stringify((links[m.link] || {}).pending || []);
+    links[m.link] = m; if (page === "floor") linkRow(m);
+    else if (shown && was !== JSON.stringify(m.pending || [])) tablePage(shown);   // its waiting jackpots
+    linkListeners.forEach(function (f) { f(m); }); });
   // a controller that falls silent sends nothing more: its row is re-drawn each second
   if (page === "floor") setInterval(function () { for (var k in links) linkRow(links[k]); }, 1000);
   if (page === "floor") {
