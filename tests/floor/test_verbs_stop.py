@@ -48,7 +48,8 @@ def test_the_floor_service_and_the_link_controller_stop_on_sighup_and_sigterm(fl
     assert defined.returncode == 0, defined.stderr
     service = tablectl("floor", "--nats", floor.url, "--password-file", pw, "--http",
                        "127.0.0.1:0")
-    link = tablectl("floor", "link", "run", "L1", "--nats", floor.url, "--password-file", pw)
+    link = tablectl("floor", "link", "run", "L1", "--nats", floor.url, "--password-file", pw,
+                    "--table-keys", floor.table_keys_file())      # issue 31: the tables' keys
     started(service, "floor page: ")
     started(link, "link L1: controller starting")
     for proc in (link, service):
