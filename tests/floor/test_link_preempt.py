@@ -1,0 +1,91 @@
+"""A message forged under the table's next link message id (issue 31, h31b's open hole):
+someone holding only a table's NATS password publishes first under the id the table will
+use for its next contribution or hit. The link's controller refuses the forgery (not the
+table's signature), but with a guessable id the stream then dropped the table's own message
+as a duplicate: the wager was accepted at the table on the forgery's acknowledgement yet
+never reached the meter, and the round's genuine hit could never be paid.
+
+Real parts: a nats-server with the contract's permissions, the link's real controller
+(controller/floor/linkctl.py), a simulated Raise It Up table with its real link client."""
+
+import asyncio
+import json
+import time
+
+import pytest
+
+from controller.wire import signing
+from controller.wire import subjects as S
+from hal_sim.simulation import Simulation
+from tests.floor.conftest import _connect, journal_rows, wait_for
+from tests.floor.link_table_proc import rig
+from tests.floor.test_link_controller import controller, define, meter
+from tests.floor.test_link_table_e2e import Table
+
+ROUNDS, SEATS = range(1, 4), range(1, 8)
+
+
+async def _forge(url, password, ids):
+    """T1's password alone (no key of T1's): an unsigned message stored under each id."""
+    nc = await _connect(url, user="T1", password=password)
+    js = nc.jetstream(timeout=5)
+    try:
+        for kind, ident, msg_id in ids:
+            r, s = ident.split(":")[1:]
+            doc = {"type": kind, "id": ident, "link": "L1", "table": "T1", "round": int(r),
+                   "seat": s, "wager": 500, "jseq": 1, "ts_ns": time.time_ns()}
+            if kind == "hit":
+                doc.update(hand="As Ks Qs".split(), share=[1, 1], cseq=1)
+            await js.publish(S.link_subject("L1", "T1"), json.dumps(doc).encode(),
+                             headers={"Nats-Msg-Id": msg_id})
+    finally:
+        await nc.close()
+
+
+def _guessable_ids():
+    """Every id the table could use next under the old contract, "<type>:<link>:<id>"."""
+    return [(kind, "T1:%d:%d" % (r, s), "%s:L1:T1:%d:%d" % (kind, r, s))
+            for r in ROUNDS for s in SEATS for kind in ("contribution", "hit")]
+
+
+def _accepted(t):
+    t.sim.commit()
+    return [json.loads(r["data"]) for r in journal_rows(t.journal)
+            if r["kind"] == "link_contribution"]
+
+
+@pytest.mark.reg("669a.12(e)(4)", "669a.2(c)", "605a.7")
+def test_a_forgery_under_the_next_message_id_does_not_displace_the_tables_own(floor, tmp_path):
+    """The forger stores a contribution and a hit under every id of the next rounds the old
+    contract made guessable; the table then plays a round with seat 1's royal hit. Its own
+    contribution and hit are stored beside the forgeries (their ids are its key's), so its
+    wager is accepted on its own message's acknowledgement, the meter counts it, and the
+    genuine hit is paid; each forgery is refused and alarmed."""
+    assert define(floor)[0] == 0
+    ctl = controller(floor)
+    t = None
+    try:
+        asyncio.run(_forge(floor.url, floor.passwords["T1"], _guessable_ids()))
+        wait_for(lambda: meter(floor.url)["alarm_count"] >= 2 * len(ROUNDS) * len(SEATS),
+                 timeout=20, what="every forgery refused")
+        t = Table(tmp_path, floor, floor.url)
+        rig(t.sim.autoplay)
+        assert t.sim.run(1) == 1 and t.lk["hits"], "the rigged round made no hit"
+        accepted = _accepted(t)
+        assert accepted, "no wager accepted"
+        # each wager was accepted on the acknowledgement of the table's own message, which
+        # the link applied (its contribution counted at that stream seq)
+        m = wait_for(lambda: (lambda m: m if m["contributions"] == len(accepted) else None)(
+            meter(floor.url)), timeout=20, what="the table's contributions on the meter")
+        assert m["contributions"] == len(accepted)
+        assert t.pump(lambda: not t.lk["hits"], 30), "the genuine hit was never paid"
+        paid = t.paid()
+        assert [p["id"] for p in paid] == ["T1:1:1"] and paid[0]["amount"] > 100000
+        assert t.client.status().get("integrity") in (None, [])
+        m = meter(floor.url)
+        assert m["alarm_count"] == 2 * len(ROUNDS) * len(SEATS)
+        assert all("not signed by table T1's own key" in a["why"] for a in m["alarms"])
+    finally:
+        if t is not None:
+            t.sim.close()
+        ctl.stop()
