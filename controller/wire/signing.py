@@ -19,10 +19,18 @@ contribution's stream sequence and the table's journal position (`jseq`). Changi
 them, or sending the message of one link on another, breaks the signature; sending the same
 signed hit again is refused by the controller (an id it has answered, a journal position
 before the table's last hit).
+
+The key also makes the message ids the table sends under (`message_tag`): an id anyone
+could compute ("contribution:L1:T1:7:3") let someone holding only the table's password
+store a forgery under it first, and the stream then dropped the table's own message as a
+duplicate of the forgery (h31b's finding). Ed25519 is deterministic (RFC 8032: the nonce
+is a hash of the key and the message), so the same id signed again after a reconnect or a
+restart gives the same tag and the duplicate window still stores the message once.
 """
 
 import base64
 import binascii
+import hashlib
 import json
 import os
 
@@ -124,6 +132,18 @@ def sign(key, doc):
     """`doc` with its "sig": the table's signature over canonical(doc)."""
     sig = key.sign(canonical(doc))
     return dict(doc, sig=base64.b64encode(sig).decode())
+
+
+TAG_DOMAIN = b"tablectl message id\0"
+
+
+def message_tag(key, text):
+    """The part of a message id only the table's key makes: the first 128 bits of
+    SHA-256 over its Ed25519 signature of `text` (domain-separated from the signatures on
+    messages), in unpadded base64url (NATS header-safe). The same `text` always gives the
+    same tag; without the key it cannot be guessed (2^128)."""
+    sig = key.sign(TAG_DOMAIN + text.encode())
+    return base64.urlsafe_b64encode(hashlib.sha256(sig).digest()[:16]).rstrip(b"=").decode()
 
 
 def verify(public, doc):

@@ -70,7 +70,7 @@ def test_a_forgery_under_the_next_message_id_does_not_displace_the_tables_own(fl
                  timeout=20, what="every forgery refused")
         t = Table(tmp_path, floor, floor.url)
         rig(t.sim.autoplay)
-        assert t.sim.run(1) == 1 and t.lk["hits"], "the rigged round made no hit"
+        assert t.sim.run(1) == 1
         accepted = _accepted(t)
         assert accepted, "no wager accepted"
         # each wager was accepted on the acknowledgement of the table's own message, which
@@ -85,6 +85,49 @@ def test_a_forgery_under_the_next_message_id_does_not_displace_the_tables_own(fl
         m = meter(floor.url)
         assert m["alarm_count"] == 2 * len(ROUNDS) * len(SEATS)
         assert all("not signed by table T1's own key" in a["why"] for a in m["alarms"])
+    finally:
+        if t is not None:
+            t.sim.close()
+        ctl.stop()
+
+
+@pytest.mark.reg("669a.2(c)(1)", "669a.7(d)(4)")
+def test_a_duplicate_acknowledgement_of_a_message_never_sent_is_an_alarm_not_a_wager(
+        floor, tmp_path):
+    """Something stored under the table's own next contribution id (made here with the
+    table's key, as only its holder could): the table's publish is acknowledged as a
+    duplicate of a message this table never sent. The table says so (its status, its
+    console) and does not accept seat 1's wager on that acknowledgement, so seat 1 plays no
+    progressive that round and its royal is not sent as a hit; the controller refused the
+    forgery, and the meter holds no contribution of seat 1."""
+    assert define(floor)[0] == 0
+    ctl = controller(floor)
+    t = None
+    said = []
+    try:
+        msg_id = S.link_msg_id("contribution", "L1", "T1:1:1", floor.signing_key("T1"))
+        asyncio.run(_forge(floor.url, floor.passwords["T1"], [("contribution", "T1:1:1",
+                                                                msg_id)]))
+        wait_for(lambda: meter(floor.url)["alarm_count"] == 1, timeout=20,
+                 what="the forgery refused")
+        t = Table(tmp_path, floor, floor.url)
+        console = t.sim.runtime.console
+        announce = console.announce             # the console's own, watched: it still runs
+        console.announce = lambda text: (said.append(text), announce(text))
+        rig(t.sim.autoplay)
+        assert t.sim.run(1) == 1
+        alarm = wait_for(lambda: t.client.status()["integrity"], timeout=20,
+                         what="the table's alarm")[0]
+        assert alarm["msg_id"] == msg_id and alarm["kind"] == "contribution"
+        assert "never sent it" in alarm["why"] and "not accepted" in alarm["why"]
+        assert said and said[0].startswith("*** LINK INTEGRITY: link L1's stream holds")
+        accepted = [a["id"] for a in _accepted(t)]
+        assert "T1:1:1" not in accepted
+        assert t.pump(lambda: not t.lk["hits"] and not t.lk["asked"], 20)
+        assert t.paid() == []                   # no progressive of seat 1: no hit
+        m = meter(floor.url)
+        assert m["contributions"] == len(accepted) and m["alarm_count"] == 1
+        assert len(t.client.status()["integrity"]) == 1
     finally:
         if t is not None:
             t.sim.close()
