@@ -143,13 +143,13 @@ async def hits(url, link, passwords, count):
         ack = await js.publish(S.link_subject(link, t), json.dumps(signed(t, {
             "type": "contribution", "id": ident, "link": link, "table": t, "round": 1000 + i,
             "seat": 2, "wager": 500, "ts_ns": time.time_ns()})).encode(),
-            headers={"Nats-Msg-Id": S.link_msg_id("contribution", link, ident)})
+            headers={"Nats-Msg-Id": S.link_msg_id("contribution", link, ident, key_of(t))})
         doc = signed(t, {"type": "hit", "id": ident, "link": link, "table": t,
                          "round": 1000 + i, "seat": 2, "hand": ["AS", "KS", "QS"],
                          "share": [1, 1], "cseq": ack.seq, "ts_ns": time.time_ns()})
         t0 = time.perf_counter_ns()
         await js.publish(S.link_subject(link, t), json.dumps(doc).encode(),
-                         headers={"Nats-Msg-Id": S.link_msg_id("hit", link, ident)})
+                         headers={"Nats-Msg-Id": S.link_msg_id("hit", link, ident, key_of(t))})
         end = time.monotonic() + 30
         while ident not in got and time.monotonic() < end:
             await asyncio.sleep(0.0005)
@@ -248,7 +248,8 @@ def main():
                     start, _, rtts = await feed(
                         server.url, link, tables, a.per_table, passwords,
                         lambda t: S.link_subject(link, t),
-                        lambda t, r: S.link_msg_id("contribution", link, "%s:%d:1" % (t, r)))
+                        lambda t, r: S.link_msg_id("contribution", link, "%s:%d:1" % (t, r),
+                                                  key_of(t)))
                     return (await waiter) - start, rtts
                 took, rtts = asyncio.run(linked())
             finally:

@@ -132,3 +132,38 @@ def test_a_duplicate_acknowledgement_of_a_message_never_sent_is_an_alarm_not_a_w
         if t is not None:
             t.sim.close()
         ctl.stop()
+
+
+@pytest.mark.reg("669a.12(e)(4)")
+def test_a_stream_with_the_ids_of_before_is_read_alike(floor):
+    """Contributions stored under the message ids of before the tags ("<type>:<link>:<id>"),
+    the stream then read by a controller that rebuilds its meter from it (no meter entry
+    yet): each counted, and a hit sent under the new id naming one of them paid. Nothing
+    reads the id back: the controller keys on the message's own "id"."""
+    from tests.floor.linkpub import LinkTable
+    assert define(floor)[0] == 0
+
+    async def before():
+        old = await LinkTable(floor.url, "L1", "T2", floor.passwords["T2"],
+                              old_ids=True).start()
+        try:
+            return [(await old.contribute(r, 1, 10000)).seq for r in range(1, 4)]
+        finally:
+            await old.close()
+    seqs = asyncio.run(before())
+    ctl = controller(floor)
+    try:
+        m = meter(floor.url)
+        assert m["contributions"] == 3 and m.get("alarm_count", 0) == 0
+
+        async def hit():
+            t2 = await LinkTable(floor.url, "L1", "T2", floor.passwords["T2"]).start()
+            try:
+                await t2.hit(3, 1, cseq=seqs[-1])
+                return await t2.award(3, 1)
+            finally:
+                await t2.close()
+        award = asyncio.run(hit())
+        assert award["amount"] == m["value"] and award["id"] == "T2:3:1"
+    finally:
+        ctl.stop()
