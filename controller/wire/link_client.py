@@ -100,11 +100,10 @@ def outbox_of(model, link_id=None):
 
 def owed(box):
     """{(kind, key)} of what an outbox owes the link: what an earlier process of the table
-    may have published already (a withdraw's contribution is sent again before it)."""
+    may have published already."""
     box = box or {}
-    out = {("contribution", k) for k in box.get("asked", {})}
-    out |= {(kind, k) for k in box.get("withdraw", {}) for kind in ("contribution", "withdraw")}
-    return out | {("hit", k) for k in box.get("hits", {})}
+    return {(kind, k) for kind, part in (("contribution", "asked"), ("withdraw", "withdraw"),
+                                         ("hit", "hits")) for k in box.get(part, {})}
 
 
 class LinkClient:
@@ -405,12 +404,15 @@ class LinkClient:
                     # its contribution first, sent again (stored once): so the link has
                     # applied what is withdrawn, and the journal holds both (the floor's
                     # reconcile finds a withdraw only of a contribution it knows)
-                    await self._send(js, "contribution", key, entry)
+                    await self._send(js, "contribution", key, entry, again=True)
                 await self._send(js, kind, key, entry)
 
-    async def _send(self, js, kind, key, entry):
+    async def _send(self, js, kind, key, entry, again=False):
         """One message, unless this process sent it already; its acknowledgement (a
-        duplicate's names the first copy's sequence) handed to the table as an input."""
+        duplicate's names the first copy's sequence) handed to the table as an input.
+        `again`: a contribution sent once more before its withdraw, which an earlier process
+        may have had acknowledged (its duplicate is expected, and accepts no wager: the
+        wager is being withdrawn)."""
         wire_id = self._wire_id(key)
         msg_id = S.link_msg_id(kind, self.link_id, wire_id, self.signing_key)
         if msg_id in self.done:
@@ -428,7 +430,7 @@ class LinkClient:
         doc["jseq"] = self.jseq           # its journal position: a hit is not replayed
         if self.signing_key is not None:
             doc = signing.sign(self.signing_key, doc)
-        ours = msg_id in self.tried or (kind, key) in self.before
+        ours = again or msg_id in self.tried or (kind, key) in self.before
         self.tried.add(msg_id)            # before the publish: its answer may be lost
         ack = await js.publish(self.subject, json.dumps(doc).encode(),
                                headers={"Nats-Msg-Id": msg_id})
