@@ -8,7 +8,7 @@ the link. It holds nothing the table would lose in a crash: what is owed to the 
 (controller/progressive.py), journaled with the table; after each step of the controller the
 client is handed a copy of it and sends what it has not sent yet. Every message carries the
 Nats-Msg-Id "<type>:<link>:<table>:<round>:<seat>:<tag>", the tag made by the table's own
-signing key (subjects.link_msg_id), so one sent again (a lost acknowledgement, a reconnect, a
+signing key (signing.message_id), so one sent again (a lost acknowledgement, a reconnect, a
 restart) is stored once by the link's stream, its acknowledgement naming the stream sequence
 of the first copy, and no one holding only the table's NATS password can store a forgery
 under it first (issue 31: with a guessable id the stream dropped the table's own message as a
@@ -414,7 +414,8 @@ class LinkClient:
         may have had acknowledged (its duplicate is expected, and accepts no wager: the
         wager is being withdrawn)."""
         wire_id = self._wire_id(key)
-        msg_id = S.link_msg_id(kind, self.link_id, wire_id, self.signing_key)
+        msg_id = signing.message_id(self.signing_key,
+                                    S.link_msg_id(kind, self.link_id, wire_id))
         if msg_id in self.done:
             return
         doc = {"type": kind, "id": wire_id, "link": self.link_id,

@@ -20,7 +20,7 @@ them, or sending the message of one link on another, breaks the signature; sendi
 signed hit again is refused by the controller (an id it has answered, a journal position
 before the table's last hit).
 
-The key also makes the message ids the table sends under (`message_tag`): an id anyone
+The key also makes the message ids the table sends under (`message_id`): an id anyone
 could compute ("contribution:L1:T1:7:3") let someone holding only the table's password
 store a forgery under it first, and the stream then dropped the table's own message as a
 duplicate of the forgery (h31b's finding). Ed25519 is deterministic (RFC 8032: the nonce
@@ -144,6 +144,12 @@ def message_tag(key, text):
     same tag; without the key it cannot be guessed (2^128)."""
     sig = key.sign(TAG_DOMAIN + text.encode())
     return base64.urlsafe_b64encode(hashlib.sha256(sig).digest()[:16]).rstrip(b"=").decode()
+
+
+def message_id(key, base):
+    """The Nats-Msg-Id a table sends `base` (subjects.link_msg_id) under: "<base>:<tag>",
+    or `base` itself without a key."""
+    return base if key is None else "%s:%s" % (base, message_tag(key, base))
 
 
 def verify(public, doc):

@@ -11,7 +11,7 @@
 Linked progressives (issue 14, docs/linked-progressives.md, the wire contract):
     stream   LINKS          tablectl.link.<link>.<table>  a table's contributions, withdraws
                             and hits (message id "<type>:<link>:<id>:<tag>",
-                            the tag the table key's: link_msg_id);
+                            the tag the table key's: signing.message_id);
                             tablectl.linkcfg.<link>  the link's parameter versions and
                             operability changes (the floor's)
     KV       PROGRESSIVE    meter.<link>  the meter, written by compare-and-set by the link's
@@ -87,19 +87,15 @@ def award_key(link_id, table_id, round_no, seat):
                                    check_table_id(str(round_no)), check_table_id(str(seat)))
 
 
-def link_msg_id(kind, link_id, ident, key=None):
-    """The Nats-Msg-Id of a table's link message: "<type>:<link>:<id>:<tag>", the tag made
-    by the table's own signing key from the rest (signing.message_tag), so the same message
-    sent again is stored once (the link in it because the stream's duplicate window spans
-    every link) and no one without the key can store a forgery under it first (issue 31).
-    Without a key the id of before, "<type>:<link>:<id>" (a table that signs nothing, whose
-    messages the controller refuses anyway). Nothing reads the id back: the controller and
-    reconcile key on the message's own "id", so streams with either form are read alike."""
-    base = "%s:%s:%s" % (kind, check_table_id(link_id), ident)
-    if key is None:
-        return base
-    from controller.wire.signing import message_tag
-    return "%s:%s" % (base, message_tag(key, base))
+def link_msg_id(kind, link_id, ident):
+    """The base of a table's link message's Nats-Msg-Id, "<type>:<link>:<id>" (the link in it
+    because the stream's duplicate window spans every link). A table sends it with the tag
+    its signing key makes (signing.message_id: "<type>:<link>:<id>:<tag>"), so no one
+    without the key can store a forgery under it first (issue 31); without a key it is the
+    id itself (a table that signs nothing, whose messages the controller refuses anyway).
+    Nothing reads the id back: the controller and reconcile key on the message's own "id",
+    so streams with either form are read alike."""
+    return "%s:%s:%s" % (kind, check_table_id(link_id), ident)
 
 
 JOURNAL_SUBJECTS = "%s.journal.>" % PREFIX

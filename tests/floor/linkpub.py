@@ -67,14 +67,15 @@ class LinkTable:
                "table": self.table, "round": round_no, "seat": seat, "ts_ns": time.time_ns(),
                "jseq": self.journal_seq + 1}
         doc.update(fields)
+        from controller.wire import signing
         if self.key is not None:
-            from controller.wire import signing
             doc = signing.sign(self.key, doc)
         # the id the table's key makes (a thief without it: the id anyone can compute)
         return await self._publish(S.link_subject(self.link, self.table),
                                    json.dumps(doc).encode(),
-                                   S.link_msg_id(kind, self.link, doc["id"],
-                                                 None if self.old_ids else self.key))
+                                   signing.message_id(None if self.old_ids else self.key,
+                                                      S.link_msg_id(kind, self.link,
+                                                                    doc["id"])))
 
     async def _publish(self, subject, data, msg_id, within_s=60.0):
         """Stored, or retried with the same message id (stored once) as the table side does

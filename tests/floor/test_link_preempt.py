@@ -16,7 +16,6 @@ import pytest
 
 from controller.wire import signing
 from controller.wire import subjects as S
-from hal_sim.simulation import Simulation
 from tests.floor.conftest import _connect, journal_rows, wait_for
 from tests.floor.link_table_proc import rig
 from tests.floor.test_link_controller import controller, define, meter
@@ -105,7 +104,8 @@ def test_a_duplicate_acknowledgement_of_a_message_never_sent_is_an_alarm_not_a_w
     t = None
     said = []
     try:
-        msg_id = S.link_msg_id("contribution", "L1", "T1:1:1", floor.signing_key("T1"))
+        msg_id = signing.message_id(floor.signing_key("T1"),
+                                    S.link_msg_id("contribution", "L1", "T1:1:1"))
         asyncio.run(_forge(floor.url, floor.passwords["T1"], [("contribution", "T1:1:1",
                                                                 msg_id)]))
         wait_for(lambda: meter(floor.url)["alarm_count"] == 1, timeout=20,
