@@ -167,3 +167,56 @@ def test_a_stream_with_the_ids_of_before_is_read_alike(floor):
         assert award["amount"] == m["value"] and award["id"] == "T2:3:1"
     finally:
         ctl.stop()
+
+
+async def _preempt(url, password, msg_ids):
+    """T1's password alone: a message on T1's own link subject under each id, which the
+    LINKS stream's duplicate window holds for the whole stream, every subject."""
+    nc = await _connect(url, user="T1", password=password)
+    js = nc.jetstream(timeout=5)
+    try:
+        for msg_id in msg_ids:
+            await js.publish(S.link_subject("L1", "T1"), json.dumps(
+                {"type": "hit", "id": "T1:9:9", "link": "L1", "table": "T1", "round": 9,
+                 "seat": "9"}).encode(), headers={"Nats-Msg-Id": msg_id})
+    finally:
+        await nc.close()
+
+
+@pytest.mark.reg("669a.12(e)(3)")
+def test_a_table_password_cannot_preempt_the_floors_own_link_records(floor):
+    """The floor's ids on the LINKS stream (a link's next version "config:L1:<v>", the
+    controller's records "refusal|locked|paid:L1:<seq>") were guessable too: a table's
+    password stored junk under the next version's id, and the floor's define (and so a
+    reconcile taking the link down, a restore) was refused as "already on the stream".
+    Now the floor's ids carry a tag of the floor's own secret: the next version is stored."""
+    from tests.floor.test_link_controller import linkcfg_history
+    assert define(floor)[0] == 0
+    ids = ["config:L1:%d" % v for v in range(2, 6)] + \
+        ["%s:L1:%d" % (k, s) for k in ("refusal", "locked", "paid") for s in range(1, 40)]
+    asyncio.run(_preempt(floor.url, floor.passwords["T1"], ids))
+    rc, out, err = define(floor, rate="0.15")
+    assert rc == 0, out + err
+    versions = [d["version"] for d in asyncio.run(linkcfg_history(floor.url, "L1"))]
+    assert versions == [1, 2]
+    ctl = controller(floor)
+    try:
+        # the controller refuses each unsigned hit and records the refusal on the stream:
+        # every one stored, though the plain ids of most were taken
+        from controller.floor.linkctl import history
+        want = len(ids)
+
+        async def records():
+            nc = await _connect(floor.url)
+            try:
+                return [d for _, d, _ in await history(nc.jetstream(timeout=5), "L1")
+                        if d.get("type") == "refusal"]
+            finally:
+                await nc.close()
+        wait_for(lambda: meter(floor.url).get("alarm_count") == want, timeout=20,
+                 what="every unsigned hit refused")
+        got = asyncio.run(records())
+        assert sorted(r["of"] for r in got) == sorted(set(r["of"] for r in got))
+        assert len(got) == want
+    finally:
+        ctl.stop()
