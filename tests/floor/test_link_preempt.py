@@ -120,13 +120,15 @@ def test_a_duplicate_acknowledgement_of_a_message_never_sent_is_an_alarm_not_a_w
                          what="the table's alarm")[0]
         assert alarm["msg_id"] == msg_id and alarm["kind"] == "contribution"
         assert "never sent it" in alarm["why"] and "not accepted" in alarm["why"]
-        assert said and said[0].startswith("*** LINK INTEGRITY: link L1's stream holds")
+        wait_for(lambda: said, timeout=10, what="the console's announce")
+        assert said[0].startswith("*** LINK INTEGRITY: link L1's stream holds")
         accepted = [a["id"] for a in _accepted(t)]
         assert "T1:1:1" not in accepted
         assert t.pump(lambda: not t.lk["hits"] and not t.lk["asked"], 20)
         assert t.paid() == []                   # no progressive of seat 1: no hit
-        m = meter(floor.url)
-        assert m["contributions"] == len(accepted) and m["alarm_count"] == 1
+        m = wait_for(lambda: (lambda m: m if m["contributions"] == len(accepted) else None)(
+            meter(floor.url)), timeout=20, what="the accepted wagers on the meter")
+        assert m["alarm_count"] == 1
         assert len(t.client.status()["integrity"]) == 1
     finally:
         if t is not None:
