@@ -222,3 +222,40 @@ def test_a_table_password_cannot_preempt_the_floors_own_link_records(floor):
         assert len(got) == want
     finally:
         ctl.stop()
+
+
+@pytest.mark.reg("669a.11(i)(3)(i)(C)")
+def test_a_table_password_cannot_drop_a_supervisors_confirmation(floor, tmp_path):
+    """A locked award waits for supervisor sup1 (issue 31's jackpot lock). With T1's password
+    someone stores junk under the id the confirmation would have had, "confirm:L1:<award>:
+    sup1"; before, sup1's confirmation through the page was dropped as its duplicate and the
+    award waited for good. Now it is stored under the floor's tagged id and the award paid."""
+    from controller.floor.auth import Users
+    from tests.floor.conftest import ServiceThread, signing_key
+    from tests.floor.linkpub import LinkTable
+    from tests.floor.test_jackpot_lock import Person, users_file, waiting
+    assert define(floor, confirm_above="0")[0] == 0
+    ctl = controller(floor)
+    service = ServiceThread(floor.url, users=Users(users_file(tmp_path)),
+                            confirm_key=signing_key("floor-page"))
+    loop = asyncio.new_event_loop()
+    t1 = None
+    try:
+        t1 = loop.run_until_complete(LinkTable(floor.url, "L1", "T1",
+                                               floor.passwords["T1"]).start())
+        loop.run_until_complete(_preempt(floor.url, floor.passwords["T1"],
+                                         ["confirm:L1:T1:1:1:sup1"]))
+        loop.run_until_complete(t1.contribute_and_hit(1, 1, 10000))
+        wait_for(lambda: waiting(floor.url) == ["T1:1:1"], what="the award locked")
+        wait_for(lambda: [a["id"] for m in service.service.links()
+                          for a in m.get("pending", [])] == ["T1:1:1"], what="the page's feed")
+        assert Person(service.page, "sup1").confirm("L1", "T1:1:1")[0] == 200
+        award = loop.run_until_complete(t1.award(1, 1, timeout=20))
+        assert award["amount"] == 101400 and waiting(floor.url) == []
+        assert [c["by"] for c in award["confirmations"]] == ["sup1"]
+    finally:
+        if t1 is not None:
+            loop.run_until_complete(t1.close())
+        loop.close()
+        service.stop()
+        ctl.stop()
