@@ -385,7 +385,7 @@ class FloorService:
         doc = signing.sign(self.confirm_key, {"type": "confirm", "link": link, "id": ident,
                                               "by": by, "ts_ns": time.time_ns()})
         await self.js.publish(S.linkcfg_subject(link), json.dumps(doc, sort_keys=True).encode(),
-                              headers={"Nats-Msg-Id": signing.floor_message_id(
+                              headers={"Nats-Msg-Id": signing.secret_message_id(
                                   self.password, "confirm:%s:%s:%s" % (link, ident, by))})
 
     async def _watch_links(self):

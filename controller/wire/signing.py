@@ -152,19 +152,20 @@ def message_id(key, base):
     return base if key is None else "%s:%s" % (base, message_tag(key, base))
 
 
-def floor_message_id(secret, base):
-    """The Nats-Msg-Id of a message the floor writes on the LINKS stream (a link's version,
-    the controller's records, a supervisor's confirmation): "<base>:<tag>", the tag an HMAC
-    of `base` under the floor's NATS password (`secret`), which only the floor's processes
-    hold. The stream's duplicate window spans every subject, so with `base` alone a table's
-    password could store junk under the floor's next id on its own subject and the floor's
-    message was dropped as its duplicate (h31c). Deterministic: a controller restarted, or a
-    define run again, stores its message once. Without a secret (a floor with no password),
-    `base` itself."""
+def secret_message_id(secret, base):
+    """`base` with a tag only its sender makes: "<base>:<tag>", the tag an HMAC of `base`
+    under `secret`, the sender's NATS password (the floor's for what the floor writes on the
+    LINKS stream: a link's version, the controller's records, a supervisor's confirmation;
+    a table's own for its journal rows). A stream's duplicate window spans all its subjects,
+    so with `base` alone anyone able to publish on the stream (another table's password)
+    could store junk under the sender's next id on a subject of its own and the sender's
+    message was dropped as its duplicate (h31c). Deterministic: a controller restarted, a
+    define run again, a row sent again store their message once. Without a secret (no
+    password), `base` itself."""
     if not secret:
         return base
     import hmac
-    tag = hmac.new(b"tablectl floor message id\0" + secret.encode(), base.encode(),
+    tag = hmac.new(b"tablectl secret message id\0" + secret.encode(), base.encode(),
                    hashlib.sha256).digest()[:16]
     return "%s:%s" % (base, base64.urlsafe_b64encode(tag).rstrip(b"=").decode())
 

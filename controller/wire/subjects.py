@@ -1,7 +1,8 @@
 """Every name the floor puts on the wire, in one place.
 
     stream   JOURNAL        subjects tablectl.journal.<table>; one message per journal row,
-                            message id "<table>:<seq>", published with the expected last
+                            message id "<table>:<seq>:<tag>" (the tag an HMAC under the
+                            table's password: signing.secret_message_id), published with the expected last
                             sequence on its subject, so a row is stored once and in order
     subject  tablectl.status.<table>   the table's live status (core NATS, no cards), twice a
                             second: what the page shows between rounds' rows, and "last heard"
@@ -103,12 +104,16 @@ STATUS_SUBJECTS = "%s.status.*" % PREFIX
 
 
 def msg_id(table_id, seq):
+    """A journal row's id before its tag: "<table>:<seq>" (the uplink sends it with the tag
+    of the table's password, signing.secret_message_id)."""
     return "%s:%d" % (table_id, seq)
 
 
 def parse_msg_id(text):
-    table, _, seq = (text or "").rpartition(":")
-    return table, int(seq)
+    """(table, seq) of a row's id, "<table>:<seq>" or "<table>:<seq>:<tag>" (a table id
+    holds no ':'): rows stored before the tags are read alike."""
+    parts = (text or "").split(":")
+    return parts[0], int(parts[1] if len(parts) > 1 else "")
 
 
 def table_of(subject):

@@ -42,6 +42,7 @@ from controller.wire.aio import pause
 from controller.wire import subjects as S
 from controller.wire.connection import join, leave
 from controller.wire.outbox import Outbox, releasable
+from controller.wire.signing import secret_message_id
 
 log = logging.getLogger(__name__)
 
@@ -297,7 +298,8 @@ class Uplink:
     async def _publish(self, js, rows):
         try:
             for row in rows:
-                headers = {"Nats-Msg-Id": S.msg_id(self.table_id, row["seq"]),
+                headers = {"Nats-Msg-Id": secret_message_id(
+                               self.password, S.msg_id(self.table_id, row["seq"])),
                            "Nats-Expected-Last-Subject-Sequence": str(self.stream_seq),
                            "Tablectl-Sent-Ns": str(time.time_ns())}
                 ack = await js.publish(self.subject, json.dumps(row).encode(), headers=headers)

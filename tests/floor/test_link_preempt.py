@@ -259,3 +259,39 @@ def test_a_table_password_cannot_drop_a_supervisors_confirmation(floor, tmp_path
         loop.close()
         service.stop()
         ctl.stop()
+
+
+def test_one_tables_password_cannot_stall_another_tables_journal(floor, tmp_path):
+    """The JOURNAL stream's duplicate window spans every table's subject too: with T1's
+    password, junk on T1's own subject under T2's next row ids ("T2:<seq>") made T2's rows
+    duplicates; T2's uplink, finding the stream's last row of its subject still the one
+    before, sent the row again, and again, and T2's journal never reached the floor. Now a
+    row's id carries a tag of its table's own password, which T1's holder lacks."""
+    from controller.lab.sim import Simulation
+    from controller.wire.uplink import attach
+    journal = str(tmp_path / "t2.journal")
+    sim = Simulation("flop-poker", seed=4, journal=journal)
+    try:
+        up = attach(sim, sim.ctl, journal, "T2", floor.url, floor.passwords["T2"],
+                    drain_s=10)
+        sim.run(1)
+        wait_for(lambda: up.rows_waiting() == 0 and up.acked_seq == up.head_seq,
+                 what="round 1 on the floor")
+        nxt = up.head_seq + 1
+
+        async def junk():
+            nc = await _connect(floor.url, user="T1", password=floor.passwords["T1"])
+            try:
+                js = nc.jetstream(timeout=5)
+                for seq in range(nxt, nxt + 200):
+                    await js.publish(S.journal_subject("T1"), b"{}",
+                                     headers={"Nats-Msg-Id": S.msg_id("T2", seq)})
+            finally:
+                await nc.close()
+        asyncio.run(junk())
+        sim.run(1)
+        wait_for(lambda: up.rows_waiting() == 0 and up.acked_seq == up.head_seq > nxt,
+                 timeout=20, what="round 2 of T2 on the floor")
+        assert up.integrity == []
+    finally:
+        sim.close()
