@@ -295,3 +295,36 @@ def test_one_tables_password_cannot_stall_another_tables_journal(floor, tmp_path
         assert up.integrity == []
     finally:
         sim.close()
+
+
+@pytest.mark.reg("669a.12(e)(4)")
+def test_a_duplicate_acknowledgement_of_a_hit_never_sent_is_an_alarm(floor, tmp_path):
+    """Something stored under the table's own hit id for seat 1's round-1 royal (made with
+    the table's key, as only its holder could): the table's hit is acknowledged as a
+    duplicate of a message it never sent, so the link never sees it. The table says so (its
+    status names the hit's id) and the hit stays owed, unpaid: nothing is paid on the other
+    message, which the controller refused."""
+    assert define(floor)[0] == 0
+    ctl = controller(floor)
+    t = None
+    try:
+        msg_id = signing.message_id(floor.signing_key("T1"),
+                                    S.link_msg_id("hit", "L1", "T1:1:1"))
+        asyncio.run(_forge(floor.url, floor.passwords["T1"], [("hit", "T1:1:1", msg_id)]))
+        wait_for(lambda: meter(floor.url)["alarm_count"] == 1, timeout=20,
+                 what="the forgery refused")
+        t = Table(tmp_path, floor, floor.url)
+        rig(t.sim.autoplay)
+        assert t.sim.run(1) == 1
+        alarm = wait_for(lambda: t.client.status()["integrity"], timeout=20,
+                         what="the table's alarm")[0]
+        assert alarm["msg_id"] == msg_id and alarm["kind"] == "hit"
+        assert "never sent it" in alarm["why"] and "not accepted" not in alarm["why"]
+        assert "T1:1:1" in [a["id"] for a in _accepted(t)]      # its wager was the table's
+        assert list(t.lk["hits"]) == ["1:1"] and t.paid() == []
+        m = meter(floor.url)
+        assert m["hits"] == 0 and m["alarm_count"] == 1
+    finally:
+        if t is not None:
+            t.sim.close()
+        ctl.stop()
