@@ -72,9 +72,9 @@ async def write_version(nc, js, kv, old, rev, new, listen_s=LIVE_LISTEN_S, secre
                           "off the link first"
                           % (new["link"], " and ".join(live), ", ".join(on)))
     doc = dict(new, type="config")
+    msg_id = secret_message_id(secret, "config:%s:%d" % (new["link"], new["version"]))
     ack = await js.publish(S.linkcfg_subject(new["link"]), json.dumps(doc, sort_keys=True)
-                           .encode(), headers={"Nats-Msg-Id": secret_message_id(secret, "config:%s:%d" % (
-                               new["link"], new["version"]))})
+                           .encode(), headers={"Nats-Msg-Id": msg_id})
     if ack.duplicate:
         raise Refused("link %s: version %d is already on the stream (a define interrupted "
                       "or run at the same time); run `link show` and define again"

@@ -2,8 +2,9 @@
 
     stream   JOURNAL        subjects tablectl.journal.<table>; one message per journal row,
                             message id "<table>:<seq>:<tag>" (the tag an HMAC under the
-                            table's password: signing.secret_message_id), published with the expected last
-                            sequence on its subject, so a row is stored once and in order
+                            table's password: signing.secret_message_id), published with
+                            the expected last sequence on its subject, so a row is stored
+                            once and in order
     subject  tablectl.status.<table>   the table's live status (core NATS, no cards), twice a
                             second: what the page shows between rounds' rows, and "last heard"
     KV       FLOOR          key table.<table>  the floor's latest state of the table (JSON)
@@ -14,7 +15,7 @@ Linked progressives (issue 14, docs/linked-progressives.md, the wire contract):
                             and hits (message id "<type>:<link>:<id>:<tag>",
                             the tag the table key's: signing.message_id);
                             tablectl.linkcfg.<link>  the link's parameter versions and
-                            operability changes (the floor's)
+                            operability changes (the floor's: ids tagged by its password)
     KV       PROGRESSIVE    meter.<link>  the meter, written by compare-and-set by the link's
                             single controller; award.<link>.<table>.<round>-<seat> one award;
                             config.<link> the link's current parameters
