@@ -55,6 +55,12 @@ def public_keys():
     return {t: signing.public_text(k) for t, k in KEYS.items()}
 
 
+def msg_id(table, kind, link, ident):
+    """The id the table sends under: its key's tag on it (as controller/wire/link_client)."""
+    from controller.wire import signing
+    return signing.message_id(key_of(table), S.link_msg_id(kind, link, ident))
+
+
 def signed(table, doc):
     from controller.wire import signing
     return signing.sign(key_of(table), dict(doc, jseq=1))
@@ -143,13 +149,13 @@ async def hits(url, link, passwords, count):
         ack = await js.publish(S.link_subject(link, t), json.dumps(signed(t, {
             "type": "contribution", "id": ident, "link": link, "table": t, "round": 1000 + i,
             "seat": 2, "wager": 500, "ts_ns": time.time_ns()})).encode(),
-            headers={"Nats-Msg-Id": S.link_msg_id("contribution", link, ident)})
+            headers={"Nats-Msg-Id": msg_id(t, "contribution", link, ident)})
         doc = signed(t, {"type": "hit", "id": ident, "link": link, "table": t,
                          "round": 1000 + i, "seat": 2, "hand": ["AS", "KS", "QS"],
                          "share": [1, 1], "cseq": ack.seq, "ts_ns": time.time_ns()})
         t0 = time.perf_counter_ns()
         await js.publish(S.link_subject(link, t), json.dumps(doc).encode(),
-                         headers={"Nats-Msg-Id": S.link_msg_id("hit", link, ident)})
+                         headers={"Nats-Msg-Id": msg_id(t, "hit", link, ident)})
         end = time.monotonic() + 30
         while ident not in got and time.monotonic() < end:
             await asyncio.sleep(0.0005)
@@ -248,7 +254,7 @@ def main():
                     start, _, rtts = await feed(
                         server.url, link, tables, a.per_table, passwords,
                         lambda t: S.link_subject(link, t),
-                        lambda t, r: S.link_msg_id("contribution", link, "%s:%d:1" % (t, r)))
+                        lambda t, r: msg_id(t, "contribution", link, "%s:%d:1" % (t, r)))
                     return (await waiter) - start, rtts
                 took, rtts = asyncio.run(linked())
             finally:

@@ -50,9 +50,12 @@ async def read_config(kv, link):
     return (json.loads(raw) if raw is not None else None), rev
 
 
-async def write_version(nc, js, kv, old, rev, new, listen_s=LIVE_LISTEN_S):
+async def write_version(nc, js, kv, old, rev, new, listen_s=LIVE_LISTEN_S, secret=None):
     """Record `new` (checked, its version the next) on the stream, then in the bucket.
-    Returns (the definition recorded, the keys changed). Raises Refused."""
+    Returns (the definition recorded, the keys changed). Raises Refused. `secret`: the
+    floor's NATS password, which tags the message id (signing.secret_message_id) so a
+    table's password cannot store something under the next version's id first."""
+    from controller.wire.signing import secret_message_id
     from nats.js.errors import KeyWrongLastSequenceError
     changes = L.changed(old, new) + ([] if old is None or
                                      old.get("operable", True) == new["operable"]
@@ -69,9 +72,9 @@ async def write_version(nc, js, kv, old, rev, new, listen_s=LIVE_LISTEN_S):
                           "off the link first"
                           % (new["link"], " and ".join(live), ", ".join(on)))
     doc = dict(new, type="config")
+    msg_id = secret_message_id(secret, "config:%s:%d" % (new["link"], new["version"]))
     ack = await js.publish(S.linkcfg_subject(new["link"]), json.dumps(doc, sort_keys=True)
-                           .encode(), headers={"Nats-Msg-Id": "config:%s:%d" % (
-                               new["link"], new["version"])})
+                           .encode(), headers={"Nats-Msg-Id": msg_id})
     if ack.duplicate:
         raise Refused("link %s: version %d is already on the stream (a define interrupted "
                       "or run at the same time); run `link show` and define again"

@@ -53,7 +53,7 @@ async def _define(args, out):
     try:
         old, rev = await read_config(kv, args.link)
         new = L.next_version(old, params)
-        got, changes = await write_version(nc, js, kv, old, rev, new)
+        got, changes = await write_version(nc, js, kv, old, rev, new, secret=_password(args))
     finally:
         await nc.close()
     if not changes:
@@ -79,7 +79,7 @@ async def _restore(args, out):
             return EXIT_OK
         new = L.next_version(old, dict(old, operable=True, why=None))
         new = L.check(dict(new, restored=args.reason.strip()))
-        got, _ = await write_version(nc, js, kv, old, rev, new)
+        got, _ = await write_version(nc, js, kv, old, rev, new, secret=_password(args))
     finally:
         await nc.close()
     out.write("link %s: operable again, version %d (was: %s)\n" % (args.link, got["version"],
@@ -180,7 +180,8 @@ async def _reconcile(args, out):
     from controller.floor.reconcile import reconcile
     nc, js, kv = await _open(args)
     try:
-        report = await reconcile(nc, js, kv, args.link, closed=args.closed)
+        report = await reconcile(nc, js, kv, args.link, closed=args.closed,
+                                 secret=_password(args))
     finally:
         await nc.close()
     if args.json:

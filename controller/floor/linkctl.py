@@ -552,14 +552,15 @@ class LinkController:
     async def _record(self, kind, of, fields):
         """One of the controller's records on the LINKS stream (a refusal, a lock, a
         payment), stored once (message id "<kind>:<link>:<seq of what it records>") and
-        before the meter that follows it, so reconcile finds it."""
+        before the meter that follows it, so reconcile finds it. The id carries the floor
+        secret's tag (signing.secret_message_id): a table's password cannot take it first."""
         record = dict(fields, type=kind, link=self.link, of=of, ts_ns=self.clock())
         for attempt in range(100):
             try:
                 await self.js.publish(S.linkcfg_subject(self.link),
                                       json.dumps(record, sort_keys=True).encode(),
-                                      headers={"Nats-Msg-Id": "%s:%s:%d" % (kind, self.link,
-                                                                            of)})
+                                      headers={"Nats-Msg-Id": signing.secret_message_id(
+                                          self.password, "%s:%s:%d" % (kind, self.link, of))})
                 return
             except Exception as e:              # noqa: BLE001 - through an election
                 if attempt == 99:

@@ -300,8 +300,9 @@ async def journal_rows(js, table, stored=None):
     return out
 
 
-async def reconcile(nc, js, kv, link, take_down=True, closed=False):
-    """{"holds": bool, "problems": [...], "tables": {t: why or None}, ...}."""
+async def reconcile(nc, js, kv, link, take_down=True, closed=False, secret=None):
+    """{"holds": bool, "problems": [...], "tables": {t: why or None}, ...}. `secret`: the
+    floor's NATS password, which tags the id of the version that takes the link down."""
     from controller.floor.linkcfg import Refused, read_config, write_version
     from controller.floor.linkctl import history, kv_entry
     from controller.wire import links as L
@@ -353,6 +354,6 @@ async def reconcile(nc, js, kv, link, take_down=True, closed=False):
                                     " (and %d more)" % (len(problems) - 1))
         new = L.next_version(cfg, dict(cfg, operable=False, why=why[:300]))
         new = L.check(dict(new, operable=False, why=why[:300]))
-        await write_version(nc, js, kv, cfg, rev, new, listen_s=0)
+        await write_version(nc, js, kv, cfg, rev, new, listen_s=0, secret=secret)
         report["taken_down"] = True
     return report

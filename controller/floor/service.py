@@ -385,7 +385,8 @@ class FloorService:
         doc = signing.sign(self.confirm_key, {"type": "confirm", "link": link, "id": ident,
                                               "by": by, "ts_ns": time.time_ns()})
         await self.js.publish(S.linkcfg_subject(link), json.dumps(doc, sort_keys=True).encode(),
-                              headers={"Nats-Msg-Id": "confirm:%s:%s:%s" % (link, ident, by)})
+                              headers={"Nats-Msg-Id": signing.secret_message_id(
+                                  self.password, "confirm:%s:%s:%s" % (link, ident, by))})
 
     async def _watch_links(self):
         """A table that falls silent is shown unreachable, and marked to be written so in

@@ -7,9 +7,19 @@ the link. It holds nothing the table would lose in a crash: what is owed to the 
 (contributions asked, withdrawals, hits) lives in the game's linked meter
 (controller/progressive.py), journaled with the table; after each step of the controller the
 client is handed a copy of it and sends what it has not sent yet. Every message carries the
-Nats-Msg-Id "<type>:<table>:<round>:<seat>", so one sent again (a lost acknowledgement, a
-reconnect, a restart) is stored once by the link's stream, and its acknowledgement names the
-stream sequence of the first copy.
+Nats-Msg-Id "<type>:<link>:<table>:<round>:<seat>:<tag>", the tag made by the table's own
+signing key (signing.message_id), so one sent again (a lost acknowledgement, a reconnect, a
+restart) is stored once by the link's stream, its acknowledgement naming the stream sequence
+of the first copy, and no one holding only the table's NATS password can store a forgery
+under it first (issue 31: with a guessable id the stream dropped the table's own message as a
+duplicate of the forgery, and the wager was accepted on the forgery's acknowledgement).
+
+A duplicate acknowledgement of a message this process never published, and the table did
+not owe when the process started (so no earlier process of it can have sent it), means the
+stream holds something else under the table's id: an integrity alarm (`integrity` in the
+status, the console's announce, the log). A contribution's wager is not accepted on it: the
+wager stays asked, unacknowledged, and is refused at the lock-out like any wager the link
+did not take (669a.2(c)(1), 670a.2(c)(1): only a wager the system acknowledges is accepted).
 
 What comes back from the link reaches the table only as INPUT events through `ctl.submit`,
 journaled before they are applied:
@@ -88,6 +98,14 @@ def outbox_of(model, link_id=None):
             "up": lk["up"] and lk["synced"], "value": meter["value"]}
 
 
+def owed(box):
+    """{(kind, key)} of what an outbox owes the link: what an earlier process of the table
+    may have published already."""
+    box = box or {}
+    return {(kind, k) for kind, part in (("contribution", "asked"), ("withdraw", "withdraw"),
+                                         ("hit", "hits")) for k in box.get(part, {})}
+
+
 class LinkClient:
     """Table `table_id`'s client of link `link_id` at the NATS `url`, feeding `ctl`."""
 
@@ -112,6 +130,11 @@ class LinkClient:
         self.outbox = None
         self.done = set()                 # msg ids acknowledged and submitted (this process)
         self.awarded = set()              # hit ids whose award was submitted
+        self.before = set()               # (kind, key) owed when this process started
+        self.tried = set()                # msg ids this process has published (answered
+                                          # or not)
+        self.integrity = []               # duplicate acknowledgements not of this table
+        self.on_integrity = []            # fn(alarm): the console
         self.stats = {"published": 0, "acks": 0, "awards": 0, "meters": 0, "downs": 0}
         self.down_at = None               # monotonic time the link was found lost
         self.down_told_s = []             # loss found -> link_state submitted, seconds
@@ -133,6 +156,7 @@ class LinkClient:
 
     def start(self):
         self.outbox = outbox_of(self.ctl.model, self.link_id)
+        self.before = owed(self.outbox)
         if self.outbox is not None and not self.outbox["up"]:
             self.told = (False, None)     # the table knows already: nothing to journal
         self.ctl.step_watchers.append(self._on_step)
@@ -165,7 +189,29 @@ class LinkClient:
                 "meter": (self.meter or {}).get("value"), "error": self.last_error,
                 "pending_hits": sorted(box.get("hits", {})),
                 "asked": sorted(box.get("asked", {})),
-                "withdraw": sorted(box.get("withdraw", {})), "stats": dict(self.stats)}
+                "withdraw": sorted(box.get("withdraw", {})), "stats": dict(self.stats),
+                "integrity": list(self.integrity)}
+
+    def _alarm(self, kind, key, msg_id, seq):
+        """The stream acknowledged `msg_id` as a duplicate of a message this table never
+        stored: an integrity alarm, told once per id."""
+        if any(a["msg_id"] == msg_id for a in self.integrity):
+            return
+        why = ("link %s's stream holds another message under this table's %s id %s (stream "
+               "seq %s): the table never sent it%s" % (
+                   self.link_id, kind, msg_id, seq,
+                   "; the wager is not accepted on its acknowledgement"
+                   if kind == "contribution" else ""))
+        alarm = {"kind": kind, "key": key, "msg_id": msg_id, "stream_seq": seq, "why": why,
+                 "at": self.ctl.clock()}
+        self.integrity = (self.integrity + [alarm])[-10:]
+        self.last_error = why
+        log.error("link %s: integrity: %s", self.link_id, why)
+        for fn in list(self.on_integrity):
+            try:
+                fn(alarm)
+            except Exception as e:              # noqa: BLE001 - the others still told
+                log.warning("link %s: telling an integrity alarm: %s", self.link_id, e)
 
     # ---- the thread ----------------------------------------------------------------------
 
@@ -358,14 +404,18 @@ class LinkClient:
                     # its contribution first, sent again (stored once): so the link has
                     # applied what is withdrawn, and the journal holds both (the floor's
                     # reconcile finds a withdraw only of a contribution it knows)
-                    await self._send(js, "contribution", key, entry)
+                    await self._send(js, "contribution", key, entry, again=True)
                 await self._send(js, kind, key, entry)
 
-    async def _send(self, js, kind, key, entry):
+    async def _send(self, js, kind, key, entry, again=False):
         """One message, unless this process sent it already; its acknowledgement (a
-        duplicate's names the first copy's sequence) handed to the table as an input."""
+        duplicate's names the first copy's sequence) handed to the table as an input.
+        `again`: a contribution sent once more before its withdraw, which an earlier process
+        may have had acknowledged (its duplicate is expected, and accepts no wager: the
+        wager is being withdrawn)."""
         wire_id = self._wire_id(key)
-        msg_id = S.link_msg_id(kind, self.link_id, wire_id)
+        msg_id = signing.message_id(self.signing_key,
+                                    S.link_msg_id(kind, self.link_id, wire_id))
         if msg_id in self.done:
             return
         doc = {"type": kind, "id": wire_id, "link": self.link_id,
@@ -381,10 +431,17 @@ class LinkClient:
         doc["jseq"] = self.jseq           # its journal position: a hit is not replayed
         if self.signing_key is not None:
             doc = signing.sign(self.signing_key, doc)
+        ours = again or msg_id in self.tried or (kind, key) in self.before
+        self.tried.add(msg_id)            # before the publish: its answer may be lost
         ack = await js.publish(self.subject, json.dumps(doc).encode(),
                                headers={"Nats-Msg-Id": msg_id})
         self.stats["published"] += 1
         self.done.add(msg_id)
+        if ack.duplicate and not ours:
+            # never published by this process, not owed at its start: not the table's
+            self._alarm(kind, key, msg_id, ack.seq)
+            if kind == "contribution":
+                return            # not accepted: asked still, refused at the lock-out
         if kind == "hit":
             return                # its answer is the award
         self.stats["acks"] += 1
@@ -444,7 +501,12 @@ class ProgressiveLink:
                               "to link (none of its progressive wagers is on that link)"
                               % (link_id, ctl.model.GAME))
         self.client = LinkClient(ctl, table_id, link_id, url, password=password,
-                                 ca_file=ca_file, signing_key=self.signing_key).start()
+                                 ca_file=ca_file, signing_key=self.signing_key)
+        console = getattr(self.runtime, "console", None)
+        if console is not None and hasattr(console, "announce"):
+            self.client.on_integrity.append(lambda a: console.announce(
+                "*** LINK INTEGRITY: %s (tell the floor)" % a["why"]))
+        self.client.start()
         # one status per link (a Blackjack table may be on three): the summary's and the
         # console's `progressive_link` gives the one link's, or all of them by link
         statuses = getattr(ctl, "progressive_links", None)

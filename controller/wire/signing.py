@@ -19,10 +19,18 @@ contribution's stream sequence and the table's journal position (`jseq`). Changi
 them, or sending the message of one link on another, breaks the signature; sending the same
 signed hit again is refused by the controller (an id it has answered, a journal position
 before the table's last hit).
+
+The key also makes the message ids the table sends under (`message_id`): an id anyone
+could compute ("contribution:L1:T1:7:3") let someone holding only the table's password
+store a forgery under it first, and the stream then dropped the table's own message as a
+duplicate of the forgery (h31b's finding). Ed25519 is deterministic (RFC 8032: the nonce
+is a hash of the key and the message), so the same id signed again after a reconnect or a
+restart gives the same tag and the duplicate window still stores the message once.
 """
 
 import base64
 import binascii
+import hashlib
 import json
 import os
 
@@ -124,6 +132,42 @@ def sign(key, doc):
     """`doc` with its "sig": the table's signature over canonical(doc)."""
     sig = key.sign(canonical(doc))
     return dict(doc, sig=base64.b64encode(sig).decode())
+
+
+TAG_DOMAIN = b"tablectl message id\0"
+
+
+def message_tag(key, text):
+    """The part of a message id only the table's key makes: the first 128 bits of
+    SHA-256 over its Ed25519 signature of `text` (domain-separated from the signatures on
+    messages), in unpadded base64url (NATS header-safe). The same `text` always gives the
+    same tag; without the key it cannot be guessed (2^128)."""
+    sig = key.sign(TAG_DOMAIN + text.encode())
+    return base64.urlsafe_b64encode(hashlib.sha256(sig).digest()[:16]).rstrip(b"=").decode()
+
+
+def message_id(key, base):
+    """The Nats-Msg-Id a table sends `base` (subjects.link_msg_id) under: "<base>:<tag>",
+    or `base` itself without a key."""
+    return base if key is None else "%s:%s" % (base, message_tag(key, base))
+
+
+def secret_message_id(secret, base):
+    """`base` with a tag only its sender makes: "<base>:<tag>", the tag an HMAC of `base`
+    under `secret`, the sender's NATS password (the floor's for what the floor writes on the
+    LINKS stream: a link's version, the controller's records, a supervisor's confirmation;
+    a table's own for its journal rows). A stream's duplicate window spans all its subjects,
+    so with `base` alone anyone able to publish on the stream (another table's password)
+    could store junk under the sender's next id on a subject of its own and the sender's
+    message was dropped as its duplicate (h31c). Deterministic: a controller restarted, a
+    define run again, a row sent again store their message once. Without a secret (no
+    password), `base` itself."""
+    if not secret:
+        return base
+    import hmac
+    tag = hmac.new(b"tablectl secret message id\0" + secret.encode(), base.encode(),
+                   hashlib.sha256).digest()[:16]
+    return "%s:%s" % (base, base64.urlsafe_b64encode(tag).rstrip(b"=").decode())
 
 
 def verify(public, doc):

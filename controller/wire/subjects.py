@@ -1,8 +1,10 @@
 """Every name the floor puts on the wire, in one place.
 
     stream   JOURNAL        subjects tablectl.journal.<table>; one message per journal row,
-                            message id "<table>:<seq>", published with the expected last
-                            sequence on its subject, so a row is stored once and in order
+                            message id "<table>:<seq>:<tag>" (the tag an HMAC under the
+                            table's password: signing.secret_message_id), published with
+                            the expected last sequence on its subject, so a row is stored
+                            once and in order
     subject  tablectl.status.<table>   the table's live status (core NATS, no cards), twice a
                             second: what the page shows between rounds' rows, and "last heard"
     KV       FLOOR          key table.<table>  the floor's latest state of the table (JSON)
@@ -10,9 +12,10 @@
                             key floor.position the stream seq the floor has folded to
 Linked progressives (issue 14, docs/linked-progressives.md, the wire contract):
     stream   LINKS          tablectl.link.<link>.<table>  a table's contributions, withdraws
-                            and hits (message id "<type>:<id>");
+                            and hits (message id "<type>:<link>:<id>:<tag>",
+                            the tag the table key's: signing.message_id);
                             tablectl.linkcfg.<link>  the link's parameter versions and
-                            operability changes (the floor's)
+                            operability changes (the floor's: ids tagged by its password)
     KV       PROGRESSIVE    meter.<link>  the meter, written by compare-and-set by the link's
                             single controller; award.<link>.<table>.<round>-<seat> one award;
                             config.<link> the link's current parameters
@@ -87,8 +90,13 @@ def award_key(link_id, table_id, round_no, seat):
 
 
 def link_msg_id(kind, link_id, ident):
-    """The Nats-Msg-Id of a table's link message: "<type>:<link>:<id>" (stored once; the
-    link in it because the stream's duplicate window spans every link)."""
+    """The base of a table's link message's Nats-Msg-Id, "<type>:<link>:<id>" (the link in it
+    because the stream's duplicate window spans every link). A table sends it with the tag
+    its signing key makes (signing.message_id: "<type>:<link>:<id>:<tag>"), so no one
+    without the key can store a forgery under it first (issue 31); without a key it is the
+    id itself (a table that signs nothing, whose messages the controller refuses anyway).
+    Nothing reads the id back: the controller and reconcile key on the message's own "id",
+    so streams with either form are read alike."""
     return "%s:%s:%s" % (kind, check_table_id(link_id), ident)
 
 
@@ -97,12 +105,16 @@ STATUS_SUBJECTS = "%s.status.*" % PREFIX
 
 
 def msg_id(table_id, seq):
+    """A journal row's id before its tag: "<table>:<seq>" (the uplink sends it with the tag
+    of the table's password, signing.secret_message_id)."""
     return "%s:%d" % (table_id, seq)
 
 
 def parse_msg_id(text):
-    table, _, seq = (text or "").rpartition(":")
-    return table, int(seq)
+    """(table, seq) of a row's id, "<table>:<seq>" or "<table>:<seq>:<tag>" (a table id
+    holds no ':'): rows stored before the tags are read alike."""
+    parts = (text or "").split(":")
+    return parts[0], int(parts[1] if len(parts) > 1 else "")
 
 
 def table_of(subject):

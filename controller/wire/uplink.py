@@ -7,7 +7,9 @@ and plays on through any outage; the journal is the outbox, so nothing is lost w
 is down.
 
 Exactly once and gap-free: each row is published to the table's subject with the message id
-"<table>:<seq>" (the stream drops a duplicate) and the header
+"<table>:<seq>:<tag>" (the stream drops a duplicate; the tag an HMAC under the table's own
+password, so another table's password cannot take the id first: the stream's duplicate
+window spans every table's subject) and the header
 Nats-Expected-Last-Subject-Sequence naming the stream sequence of the row before it on that
 subject (the stream refuses a row whose predecessor is not the last one stored). After any
 error, and at every start, the uplink asks the stream for the last row stored on its subject
@@ -42,6 +44,7 @@ from controller.wire.aio import pause
 from controller.wire import subjects as S
 from controller.wire.connection import join, leave
 from controller.wire.outbox import Outbox, releasable
+from controller.wire.signing import secret_message_id
 
 log = logging.getLogger(__name__)
 
@@ -297,7 +300,8 @@ class Uplink:
     async def _publish(self, js, rows):
         try:
             for row in rows:
-                headers = {"Nats-Msg-Id": S.msg_id(self.table_id, row["seq"]),
+                headers = {"Nats-Msg-Id": secret_message_id(
+                               self.password, S.msg_id(self.table_id, row["seq"])),
                            "Nats-Expected-Last-Subject-Sequence": str(self.stream_seq),
                            "Tablectl-Sent-Ns": str(time.time_ns())}
                 ack = await js.publish(self.subject, json.dumps(row).encode(), headers=headers)

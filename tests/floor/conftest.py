@@ -157,7 +157,9 @@ def assert_exactly_once(url, table, journal):
     """Every row of the journal is on the table's subject once, in order, whole."""
     mine = journal_rows(journal)
     got = stream_rows(url, table)
-    assert [m for m, _ in got] == ["%s:%d" % (table, r["seq"]) for r in mine][:len(got)]
+    # "<table>:<seq>:<tag>", the tag its password's (signing.secret_message_id)
+    assert [S.parse_msg_id(m) for m, _ in got] == [(table, r["seq"]) for r in mine][:len(got)]
+    assert all(len(m.split(":")) == 3 for m, _ in got)
     assert len(got) == len(mine), "stream holds %d rows, the journal %d" % (len(got), len(mine))
     assert [r for _, r in got] == mine
     return mine

@@ -88,6 +88,7 @@ def main(journal, url, password_file, mode):
                 lk()["up"], ap, 30)
     sim.commit()
     print(json.dumps({"done": done, "meter": ctl.model.meter,
+                      "integrity": client.status()["integrity"],
                       "kinds": {k: v for k, v in ctl.kinds.items() if k.startswith("link_")}}),
           flush=True)
     sim.close()

@@ -13,11 +13,12 @@ from tests.floor.conftest import FLOOR_PW, _connect, signing_key
 
 class LinkTable:
     def __init__(self, url, link, table, password, journal=False, journal_seq=0,
-                 key="own"):
+                 key="own", old_ids=False):
         self.url, self.link, self.table, self.password = url, link, table, password
         # the table's own signing key ("own": the tests' key of this table; None: unsigned,
         # as someone holding only its NATS password sends)
         self.key = signing_key(table) if key == "own" else key
+        self.old_ids = old_ids          # the message ids of before issue 31's tags
         self.contributed = {}           # id -> the stream seq its contribution was stored at
         self.journal = journal          # journal link_* rows as the table side does
         self.journal_seq = journal_seq
@@ -66,11 +67,15 @@ class LinkTable:
                "table": self.table, "round": round_no, "seat": seat, "ts_ns": time.time_ns(),
                "jseq": self.journal_seq + 1}
         doc.update(fields)
+        from controller.wire import signing
         if self.key is not None:
-            from controller.wire import signing
             doc = signing.sign(self.key, doc)
+        # the id the table's key makes (a thief without it: the id anyone can compute)
         return await self._publish(S.link_subject(self.link, self.table),
-                                   json.dumps(doc).encode(), S.link_msg_id(kind, self.link, doc["id"]))
+                                   json.dumps(doc).encode(),
+                                   signing.message_id(None if self.old_ids else self.key,
+                                                      S.link_msg_id(kind, self.link,
+                                                                    doc["id"])))
 
     async def _publish(self, subject, data, msg_id, within_s=60.0):
         """Stored, or retried with the same message id (stored once) as the table side does
