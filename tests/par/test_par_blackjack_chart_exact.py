@@ -200,3 +200,187 @@ def test_the_recorded_losing_cells_are_every_cell_that_loses(game):
     recorded = X.recorded_cells(rules)
     assert [c[:4] for c in cells] == [c[:4] for c in recorded]
     assert [c[4] for c in cells] == pytest.approx([c[4] for c in recorded], rel=1e-6)
+
+
+# ---- split rounds (issue 36, blackjack_exact.SplitRound) ----------------------------------
+
+def _settle(rules, outcomes, finals):
+    """The hands' net against the dealer's finals {total or 22: Fraction}. An outcome:
+    (stake, total or 'surrender', a split ace-and-ten)."""
+    out = Fraction(0)
+    for stake, result, ace_ten in outcomes:
+        if ace_ten and rules.split_blackjack:
+            out += Fraction(rules.blackjack_pays)
+        elif result == "surrender":
+            out += -Fraction(1, 2) if stake == 1 or rules.surrender_double_down != "half" \
+                else Fraction(-1)
+        elif result > 21:
+            out -= stake * (1 - finals.get(22, 0) if rules.bust_pushes_on_dealer_bust else 1)
+        else:
+            out += stake * sum(p * (1 if f == 22 else (result > f) - (result < f))
+                               for f, p in finals.items())
+    return out
+
+
+_FINALS = {}            # the dealer's finals by shoe: the split deal-outs meet them again
+
+
+def _split_hands(rules, play, chart_up, up, h, pair, hands, made, outcomes, counts):
+    """The split hands from the first of `hands` (each a list of cards) on, in table order:
+    each hand gets its second card when its turn comes, a second card of the pair's value
+    resplit into a new hand after it while the seat has fewer than split_hands (aces take one
+    card each and are not resplit); then the dealer from what is left."""
+    if not hands:
+        key = (up, h, tuple(counts), rules.hit_soft_17)
+        if key not in _FINALS:
+            _FINALS[key] = _dealer_finals([up, h], counts, rules.hit_soft_17)
+        return _settle(rules, outcomes, _FINALS[key])
+    hand, rest = hands[0], hands[1:]
+    n = sum(counts[1:])
+    out = Fraction(0)
+    for v in range(1, 11):
+        c = counts[v]
+        if not c:
+            continue
+        counts[v] -= 1
+        if len(hand) == 1 and v == pair and pair != ACE and made < rules.split_hands:
+            r = _split_hands(rules, play, chart_up, up, h, pair, [hand, [pair]] + rest,
+                             made + 1, outcomes, counts)
+        elif len(hand) == 1 and pair == ACE:
+            t = _total([ACE, v])
+            give_up = t < 21 and rules.surrender == "any" and \
+                chart_up.get(("split_ace", t)) == s.SURRENDER
+            r = _split_hands(rules, play, chart_up, up, h, pair, rest, made,
+                             outcomes + [(1, "surrender" if give_up else t, t == 21)], counts)
+        else:
+            r = _split_play(rules, play, chart_up, up, h, pair, hand + [v], rest, made,
+                            outcomes, counts)
+        out += Fraction(c, n) * r
+        counts[v] += 1
+    return out
+
+
+def _split_play(rules, play, chart_up, up, h, pair, hand, rest, made, outcomes, counts):
+    """A split hand of two or more cards played by the chart."""
+    t = _total(hand)
+    soft = ACE in hand and sum(hand) + 10 <= 21
+    if t >= 21:
+        return _split_hands(rules, play, chart_up, up, h, pair, rest, made,
+                            outcomes + [(1, t, t == 21 and len(hand) == 2)], counts)
+    act = play.action(t, soft, len(hand) == 2, True)
+    if act in (s.STAND, s.SURRENDER):
+        return _split_hands(rules, play, chart_up, up, h, pair, rest, made,
+                            outcomes + [(1, t if act == s.STAND else "surrender", False)],
+                            counts)
+    n = sum(counts[1:])
+    out = Fraction(0)
+    for v in range(1, 11):
+        c = counts[v]
+        if not c:
+            continue
+        counts[v] -= 1
+        if act == s.DOUBLE:
+            t2 = _total(hand + [v])
+            give_up = t2 < 21 and rules.surrender == "any" and \
+                chart_up.get(("after_double", t2)) == s.SURRENDER
+            r = _split_hands(rules, play, chart_up, up, h, pair, rest, made,
+                             outcomes + [(2, "surrender" if give_up else t2, False)], counts)
+        else:
+            r = _split_play(rules, play, chart_up, up, h, pair, hand + [v], rest, made,
+                            outcomes, counts)
+        out += Fraction(c, n) * r
+        counts[v] += 1
+    return out
+
+
+def _split_deal_out(rules, chart_up, up, pair, shoe):
+    """E[net, jointly with no dealer Blackjack] of a split of pair-pair, the hole card dealt
+    before the player's draws, exact."""
+    play = bp.ChartPlay(rules, chart_up)
+    counts = s._without(s._without(shoe, up), pair, pair)
+    n = sum(counts[1:])
+    total = Fraction(0)
+    for h in range(1, 11):
+        ch = counts[h]
+        if not ch or (up in rules.peek_ups and _total([up, h]) == 21):
+            continue
+        counts[h] -= 1
+        total += Fraction(ch, n) * _split_hands(rules, play, chart_up, up, h, pair,
+                                                [[pair], [pair]], 2, [], counts)
+        counts[h] += 1
+    return total
+
+
+# each deal-out takes seconds (the slowest pairs, 2-2 and 8-8 against a ten, 15-20 s, left out)
+SPLIT_CASES = [("double-attack-blackjack", 7, 8), ("double-attack-blackjack", ACE, ACE),
+               ("blackjack", 6, 3), ("double-attack-blackjack/alternatives", 5, 9),
+               ("blackjack/split-blackjack", 6, ACE), ("blackjack/split-blackjack", 5, TEN)]
+
+
+def _split_rules(game):
+    if game == "blackjack/split-blackjack":
+        return s.blackjack_rules(split_blackjack=True)
+    return _rules(game)
+
+
+def _split_shoe(pair):
+    """One of each of A-9, eight ten-value cards, three of the pair: a split round to three
+    hands and the dealer (at most 3 x 30 + 26 points) cannot run it out (145 points and
+    more), where the deal-out and the walk would part on what an empty shoe does."""
+    shoe = [0] + [1] * 9 + [8]
+    shoe[pair] = 3 if pair != TEN else 10
+    return shoe
+
+
+@pytest.mark.reg("581.10(a)", "581.11", "633a.7(m)", "633a.7(k)")
+@pytest.mark.parametrize("game, up, pair", SPLIT_CASES)
+def test_each_split_round_equals_a_deal_out_in_table_order(game, up, pair):
+    """SplitRound walks the split hands card by card with the dealer from what they left: it
+    equals the deal-out in exact fractions, resplits to four hands included."""
+    shoe = _split_shoe(pair)
+    rules = _split_rules(game)
+    rules.shoe = lambda: list(shoe)
+    rules.split_hands = 3
+    chart, _ = s.solve(_split_rules(game))
+    chart_up = dict(chart[up])
+    chart_up[("pair", pair)] = s.SPLIT                  # split it whatever the chart says
+    want = _split_deal_out(rules, chart_up, up, pair, shoe)
+    counts = s._without(s._without(shoe, up), pair, pair)
+    got = X.SplitRound(rules, chart_up, X.DealerPricer(up, rules)).value(pair, counts)
+    assert got == pytest.approx(float(want), abs=1e-12)
+
+
+def _split_case(game, up, pair):
+    shoe = _split_shoe(pair)
+    rules = _split_rules(game)
+    rules.shoe = lambda: list(shoe)
+    rules.split_hands = 3
+    chart, _ = s.solve(_split_rules(game))
+    chart_up = dict(chart[up])
+    chart_up[("pair", pair)] = s.SPLIT
+    return rules, chart_up, s._without(s._without(shoe, up), pair, pair)
+
+
+def test_the_old_method_misses_a_split_round_the_walk_takes():
+    """The first-two-cards method (blackjack_strategy.Hand.split_value) on the same split
+    round is off by more than 1e-3: a split figure back on it fails the deal-out test."""
+    rules, chart_up, counts = _split_case("double-attack-blackjack", 7, 8)
+    want = X.SplitRound(rules, chart_up, X.DealerPricer(7, rules)).value(8, counts)
+    old = s.Hand(rules, s.draw_probabilities(counts, 7, rules.peek_ups),
+                 s.dealer_outcomes(counts, 7, rules.peek_ups), chart=chart_up)
+    assert abs(old.split_value(8) - want) > 1e-3
+
+
+@pytest.mark.parametrize("cutoff", [1e-2, 1e-3, 1e-4])
+def test_the_cut_walk_states_a_bound_that_holds(cutoff):
+    """split_bounded leaves states under `cutoff` unwalked and says how far off that can
+    put it: the exact walk lies within the bound, the bound shrinks as the cutoff does,
+    and no cutoff is the exact walk."""
+    rules, chart_up, counts = _split_case("double-attack-blackjack", 7, 8)
+    pricer = X.DealerPricer(7, rules)
+    exact = X.SplitRound(rules, chart_up, pricer).value(8, counts)
+    est, bound = X.split_bounded(rules, chart_up, pricer, 8, counts, cutoff)
+    assert 0 < bound and abs(est - exact) <= bound
+    assert bound < X.split_bounded(rules, chart_up, pricer, 8, counts, cutoff * 10)[1]
+    assert X.split_bounded(rules, chart_up, pricer, 8, counts, 0.0) == \
+        (pytest.approx(exact, abs=1e-12), 0.0)

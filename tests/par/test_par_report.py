@@ -144,6 +144,10 @@ def test_report_carries_the_lab_fields_in_chromium_and_in_json(browser, tmp_path
                                                         '[data-wager="progressive"]')
     assert "strategy-dependent" not in progressive.text and "optimal" in progressive.text
     assert "of the progressive meter" in progressive.text
+    dd = browser.find_element(By.CSS_SELECTOR, 'section[data-game="six-card-fortune-pai-gow"]'
+                                               '[data-wager="double_down"]')
+    assert "strategy-dependent" not in dd.text and "95% confidence interval" in dd.text
+    assert "15.2950%" in dd.find_element(By.CSS_SELECTOR, "b.hold").text
     blackjack = browser.find_element(By.CSS_SELECTOR, 'section[data-game="blackjack"]'
                                                       '[data-wager="base_game"]')
     assert report.NO_SPREAD in blackjack.text          # said, not made up

@@ -14,6 +14,7 @@ from math import comb
 import pytest
 
 from controller.lab.par import counting, six_card_fortune as scf
+from controller.lab.par import six_card_fortune_readings as R
 from controller.lab.par.sheet import StrategyDependent, WagerPar
 from controller.rules import cards as C
 from controller.rules import paigow as pg
@@ -118,10 +119,14 @@ def test_progressive_fixed_part_and_meter_share():
 
 
 @pytest.mark.reg("670a.12(a)", "670a.11(g)")
-def test_main_and_double_down_are_strategy_dependent():
+def test_the_main_wager_is_strategy_dependent_and_the_double_down_priced():
     out = _sheets()
     deps = {s.wager for s in out if isinstance(s, StrategyDependent)}
-    assert deps == {"six_card_fortune", "double_down"}
+    assert deps == {"six_card_fortune"}
+    (dd,) = [s for s in out if s.wager == "double_down"]
+    j = dd.to_json()
+    assert j["house_edge"] == round(R.DD_RECORDED_HOLD[0], 7) and "670a.11(g)" in j["method"]
+    assert "placed on every hand" in j["note"] and j["ci95"][1] - j["ci95"][0] <= 0.0005
     # the main wager is also priced under the house way (tests/par/test_par_strategy_games.py)
     assert [s.to_json()["strategy"] for s in out if s.wager == "base_game"] == ["house_way"]
     assert {s.wager for s in out if isinstance(s, WagerPar)} == {
@@ -241,7 +246,7 @@ def test_the_recorded_house_way_figure_adds_up_and_is_within_a_hundredth_of_a_pe
     lo, hi = e["ci95"]
     assert hi - e["house_edge"] == pytest.approx(1.96 * e["stderr"]) == e["house_edge"] - lo
     assert hi - lo <= 0.0002
-    (sheet,) = [s for s in scf.sheets() if getattr(s, "estimate", None)]
+    (sheet,) = [s for s in scf.sheets() if s.wager == "base_game"]
     assert sheet.estimate == e and "360000 shuffles" in sheet.to_json()["method"]
 
 
@@ -251,3 +256,25 @@ def test_the_recorded_house_way_figure_adds_up_and_is_within_a_hundredth_of_a_pe
 def test_the_recorded_house_way_figure_is_what_the_simulation_gives():
     from controller.lab.par import six_card_fortune_house_way as H
     assert H.simulate(H.SHEET_SHUFFLES, H.SEED) == H.RECORDED
+
+
+@pytest.mark.reg("670a.11(g)")
+def test_the_recorded_double_down_figure_is_the_readings_figure_at_its_fewer_shuffles():
+    """The recorded Double Down hold and a shorter run of the readings table's simulation
+    (2,000 shuffles, the same seed and deals from the start) estimate one figure: the
+    recorded one lies in the shorter run's interval, and its own interval is the narrower."""
+    from controller.lab.par import six_card_fortune_house_way as H
+    e = R.double_down_estimate()
+    mean, (lo, hi) = R.paired_simulation((R._dd_returned,), 2000,
+                                         setter=R._dd_setting)["holds"][0]
+    assert lo <= e["house_edge"] <= hi and abs(mean - e["house_edge"]) < hi - lo
+    assert e["ci95"][1] - e["ci95"][0] < hi - lo
+    assert e["rounds"] == H.SHEET_SHUFFLES * 56 == e["wins"] + e["pushes"] + e["losses"]
+    assert e["house_edge"] == pytest.approx((e["losses"] - e["wins"]) / e["rounds"], abs=1e-12)
+
+
+@pytest.mark.skipif(not os.environ.get("TABLECTL_SLOW"),
+                    reason="360,000 shuffles, about 80 s of CPU: TABLECTL_SLOW=1")
+@pytest.mark.slow
+def test_the_recorded_double_down_figure_is_what_the_simulation_gives():
+    assert R.double_down_recomputed() == (R.DD_RECORDED_HOLD, R.DD_RECORDED_TALLY)

@@ -68,7 +68,9 @@ class DealerPricer:
         total = np.ones(longest + 1)
         for k in range(1, longest + 1):
             total[k] = total[k - 1] * (n - k + 1)
-        p = ways / total[self.lengths]
+        # a dealer multiset longer than the shoe (a tiny test shoe only) has no ways
+        p = np.divide(ways, total[self.lengths], out=np.zeros_like(ways),
+                      where=total[self.lengths] > 0)
         out = np.bincount(self.final_index, weights=p, minlength=len(FINALS))
         self.memo[key] = out
         return out
@@ -143,6 +145,129 @@ class ExactHand:
                 out += c / n * self.value(t, sf, False, counts)
             counts[v] = c
         return out
+
+
+class SplitRound(bp.ChartPlay):
+    """A pair the chart splits, played card by card as the table plays it (blackjack_play's
+    walk: the hands one after the other from the shoe as it stands, a resplit hand inserted
+    after the one split, split aces one card each), the dealer from the shoe all the hands
+    left, the hole card taken after them and conditioned jointly on the peek.
+
+    Why a value pair (D, W) per state: the hands' net is sum_i u_i . joint(final shoe), u_i
+    the net of hand i against each dealer final (FINALS). The play never looks at earlier
+    hands (the chart is total-dependent), so from any state the rest of the round is a
+    function of (shoe, the state) alone: D = E[joint(final shoe)], W = E[net of the hands
+    that end from here on]; a hand ending with u before a state (D', W') adds u . D' + W'.
+    Memoised on (shoe, state): the orders that use the same cards meet again."""
+
+    def __init__(self, rules, chart_up, pricer):
+        super().__init__(rules, chart_up)
+        self.pricer = pricer
+        self.memo = {}
+        bust = -np.ones(len(FINALS))
+        if rules.bust_pushes_on_dealer_bust:
+            bust[FINALS.index(BUST)] = 0.0
+        self.bust = bust
+        self.after_double_surrender = -1.0 if rules.surrender_double_down == "half" else -0.5
+
+    def ended(self, flag, stake, result, ace_ten):
+        """The hand's net against each dealer final, carried in the state's flag slot (the
+        walk takes it out at once, so states stay memoisable)."""
+        if ace_ten and self.rules.split_blackjack:
+            return np.full(len(FINALS), float(self.rules.blackjack_pays))
+        if result == s.BUST:
+            return stake * self.bust
+        if result == bp.SURRENDER:
+            loss = self.after_double_surrender if stake == 2 else -0.5
+            return np.full(len(FINALS), loss)
+        return stake * _STAND[result]
+
+    def _state(self, counts, st, pair):
+        """(D, W) of the state `st` (its flag None) on the shoe `counts`."""
+        key = (tuple(counts), st)
+        out = self.memo.get(key)
+        if out is not None:
+            return out
+        n = sum(counts[v] for v in VALUES)
+        d = np.zeros(len(FINALS))
+        w = 0.0
+        for v in VALUES:
+            c = counts[v]
+            if not c:
+                continue
+            counts[v] = c - 1
+            st2 = self.after(st, v, pair)
+            u = st2[-1] if st2[0] != "end" else st2[1]
+            if st2[0] == "end":
+                d2, w2 = self.pricer.joint(counts), 0.0
+            else:
+                d2, w2 = self._state(counts, st2[:-1] + (None,), pair)
+            counts[v] = c
+            p = c / n
+            d += p * d2
+            w += p * (w2 + (float(u @ d2) if u is not None else 0.0))
+        out = (d, w)
+        self.memo[key] = out
+        return out
+
+    def value(self, pair, counts):
+        """Expected net, per unit of the Bet, of splitting pair-pair on `counts` (the shoe
+        less the up card and the two), jointly with no dealer Blackjack."""
+        return self._state(list(counts), self._start_split_hand(pair, 2, 1, None), pair)[1]
+
+
+def split_bounded(rules, chart_up, pricer, pair, counts, cutoff):
+    """(estimate, bound) of SplitRound.value(pair, counts): the same walk forward, layer by
+    layer (one more card each), the states of one layer merged on (shoe, state) with their
+    chance p and A = sum over the paths into them of chance * the net of the hands already
+    ended (a vector against the dealer's finals: the rest of the round does not look back,
+    so the path's contribution is A . D + p * W of the state). A state reached with p below
+    `cutoff` is not walked: with D >= 0 summing to at most 1 (a chance), A . D lies between
+    min(0, min A) and max(0, max A), and each hand not yet ended nets between -2 and
+    +max(2, blackjack_pays) units per unit of its chance, so the state is counted at the
+    middle of that interval and half its width is added to `bound`: |estimate - exact| <=
+    bound, proven, computed. cutoff 0 walks everything (exact, SplitRound's figure)."""
+    play = SplitRound(rules, chart_up, pricer)
+    win = max(2.0, float(rules.blackjack_pays))
+    layer = {(tuple(counts), play._start_split_hand(pair, 2, 1, None)): [1.0, np.zeros(6)]}
+    estimate = bound = 0.0
+    while layer:
+        nxt = {}
+        for (key, st), (p, acc) in layer.items():
+            if p < cutoff:
+                # hands not yet ended: this one, those waiting, the resplits still possible
+                open_hands = 1 + st[4] + (rules.split_hands - st[5])
+                lo = min(0.0, float(acc.min())) - 2.0 * open_hands * p
+                hi = max(0.0, float(acc.max())) + win * open_hands * p
+                estimate += (lo + hi) / 2
+                bound += (hi - lo) / 2
+                continue
+            shoe = list(key)
+            n = sum(shoe[v] for v in VALUES)
+            for v in VALUES:
+                c = shoe[v]
+                if not c:
+                    continue
+                shoe[v] = c - 1
+                st2 = play.after(st, v, pair)
+                p2 = p * c / n
+                acc2 = acc * (c / n)
+                u = st2[-1]
+                if u is not None:
+                    acc2 = acc2 + p2 * u
+                if st2[0] == "end":
+                    estimate += float(acc2 @ pricer.joint(shoe))
+                else:
+                    k2 = (tuple(shoe), st2[:-1] + (None,))
+                    got = nxt.get(k2)
+                    if got is None:
+                        nxt[k2] = [p2, acc2]
+                    else:
+                        got[0] += p2
+                        got[1] = got[1] + acc2
+                shoe[v] = c
+        layer = nxt
+    return estimate, bound
 
 
 def chart_splits(chart_up, a, b, rules):

@@ -29,6 +29,7 @@ from controller.lab.par import blackjack_strategy as s
 ACE, TEN, VALUES = s.ACE, s.TEN, s.VALUES
 # what the hand waiting for a card is waiting for
 SECOND, HIT, DOUBLE, SPLIT_ACE = "second", "hit", "double", "split_ace"
+SURRENDER = "surrender"             # how a surrendered hand ended (ChartPlay.ended)
 # a multiset of card values: a tuple of 10 counts, the ace's first
 
 
@@ -70,6 +71,13 @@ class ChartPlay:
 
     # ---- one hand's next step -------------------------------------------------------------
 
+    def ended(self, flag, stake, result, ace_ten):
+        """A hand is done: the walk's flag after it. `stake` in units of the hand's Bet (2
+        doubled), `result` its total, BUST or SURRENDER, `ace_ten` a split hand of an ace and
+        a ten-value card. Here the flag says some hand stood on 20 (Bad Beat);
+        blackjack_exact.SplitRound keeps the outcome itself."""
+        return flag or result == 20
+
     def _decide(self, total, soft, ncards, split, pair, hands, pending, flag):
         """The hand has its cards so far: a state waiting for a card, or ('end', flag) once
         every hand is done. States: (waiting for, total, soft, ncards, pending, hands, flag)."""
@@ -79,8 +87,9 @@ class ChartPlay:
                 return (HIT, total, soft, ncards, pending, hands, flag)
             if act == s.DOUBLE:
                 return (DOUBLE, total, soft, ncards, pending, hands, flag)
-            if act == s.STAND:
-                flag = flag or total == 20
+            flag = self.ended(flag, 1, total if act == s.STAND else SURRENDER, False)
+        else:
+            flag = self.ended(flag, 1, min(total, s.BUST), split and ncards == 2)
         # a stand, a surrender, 21 or a bust ends the hand; the next split hand's turn
         if not pending:
             return ("end", flag)
@@ -92,8 +101,12 @@ class ChartPlay:
 
     def _finish(self, total, pair, hands, pending, flag, kind):
         """A hand that takes no more cards (doubled, a split ace) is done."""
-        if total <= 21 and self._stands_after(kind, total):
-            flag = flag or total == 20
+        stake = 2 if kind == "after_double" else 1
+        if total > 21:
+            flag = self.ended(flag, stake, s.BUST, False)
+        else:
+            flag = self.ended(flag, stake, total if self._stands_after(kind, total)
+                              else SURRENDER, kind == "split_ace" and total == 21)
         if not pending:
             return ("end", flag)
         return self._start_split_hand(pair, hands, pending - 1, flag)

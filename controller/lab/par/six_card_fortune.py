@@ -133,6 +133,29 @@ def envy_expectations(counts=None):
     return out
 
 
+def _double_down():
+    """The Double Down priced as the readings table prices it (scf-double-down-returned):
+    placed on every hand, the player setting as the dealer must, recorded from the house
+    way's own shuffles (six_card_fortune_readings.DD_RECORDED_HOLD)."""
+    from controller.lab.par import six_card_fortune_readings as R
+    est = R.double_down_estimate()
+    sheet = StrategyPar(GAME, "670a.12(a)", "house_way",
+                        "simulation: %d shuffles of the 53-card deck (random.Random seed %d), "
+                        "eight hands a shuffle each set by the dealer's house way (670a.11(d)), "
+                        "every ordered pair of them settled as player and dealer: returned "
+                        "unless the dealer's six cards hold a pair of eights or better "
+                        "(670a.11(g)), else won or lost with the Six-Card Fortune Wager; "
+                        "%d rounds; 95%% confidence interval over shuffles"
+                        % (est["shuffles"], est["seed"], est["rounds"]),
+                        ("double_down",), estimate=est, unit="double_down",
+                        note="per unit of the Double Down, placed on every hand (the player "
+                             "chooses after seeing his cards, 670a.11(c): a player who "
+                             "places it selectively holds otherwise); the readings table's "
+                             "scf-double-down-returned on the sheet's shuffles")
+    sheet.wager = "double_down"
+    return sheet
+
+
 def sheets():
     counts = best_hand_counts()
     total = combinations()
@@ -157,12 +180,7 @@ def sheets():
         StrategyDependent(GAME, "six_card_fortune", "670a.12(a)",
                           "the player sets his own high and low hands (670a.11(b)); priced "
                           "under the house way as base_game"),
-        StrategyDependent(GAME, "double_down", "670a.12(a)",
-                          "placed after the player sees his cards (670a.11(c)) and "
-                          "settled on the setting he chooses (670a.11(g)); placed on every "
-                          "hand under the house way it is priced by a paired simulation in "
-                          "the readings table (scf-double-down-returned, "
-                          "docs/interpretations.md; --readings computes it)"),
+        _double_down(),
     ]
     for wager, note in (("fortune_bonus", fb_note), ("insurance", None), ("progressive", pp_note)):
         table = pt.get(GAME, wager)
