@@ -31,6 +31,7 @@ from controller.journal import state as table_state
 from controller.journal.chain import Break
 from controller.outputs import Outputs
 from controller.policies import CONSUMED, Policy, default_policies
+from controller.policies.devices import FaultedInLockout
 from controller.journal_part import MemoryJournal
 from controller.table import TableController
 
@@ -53,7 +54,7 @@ class Context:
         self.drawn = []              # draws no record held (the last step, cut short)
 
 
-class ReplaySelftest(Policy):
+class ReplaySelftest(FaultedInLockout, Policy):
     """SelftestOnClear (controller/lab/sim.py) in a replay: the journaled result, not a device."""
 
     STATE_NAME = "SelftestOnClear"
@@ -61,6 +62,9 @@ class ReplaySelftest(Policy):
     def __init__(self, ctx):
         self.ctx = ctx
         self.results = []
+
+    def after(self, ctl, event):
+        self.note_fault(ctl, event)
 
     def before(self, ctl, event):
         if event.kind == "clear" and ctl.model.state == LOCKED_OUT:
