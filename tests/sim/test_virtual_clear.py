@@ -55,3 +55,38 @@ def test_a_device_faulted_before_a_power_cut_is_tested_by_the_clear_after_the_bo
         assert "tested" not in ticket.event.data
     finally:
         table.close()
+
+
+@pytest.mark.reg("581.13(i)")
+def test_a_clear_journaled_as_the_power_went_counts_once_the_boot_applies_it():
+    """tablectl soak --game props-and-hops --seed 1 --faults 1 --power-cuts 0.1 --replay
+    1:737: the shoe babbled, the floorperson's clear passed its self-test and was journaled,
+    and the power went before the loop applied it; the boot's replay applied it (the table
+    resumed settled). The soak's check had not seen that clear, kept the shoe untested and
+    named it at the next lock-out's clear: the check's error, not the table's. It now
+    counts the inputs the boot applied that the process never finished."""
+    from controller.lab.soak import soak_game
+    s = soak_game("props-and-hops", 70, 1, faults=1.0, power_cuts=0.1, stop_at=737)
+    assert s["power_cuts"] >= 8 and s["stopped_at"]["step"] == 737
+    assert s["violations"] == []
+
+
+@pytest.mark.reg("581.13(i)")
+def test_a_lockout_ended_by_a_boot_without_a_journaled_clear_is_a_violation(monkeypatch):
+    """The check of what a boot applied can fail: a planted boot that forgets the lock-out
+    (no clear with a self-test in the journal) is named; the live steps never see it end."""
+    from controller.journal import live
+    original = live._resume
+
+    def forgets(*args, **kwargs):
+        ctl = original(*args, **kwargs)
+        if ctl.model.state == LOCKED_OUT and ctl.model.lockout.get("device") != "journal":
+            ctl.model.lockout = None
+            ctl.model.resume()
+        return ctl
+    monkeypatch.setattr(live, "_resume", forgets)
+    from controller.lab.soak import soak_game
+    s = soak_game("props-and-hops", 70, 1, faults=1.0, power_cuts=0.1, stop_at=737)
+    # (the approval journaled before the cut is no clear with a self-test either)
+    found = [v for v in s["violations"] if v["invariant"] == "clear"]
+    assert found, [v["detail"] for v in s["violations"]]
