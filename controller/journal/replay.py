@@ -222,8 +222,8 @@ class Replay:
     def _check_snapshot(self, snap):
         self.last_snapshot = snap["seq"]
         self.snapshot_due = False
-        mine = self.state()
         theirs = table_state.migrate(self.model_cls, snap["data"])
+        mine = table_state.as_written(self.state(), theirs)
         if table_state.digest(mine) != table_state.digest(theirs):
             self._fail(Break(snap["seq"], "the snapshot differs from the replay of the journal "
                                           "(%s)" % _difference(theirs, mine)))
