@@ -216,19 +216,12 @@ class World:
 
     # -- one instant -----------------------------------------------------------------------
 
-    @staticmethod
-    def _has_bytes(line, device_side):
-        """Bytes wait for this end now (the line's own, or a delay's that are due)."""
+    def _has_work(self, link, clock, line, device_side, now_u):
         if line.closed:
             return False
         if line._pending and line._pending[0][0] <= line.clock():
             return True
-        return bool(line.to_device if device_side else line.to_driver)
-
-    def _has_work(self, link, clock, line, device_side, now_u):
-        if line.closed:
-            return False
-        if self._has_bytes(line, device_side):
+        if (line.to_device if device_side else line.to_driver):
             return True
         now = clock()
         due = link.protocol.next_due()          # (one thread: the Link's lock guards nothing)
@@ -238,41 +231,21 @@ class World:
         return due is not None and due <= now
 
     def settle(self):
-        """Run everything that has work at this instant until nothing has.
-
-        The first pass asks every end (bytes, its protocol's timers, its driver's); a later
-        pass at the same instant asks only the ends serviced in the pass before for their
-        timers, and every end for bytes: an end nothing wrote to and nothing serviced has
-        the timers it had a moment ago, at the same time. After the loop ran or a task did
-        (either may queue a command on any link) the next pass asks every end again. The
-        answers are the ones a full scan gives, so the same ends are serviced in the same
-        order (the journal of a seed is byte for byte the one it was); the scan was a fifth
-        of a round's CPU (issue 33's profile)."""
-        full, recheck = True, ()
-        ends = self.ends
+        """Run everything that has work at this instant until nothing has."""
         for _ in range(SETTLE_LIMIT):
             worked = False
-            if self.tasks:
-                full = True
             while self.tasks:
                 self.tasks.popleft()()
                 worked = True
             now_u = self.universe.t
-            serviced = []
-            for i, (link, clock, line, device_side) in enumerate(ends):
-                if full or i in recheck:
-                    has = self._has_work(link, clock, line, device_side, now_u)
-                else:
-                    has = self._has_bytes(line, device_side)
-                if has:
+            for link, clock, line, device_side in self.ends:
+                if self._has_work(link, clock, line, device_side, now_u):
                     link.service()
-                    serviced.append(i)
                     worked = True
-            recheck, full = serviced, False
             ctl = self.ctl
             if ctl is not None and not ctl.idle():
                 ctl.run_once()
-                worked = full = True
+                worked = True
             if not worked:
                 return
             self.steps += 1
