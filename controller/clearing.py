@@ -33,6 +33,7 @@ from controller.errors import ClearRefused
 from controller.games.engine import LOCKED_OUT
 from controller.games.events import Event
 from controller.policies import CONSUMED, Policy
+from controller.policies.devices import FaultedInLockout
 
 log = logging.getLogger(__name__)
 
@@ -228,10 +229,17 @@ class ClearService:
         """Every other device that reported a malfunction not cleared since: one that came
         while the table was already locked out for another device got no lock-out of its
         own (the first one's is in force), so this clear tests it too before play goes on
-        (581.13(i)); `tablectl soak` found it resuming untested (issue 33)."""
+        (581.13(i)); `tablectl soak` found it resuming untested (issue 33). Its driver's
+        latched fault says so in this process; the journaled state (FaultedInLockout) says
+        so across a power cut, when the boot's new drivers hold none."""
         named = {name for name, _ in drivers}
+        journaled = set()
+        for p in self.ctl.policies:
+            journaled |= {ALIASES.get(d, d) for d in getattr(p, "faulted", ())}
         return [(n, d) for n, d in sorted(self.drivers.items())
-                if n not in named and getattr(d, "last_fault", None) is not None]
+                if n not in named and (getattr(d, "last_fault", None) is not None
+                                       or n in journaled
+                                       or getattr(d, "device", None) in journaled)]
 
     def drivers_for(self, rule):
         if rule.kind == "every":
@@ -326,7 +334,7 @@ def default_journal_check(ctl):
         "equal their replay" % path
 
 
-class SelftestOnClear(Policy):
+class SelftestOnClear(FaultedInLockout, Policy):
     """The dealer panel's approval on the loop: refused where its rule does not allow the
     panel, else deferred to the ClearService (the module docstring). A clear carrying a
     self-test is let through only if the rule allows where it came from and, for the journal's
@@ -345,6 +353,9 @@ class SelftestOnClear(Policy):
         if self._service is None or self._service.ctl is not ctl:
             self._service = service_for(ctl, self.drivers)
         return self._service
+
+    def after(self, ctl, event):
+        self.note_fault(ctl, event)
 
     def before(self, ctl, event):
         if event.kind != "clear" or ctl.model.state != LOCKED_OUT:

@@ -31,6 +31,7 @@ from controller.journal import state as table_state
 from controller.journal.chain import Break
 from controller.outputs import Outputs
 from controller.policies import CONSUMED, Policy, default_policies
+from controller.policies.devices import FaultedInLockout
 from controller.journal_part import MemoryJournal
 from controller.table import TableController
 
@@ -53,7 +54,7 @@ class Context:
         self.drawn = []              # draws no record held (the last step, cut short)
 
 
-class ReplaySelftest(Policy):
+class ReplaySelftest(FaultedInLockout, Policy):
     """SelftestOnClear (controller/lab/sim.py) in a replay: the journaled result, not a device."""
 
     STATE_NAME = "SelftestOnClear"
@@ -61,6 +62,9 @@ class ReplaySelftest(Policy):
     def __init__(self, ctx):
         self.ctx = ctx
         self.results = []
+
+    def after(self, ctl, event):
+        self.note_fault(ctl, event)
 
     def before(self, ctl, event):
         if event.kind == "clear" and ctl.model.state == LOCKED_OUT:
@@ -218,8 +222,8 @@ class Replay:
     def _check_snapshot(self, snap):
         self.last_snapshot = snap["seq"]
         self.snapshot_due = False
-        mine = self.state()
         theirs = table_state.migrate(self.model_cls, snap["data"])
+        mine = table_state.as_written(self.state(), theirs)
         if table_state.digest(mine) != table_state.digest(theirs):
             self._fail(Break(snap["seq"], "the snapshot differs from the replay of the journal "
                                           "(%s)" % _difference(theirs, mine)))
