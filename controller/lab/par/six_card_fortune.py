@@ -136,9 +136,8 @@ def envy_expectations(counts=None):
 def _double_down():
     """The Double Down priced as the readings table prices it (scf-double-down-returned):
     placed on every hand, the player setting as the dealer must, recorded from the house
-    way's own shuffles (six_card_fortune_readings.DD_RECORDED_HOLD)."""
-    from controller.lab.par import six_card_fortune_readings as R
-    est = R.double_down_estimate()
+    way's own shuffles (six_card_fortune_house_way.DD_RECORDED_HOLD)."""
+    est = HW.double_down_estimate()
     sheet = StrategyPar(GAME, "670a.12(a)", "house_way",
                         "simulation: %d shuffles of the 53-card deck (random.Random seed %d), "
                         "eight hands a shuffle each set by the dealer's house way (670a.11(d)), "

@@ -117,3 +117,24 @@ def sheet_estimate():
     out = dict(RECORDED)
     out["ci95"] = list(out["ci95"])
     return out
+
+
+# The sheet's Double Down figure (issue 36: priced, not "strategy-dependent"), placed on
+# every hand and settled as read: six_card_fortune_readings' paired_simulation((_dd_returned,),
+# SHEET_SHUFFLES, setter=_dd_setting), the same shuffles and seed as the house way's
+# recorded hold, about 80 s of CPU, over `par --all`'s 30 s, so recorded here
+# (six_card_fortune_readings.double_down_recomputed computes it again);
+# tests/par/test_par_six_card_fortune.py recomputes it under TABLECTL_SLOW=1 and checks its
+# sums in the fast suite. The interval is over shuffles (eight hands each, every ordered pair
+# of them settled), 1.96 standard errors each side.
+DD_RECORDED_HOLD = (0.15294995039682172, (0.1527284526931309, 0.15317144810051253))
+DD_RECORDED_TALLY = (743561, 15589407, 3827032)     # the player's wins, pushes, losses
+
+
+def double_down_estimate():
+    """The recorded Double Down figure as a sheet's estimate (StrategyPar's keys)."""
+    mean, (lo, hi) = DD_RECORDED_HOLD
+    return {"house_edge": mean, "stderr": (hi - mean) / 1.96, "ci95": [lo, hi],
+            "shuffles": SHEET_SHUFFLES, "rounds": SHEET_SHUFFLES * HANDS_PER_SHUFFLE *
+            (HANDS_PER_SHUFFLE - 1), "seed": SEED, "wins": DD_RECORDED_TALLY[0],
+            "pushes": DD_RECORDED_TALLY[1], "losses": DD_RECORDED_TALLY[2]}

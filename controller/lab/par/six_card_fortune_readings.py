@@ -3,6 +3,10 @@ simulation on common deals (670a.11(f), (g)(2)), and its joker (670a.6(a)) exact
 C(53, 6) hands."""
 
 from controller.lab.par.reading import MultiReading, SimulatedReading, paytable_return
+# the sheet's recorded Double Down figure lives with the house way's recorded hold (the same
+# shuffles); named here too, where its recomputation is
+from controller.lab.par.six_card_fortune_house_way import (  # noqa: F401
+    DD_RECORDED_HOLD, DD_RECORDED_TALLY, double_down_estimate)
 from controller.rules import paytables as pt
 
 def _scf_result_dealer_takes_identical(player, dealer):
@@ -105,27 +109,6 @@ def _dd_lost_on_foul(player, dealer):
 
 def _scf_double_down(shuffles=None):
     return paired_simulation((_dd_returned, _dd_lost_on_foul), shuffles, setter=_dd_setting)
-
-
-# The sheet's Double Down figure (issue 36: priced, not "strategy-dependent"), placed on
-# every hand and settled as read (_dd_returned): paired_simulation((_dd_returned,),
-# H.SHEET_SHUFFLES, setter=_dd_setting), the same shuffles and seed as the house way's
-# recorded hold, about 80 s of CPU, over `par --all`'s 30 s, so recorded here;
-# tests/par/test_par_six_card_fortune.py recomputes it under TABLECTL_SLOW=1 and checks its
-# sums in the fast suite. The interval is over shuffles (eight hands each, every ordered pair
-# of them settled), 1.96 standard errors each side.
-DD_RECORDED_HOLD = (0.15294995039682172, (0.1527284526931309, 0.15317144810051253))
-DD_RECORDED_TALLY = (743561, 15589407, 3827032)     # the player's wins, pushes, losses
-
-
-def double_down_estimate():
-    """The recorded Double Down figure as a sheet's estimate (StrategyPar's keys)."""
-    from controller.lab.par import six_card_fortune_house_way as H
-    mean, (lo, hi) = DD_RECORDED_HOLD
-    return {"house_edge": mean, "stderr": (hi - mean) / 1.96, "ci95": [lo, hi],
-            "shuffles": H.SHEET_SHUFFLES, "rounds": H.SHEET_SHUFFLES * H.HANDS_PER_SHUFFLE *
-            (H.HANDS_PER_SHUFFLE - 1), "seed": H.SEED, "wins": DD_RECORDED_TALLY[0],
-            "pushes": DD_RECORDED_TALLY[1], "losses": DD_RECORDED_TALLY[2]}
 
 
 def double_down_recomputed():
