@@ -24,9 +24,10 @@ import logging
 import threading
 import time
 
+from controller import device_registry as registry
 from controller.games.engine import LOCKED_OUT
 from hal_sim.autoplay import DEVICE_KINDS, LINE_KINDS, Autoplay, Stuck
-from hal_sim.devices.gpio_side import SimButtonsWire, SimProgressiveWire
+from hal_sim.devices import GPIO_SIMULATORS
 
 log = logging.getLogger(__name__)
 
@@ -50,20 +51,16 @@ class Hardware:
                        if simulator_of(d) is not None}
         gpio = {name: d for name, d in drivers.items() if getattr(d, "factory", None)}
         self.factory = next((d.factory for d in gpio.values()), None)
-        self.progressive = self.buttons = None
-        prog = next((d for d in gpio.values() if "lockout_button" in d.inputs), None)
-        if prog is not None:
-            self.progressive = SimProgressiveWire(
-                self.factory, lockout_button=prog.inputs["lockout_button"].bcm,
-                lockout=prog.outputs["lockout"].bcm,
-                sensors={int(k.split("_")[1]): p.bcm for k, p in prog.inputs.items()
-                         if k.startswith("sensor_")},
-                lights={int(k.split("_")[1]): p.bcm for k, p in prog.outputs.items()
-                        if k.startswith("light_")})
-        buttons = next((d for d in gpio.values() if "no_more_bets" in d.inputs), None)
-        if buttons is not None:
-            self.buttons = SimButtonsWire(self.factory, **{k: p.bcm for k, p in
-                                                           buttons.inputs.items()})
+        # {kind: wire} over each GPIO driver, by the kind its class is registered as (its
+        # simulator's from_driver reads the driver's pins)
+        kinds = {d.driver: d.kind for d in registry.DEVICES}
+        self.wires = {}
+        for d in gpio.values():
+            kind = kinds.get("%s:%s" % (type(d).__module__, type(d).__name__))
+            if kind in GPIO_SIMULATORS and kind not in self.wires:
+                self.wires[kind] = GPIO_SIMULATORS[kind].from_driver(self.factory, d)
+        self.progressive = self.wires.get("progressive_system")
+        self.buttons = self.wires.get("buttons")
 
 
 class ThreadedAutoplay(Autoplay):
