@@ -56,6 +56,28 @@ class SimProgressiveWire:
     def locked(self):
         return self.factory.level(self.lockout)
 
+    # ---- its faults, as the console's `inject` and `repair` (hal_sim/practice.py) ask ----
+    BOUNCES = 3                  # how often an injected bounce makes a sensor chatter
+
+    def inject(self, kind):
+        """Fault `kind` (its registration's `faults`) now; returns what happened."""
+        if kind == "bounce":
+            seat = min(self.sensors)
+            self.bounce(seat, self.BOUNCES)
+            return "the sensor of seat %d now chatters %d times at each change" % (
+                seat, self.BOUNCES)
+        if kind == "past_post":
+            seat = max(self.sensors)
+            self.clear(seat)
+            self.place_wager(seat)
+            return "a chip placed on seat %d's sensor now" % seat
+        raise ValueError(kind)
+
+    def repair(self):
+        for seat in self.sensors:
+            self.bounce(seat, 0)
+        return "its sensors no longer chatter"
+
     def light(self, seat):
         return self.factory.level(self.lights[seat])
 
