@@ -115,7 +115,8 @@ try:
         driver.start(sent.append)
     practice = Hardware(drivers)
     practice.wires["chip_sensor"].press("no_more_bets")
-    print(any(e.source == "chip_sensor" for e in sent),"chip_sensor" in TYPES, type(hw.wires["chip_sensor"]).__name__,
+    print(any(e.source == "chip_sensor" for e in sent),
+          "chip_sensor" in TYPES, type(hw.wires["chip_sensor"]).__name__,
           hw.config()["chip_sensor"], bench_devices("blackjack")["chip_sensor"] ==
           hw.config()["chip_sensor"], type(practice.wires["chip_sensor"]).__name__,
           practice.wires["chip_sensor"].pins == hw.wires["chip_sensor"].pins,
