@@ -10,11 +10,12 @@ so this module imports nothing and the firmware never imports hal_sim. What deri
                                                 sim://NAME devices a bench configuration names
     controller.events.KINDS                     a device's own event kinds
     hal_sim.devices.SIMULATORS, TABLE_DEVICES   the simulated table's serial devices
+    hal_sim.devices.GPIO_SIMULATORS             the simulated table's GPIO wires and pins
     hal_sim.autoplay.DEVICE_KINDS               the faults `tablectl sim --fault` injects
     deploy/99-tablectl.rules                    the udev names (`tablectl udev-rules`)
 
-A new device: its driver in drivers/devices/, its simulator in hal_sim/devices/, one `Device`
-below; then `tablectl udev-rules > deploy/99-tablectl.rules`.
+A new device (serial or GPIO): its driver in drivers/devices/, its simulator in
+hal_sim/devices/, one `Device` below; then `tablectl udev-rules > deploy/99-tablectl.rules`.
 """
 
 from collections import namedtuple
@@ -29,7 +30,9 @@ kind          the configuration's `type` (and a device's default name)
 wire          "serial" (tablectl-serial over a pyserial URL) or "gpio" (pins of the factory)
 driver        "module:Class" of its driver (drivers/devices/)
 simulator     "module:Class" of its simulator (hal_sim/devices/), for a serial device: the
-              simulated table runs it on a pty and a bench configuration names it sim://SHORT
+              simulated table runs it on a pty and a bench configuration names it sim://SHORT;
+              for a GPIO device: its wire on the simulated pin factory, whose PINS the
+              simulated table configures it with (hal_sim/devices/gpio_side.py)
 short         the name the simulated table, sim:// and `--fault` know it by (default: kind)
 aliases       other `type` names the configuration takes for it
 keys          "module:NAME" of the configuration keys it takes beyond its driver's
@@ -63,12 +66,13 @@ DEVICES = (
            "hal_sim.devices.meter_display:SimMeterDisplay", faults=("stuck", "segment"),
            udev="meter_display", simulated_on="progressive"),
     Device("progressive_system", "gpio",
-           "drivers.devices.progressive_system:ProgressiveSystem", short="progressive",
+           "drivers.devices.progressive_system:ProgressiveSystem",
+           "hal_sim.devices.gpio_side:SimProgressiveWire", short="progressive",
            faults=("bounce", "past_post")),
     Device("buttons", "gpio", "drivers.devices.buttons:Buttons",
-           keys="drivers.devices.buttons:BUTTONS"),
+           "hal_sim.devices.gpio_side:SimButtonsWire", keys="drivers.devices.buttons:BUTTONS"),
     Device("tower_light", "gpio", "drivers.devices.tower_light:TowerLight",
-           keys="drivers.devices.tower_light:SAFE"),
+           "hal_sim.devices.gpio_side:SimTowerWire", keys="drivers.devices.tower_light:SAFE"),
 )
 
 
@@ -87,7 +91,7 @@ def types():
 
 def simulated():
     """The simulated serial devices by short name (what sim://NAME may name)."""
-    return tuple(short_name(d) for d in DEVICES if d.simulator)
+    return tuple(short_name(d) for d in DEVICES if d.simulator and d.wire == "serial")
 
 
 def event_kinds():

@@ -15,8 +15,7 @@ import argparse
 import os
 import sys
 
-from hal_sim.devices import BUTTON_PINS, PROGRESSIVE_DEVICES, PROGRESSIVE_PINS, TABLE_DEVICES, \
-    TOWER_PINS
+from hal_sim.devices import PROGRESSIVE_DEVICES, TABLE_DEVICES, gpio_config
 
 FOLDER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                       "deploy", "tables")
@@ -52,9 +51,7 @@ def bench_devices(game):
     dice = declaration(game).dice_per_roll            # 670a.12: three dice
     if dice is not None and "dice_reader" in devices:
         devices["dice_reader"]["dice"] = dice
-    devices["progressive_system"] = dict(PROGRESSIVE_PINS)
-    devices["buttons"] = dict(BUTTON_PINS)
-    devices["tower_light"] = dict(TOWER_PINS)
+    devices.update(gpio_config())
     return devices
 
 

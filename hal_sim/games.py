@@ -5,7 +5,9 @@ what only the simulation needs lives here, one entry a game: the wagers the simu
 key on the dealer panel, the seats that put a chip on the progressive sensor, how the players
 decide (strategies in hal_sim/autoplay_strategy.py), the simulated table's options, the deck.
 The autoplay and the simulation ask `sim_game(game)`, never a game's name
-(tests/test_game_declarations.py keeps it so).
+(tests/test_game_declarations.py keeps it so). Each game's declaration names its entry by
+its `simulator` field ("hal_sim.games:RAISE_IT_UP"); SIM_GAMES derives from the firmware's
+REGISTRY, so a game is registered by its one REGISTRY line.
 """
 
 from dataclasses import dataclass, field
@@ -112,22 +114,34 @@ def _poker_room(counting):
     return ({"options": {"shuffler": "counting"}}, True) if counting else ({}, False)
 
 
-SIM_GAMES = {
-    "double-attack-blackjack": SimGame(panel_wagers={"bet": 1000}, decide=_blackjack),
-    "blackjack": SimGame(panel_wagers={"blackjack": 1000}, decide=_blackjack),
-    "flop-poker": SimGame(panel_wagers={"ante": 500, "pot": 100},   # the Pot: the table minimum
-                          decide=_flop, table_options=_single_deck),
-    "props-and-hops": SimGame(panel_wagers={"field": 500, "any_seven": 100},
-                              demo_fault="dice_reader:no_roll"),
-    "raise-it-up-stud": SimGame(panel_wagers={"ante": 500, "blind": 500}, decide=_raise_it_up,
-                                sensor_seats=(1, 2), table_options=_single_deck,
-                                demo_linked=True),
-    "six-card-fortune-pai-gow": SimGame(panel_wagers={"six_card_fortune": 1000},
-                                        decide=_six_card, sensor_seats=(1, 3), joker=True),
-    # the poker room reads a "button" key as the dealer button's seat: "no more bets" is keyed
-    "poker": SimGame(panel_wagers={"stack": 20000}, decide=_poker, table_options=_poker_room,
-                     press_on_panel=True),
-}
+# ---- each game's entry, named by its declaration's `simulator` ("hal_sim.games:NAME") -----
+# A new game may equally keep its entry in a module of its own beside this one: the
+# declaration's dotted name is the registration, so this file needs no edit.
+
+DOUBLE_ATTACK = SimGame(panel_wagers={"bet": 1000}, decide=_blackjack)
+BLACKJACK = SimGame(panel_wagers={"blackjack": 1000}, decide=_blackjack)
+FLOP_POKER = SimGame(panel_wagers={"ante": 500, "pot": 100},   # the Pot: the table minimum
+                     decide=_flop, table_options=_single_deck)
+PROPS_AND_HOPS = SimGame(panel_wagers={"field": 500, "any_seven": 100},
+                         demo_fault="dice_reader:no_roll")
+RAISE_IT_UP = SimGame(panel_wagers={"ante": 500, "blind": 500}, decide=_raise_it_up,
+                      sensor_seats=(1, 2), table_options=_single_deck, demo_linked=True)
+SIX_CARD_FORTUNE = SimGame(panel_wagers={"six_card_fortune": 1000}, decide=_six_card,
+                           sensor_seats=(1, 3), joker=True)
+# the poker room reads a "button" key as the dealer button's seat: "no more bets" is keyed
+POKER = SimGame(panel_wagers={"stack": 20000}, decide=_poker, table_options=_poker_room,
+                press_on_panel=True)
+
+
+def _derived():
+    """{game: SimGame} from the firmware's one registry: each declaration names its entry by
+    a dotted string (the firmware never imports hal_sim), so a game registers once."""
+    from controller.games import all_declarations
+    from controller.games.declarations import load
+    return {d.game: load(d.simulator) for d in all_declarations() if d.simulator}
+
+
+SIM_GAMES = _derived()
 
 
 def sim_game(game):

@@ -24,15 +24,16 @@ import logging
 import threading
 import time
 
+from controller import device_registry as registry
 from controller.games.engine import LOCKED_OUT
 from hal_sim.autoplay import DEVICE_KINDS, LINE_KINDS, Autoplay, Stuck
-from hal_sim.devices.gpio_side import SimButtonsWire, SimProgressiveWire
+from hal_sim.devices import GPIO_SIMULATORS
 
 log = logging.getLogger(__name__)
 
 # DEVICE_KINDS names the progressive system "progressive" (its --fault name)
-GPIO_ALIASES = {"progressive_system": "progressive"}
-BOUNCES = 3                  # how often an injected bounce makes a sensor chatter
+# {kind: the name `--fault` and DEVICE_KINDS know it by}, from the registrations
+SHORT = {d.kind: registry.short_name(d) for d in registry.DEVICES}
 
 
 def simulator_of(driver):
@@ -50,20 +51,18 @@ class Hardware:
                        if simulator_of(d) is not None}
         gpio = {name: d for name, d in drivers.items() if getattr(d, "factory", None)}
         self.factory = next((d.factory for d in gpio.values()), None)
-        self.progressive = self.buttons = None
-        prog = next((d for d in gpio.values() if "lockout_button" in d.inputs), None)
-        if prog is not None:
-            self.progressive = SimProgressiveWire(
-                self.factory, lockout_button=prog.inputs["lockout_button"].bcm,
-                lockout=prog.outputs["lockout"].bcm,
-                sensors={int(k.split("_")[1]): p.bcm for k, p in prog.inputs.items()
-                         if k.startswith("sensor_")},
-                lights={int(k.split("_")[1]): p.bcm for k, p in prog.outputs.items()
-                        if k.startswith("light_")})
-        buttons = next((d for d in gpio.values() if "no_more_bets" in d.inputs), None)
-        if buttons is not None:
-            self.buttons = SimButtonsWire(self.factory, **{k: p.bcm for k, p in
-                                                           buttons.inputs.items()})
+        # {kind: wire} over each GPIO driver, by the kind its class is registered as (its
+        # simulator's from_driver reads the driver's pins)
+        kinds = {d.driver: d.kind for d in registry.DEVICES}
+        self.wires, self.named, self.kinds = {}, {}, {}      # by kind; by the driver's name
+        for name, d in gpio.items():
+            kind = kinds.get("%s:%s" % (type(d).__module__, type(d).__name__))
+            self.kinds[name] = kind
+            if kind in GPIO_SIMULATORS and kind not in self.wires:
+                self.wires[kind] = GPIO_SIMULATORS[kind].from_driver(self.factory, d)
+                self.named[name] = self.wires[kind]
+        self.progressive = self.wires.get("progressive_system")
+        self.buttons = self.wires.get("buttons")
 
 
 class ThreadedAutoplay(Autoplay):
@@ -102,7 +101,8 @@ class Practice:
 
     def kinds(self, name):
         """The fault kinds device `name` takes: its own, then the line's (a serial device)."""
-        own = DEVICE_KINDS.get(GPIO_ALIASES.get(name, name), ())
+        kind = self.hw.kinds.get(name, name)
+        own = DEVICE_KINDS.get(SHORT.get(kind, kind), ())
         return tuple(own) + (tuple(LINE_KINDS) if name in self.hw.serial else ())
 
     def inject(self, name, kind):
@@ -119,17 +119,9 @@ class Practice:
             sim.fault(kind)
             return "%s reported a fault: %s; its self-test fails until `repair %s`" % (
                 name, kind, name)
-        if kind == "bounce":
-            wire = self.hw.progressive
-            seat = min(wire.sensors)
-            self.hw.factory.inject_bounce(wire.sensors[seat], BOUNCES)
-            return "the sensor of seat %d now chatters %d times at each change" % (seat, BOUNCES)
-        if kind == "past_post":
-            wire = self.hw.progressive
-            seat = max(wire.sensors)
-            wire.clear(seat)
-            wire.place_wager(seat)
-            return "a chip placed on seat %d's sensor now" % seat
+        wire = self.hw.named.get(name)
+        if wire is not None and hasattr(wire, "inject"):    # a GPIO device's wire injects it
+            return wire.inject(kind)
         raise ValueError(kind)
 
     def repair(self, name):
@@ -141,10 +133,9 @@ class Practice:
             if hasattr(sim, "delta"):
                 sim.delta = 0
             return "%s repaired: it passes its self-test now" % name
-        if GPIO_ALIASES.get(name) == "progressive" and self.hw.progressive is not None:
-            for bcm in self.hw.progressive.sensors.values():
-                self.hw.factory.inject_bounce(bcm, 0)
-            return "%s repaired: its sensors no longer chatter" % name
+        wire = self.hw.named.get(name)
+        if wire is not None and hasattr(wire, "repair"):
+            return "%s repaired: %s" % (name, wire.repair())
         return "%s has nothing to repair" % name
 
     # ---- autoplay -----------------------------------------------------------------------

@@ -122,8 +122,12 @@ class SimulatedDevices:
         dice = declaration(self.game).dice_per_roll
         if dice is not None:
             dev_cfg["dice_reader"]["dice"] = dice
-        dev_cfg["progressive_system"]["debounce_ms"] = 1
-        dev_cfg["buttons"]["debounce_ms"] = 1
+        from drivers.devices import TYPES
+        from hal_sim.devices import GPIO_SIMULATORS
+        for kind in GPIO_SIMULATORS:         # every debounced GPIO device of the registry
+            if kind in dev_cfg and "debounce_ms" in configuration.device_keys(
+                    kind, TYPES[kind], False):
+                dev_cfg[kind]["debounce_ms"] = 1
         self.config = dev_cfg                # the console's `show config`: these devices too
         return dev_cfg
 

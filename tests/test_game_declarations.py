@@ -138,6 +138,59 @@ def test_every_game_has_one_declaration_and_one_simulated_play():
         assert SIM_GAMES[game].panel_wagers
 
 
+# A throwaway game's declaration and its simulator's entry, outside the tree: the subprocess
+# below adds ONE line (its argument) to controller/games/__init__.py's REGISTRY, nothing else.
+TOY_DECLARATION = """
+from controller.games.declarations import Declaration
+DECLARES = Declaration(game="toy-game", model="controller.games.poker_room:PokerRoom",
+                       modules=("toy_game*",), simulator="toy_game_sim:SIM")
+"""
+TOY_SIM = """
+from hal_sim.games import SimGame
+SIM = SimGame(panel_wagers={"ante": 100}, demo_fault="dice_reader:no_roll")
+"""
+TOY_RUN = """
+import importlib.util, sys
+spec = importlib.util.find_spec("controller.games")
+source = open(spec.origin).read()
+registry = "REGISTRY = (\\n"
+assert source.count(registry) == 1
+games = importlib.util.module_from_spec(spec)
+sys.modules["controller.games"] = games
+exec(compile(source.replace(registry, registry + sys.argv[1]), spec.origin, "exec"),
+     games.__dict__)
+import controller.lab.floor_demo as demo, controller.lab.sim as sim, hal_sim.simulation as hs
+from controller.lab.par import registry as par
+from hal_sim.games import SIM_GAMES, sim_game
+print(games.GAMES["toy-game"], games.DECLARATIONS["toy-game"],
+      games.declaration("toy-game").game, SIM_GAMES["toy-game"].panel_wagers,
+      sim_game("toy-game").demo_fault, hs.game_config("toy-game", []),
+      *("toy-game" in g for g in (games.ALL_GAMES, sim.PLAYABLE, hs.PLAYABLE, par.GAMES,
+                                  demo.demo_games(), [d.game for d in games.all_declarations()])))
+"""
+
+
+def test_a_new_game_is_one_registry_line(tmp_path):
+    """Issue 32: a game registers once. With its declaration (naming its simulator's entry by
+    a dotted string) and that entry beside it, one line added to REGISTRY puts it in every
+    list derived from the games: the firmware's, the simulator's (SIM_GAMES, `sim_game`), the
+    command line's, par's and the floor demo's. Without the line it is in none (the check
+    can fail)."""
+    import subprocess
+    (tmp_path / "toy_game.py").write_text(TOY_DECLARATION)
+    (tmp_path / "toy_game_sim.py").write_text(TOY_SIM)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), ROOT]))
+    r = subprocess.run([sys.executable, "-c", TOY_RUN, '    "toy_game",\n'], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == [
+        "controller.games.poker_room:PokerRoom", "toy_game", "toy-game", "{'ante':", "100}",
+        "dice_reader:no_roll", "({},", "False)"] + ["True"] * 6
+    r = subprocess.run([sys.executable, "-c", TOY_RUN, ""], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0 and "KeyError: 'toy-game'" in r.stderr, r.stderr
+
+
 # Where each dotted name a declaration holds must point: what a table loads (its model, its
 # scenario answers, how a jackpot is shared) in the firmware, which a table without the wings
 # has; what only the lab loads (par, readings, strategy, a link's par) in the lab. The import
@@ -148,6 +201,8 @@ def test_every_game_has_one_declaration_and_one_simulated_play():
 FIRMWARE_FIELDS = ("model", "scenario", "jackpot_shares", "house_take", "link_hits",
                    "link_paytable")
 LAB_FIELDS = ("par_sheets", "readings", "strategy", "linked_par")
+# what only the simulator loads (how the simulated players play the game): in hal_sim
+SIM_FIELDS = ("simulator",)
 # the Declaration's fields that name no code (a new field that does is classified above)
 NOT_NAMES = ("game", "modules", "intervals", "no_more_bets_section", "count_handed_as",
              "secret", "secure_rng", "reader_inspection", "dice_per_roll", "par_configured",
@@ -158,7 +213,7 @@ WINGS = ("controller.lab", "controller.floor", "hal_sim")
 def targets(d):
     """[(field, "module" or "module:name")] of the dotted names declaration `d` holds."""
     out = []
-    for field in FIRMWARE_FIELDS + LAB_FIELDS:
+    for field in FIRMWARE_FIELDS + LAB_FIELDS + SIM_FIELDS:
         value = getattr(d, field, None)
         if value is None:
             continue
@@ -187,6 +242,8 @@ def misplaced(d, modules=None):
                             module.startswith("controller.") else module.split(".")[0]))
         if field in LAB_FIELDS and not module.startswith("controller.lab."):
             wrong.append("%s.%s = %r: the lab's, not in controller.lab" % (d.game, field, value))
+        if field in SIM_FIELDS and not module.startswith("hal_sim."):
+            wrong.append("%s.%s = %r: the simulator's, not in hal_sim" % (d.game, field, value))
         try:
             target = importlib.import_module(module)
             if name:
@@ -211,9 +268,10 @@ def test_every_dotted_name_a_declaration_holds_resolves_in_its_wing():
 
     from controller.games.declarations import Declaration
     fields = {f.name for f in dataclasses.fields(Declaration)} - set(NOT_NAMES)
-    unclassified = fields - set(FIRMWARE_FIELDS + LAB_FIELDS)
+    unclassified = fields - set(FIRMWARE_FIELDS + LAB_FIELDS + SIM_FIELDS)
     assert not unclassified, "a Declaration field naming code: is it loaded by a table " \
-        "(FIRMWARE_FIELDS) or by the lab (LAB_FIELDS)? %s" % sorted(unclassified)
+        "(FIRMWARE_FIELDS), by the lab (LAB_FIELDS) or by the simulator (SIM_FIELDS)? %s" \
+        % sorted(unclassified)
 
 
 def test_the_check_of_the_declarations_names_can_fail():
@@ -222,7 +280,8 @@ def test_the_check_of_the_declarations_names_can_fail():
         declaration("raise-it-up-stud"), scenario="controller.lab.scenario:ScenarioError",
         par_sheets="controller.games.single_deck.raise_it_up",
         readings="controller.lab.par.raise_it_up_readings:NO_SUCH",
-        modules=declaration("raise-it-up-stud").modules + ("controller.games.gone*",))
+        modules=declaration("raise-it-up-stud").modules + ("controller.games.gone*",),
+        simulator="controller.lab.floor_demo:LINKED_GAME")
     assert misplaced(d) == [
         "raise-it-up-stud.scenario = 'controller.lab.scenario:ScenarioError': a table loads "
         "it, and a table has no lab",
@@ -231,6 +290,8 @@ def test_the_check_of_the_declarations_names_can_fail():
         "raise-it-up-stud.readings = 'controller.lab.par.raise_it_up_readings:NO_SUCH' does "
         "not resolve: module 'controller.lab.par.raise_it_up_readings' has no attribute "
         "'NO_SUCH'",
+        "raise-it-up-stud.simulator = 'controller.lab.floor_demo:LINKED_GAME': the "
+        "simulator's, not in hal_sim",
         "raise-it-up-stud.modules: 'controller.games.gone*' matches no module"]
 
 

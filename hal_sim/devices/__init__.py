@@ -14,25 +14,31 @@ their own slave ports), then the table.
 import time
 
 from controller import device_registry as registry
-from hal_sim.devices.gpio_side import SimButtonsWire, SimProgressiveWire
 from hal_sim.gpio import SimFactory
 
 # {short name: simulator class} of the serial devices, derived from each kind's one
 # registration (controller/device_registry.py), which names its simulator
-SIMULATORS = {registry.short_name(d): registry.resolve(d.simulator)
-              for d in registry.DEVICES if d.simulator}
+_SERIAL = [d for d in registry.DEVICES if d.simulator and d.wire == "serial"]
+SIMULATORS = {registry.short_name(d): registry.resolve(d.simulator) for d in _SERIAL}
 # Every table's serial devices; a table with a progressive adds the meter display.
-TABLE_DEVICES = tuple(registry.short_name(d) for d in registry.DEVICES
-                      if d.simulator and d.simulated_on == "every")
-PROGRESSIVE_DEVICES = tuple(registry.short_name(d) for d in registry.DEVICES
-                            if d.simulator and d.simulated_on == "progressive")
+TABLE_DEVICES = tuple(registry.short_name(d) for d in _SERIAL if d.simulated_on == "every")
+PROGRESSIVE_DEVICES = tuple(registry.short_name(d) for d in _SERIAL
+                            if d.simulated_on == "progressive")
+# {kind: wire class} of the GPIO devices, from the same registrations: the simulated table
+# wires each on its pin factory at the class's PINS (hal_sim/devices/gpio_side.py)
+GPIO_SIMULATORS = {d.kind: registry.resolve(d.simulator) for d in registry.DEVICES
+                   if d.simulator and d.wire == "gpio"}
 
-# BCM pins of the simulated table (any free lines do on a real one).
-PROGRESSIVE_PINS = {"sensors": {1: 5, 2: 6, 3: 12, 4: 13, 5: 16, 6: 19},
-                    "lights": {1: 20, 2: 21, 3: 22, 4: 23, 5: 24, 6: 25},
-                    "lockout_button": 17, "lockout": 26, "jackpot_light": 27}
-BUTTON_PINS = {"no_more_bets": 4, "round_complete": 18, "floor_call": 14}
-TOWER_PINS = {"red": 7, "amber": 8, "green": 9, "buzzer": 10}
+
+def gpio_config():
+    """{kind: pins} of every simulated GPIO device: the simulated table's configuration."""
+    return {kind: dict(cls.PINS) for kind, cls in GPIO_SIMULATORS.items()}
+
+
+# BCM pins of the simulated table (the tests' and the bench's names for them)
+PROGRESSIVE_PINS = GPIO_SIMULATORS["progressive_system"].PINS
+BUTTON_PINS = GPIO_SIMULATORS["buttons"].PINS
+TOWER_PINS = GPIO_SIMULATORS["tower_light"].PINS
 
 
 class SimHardware:
@@ -46,8 +52,11 @@ class SimHardware:
         self.serial = {name: SIMULATORS[name](clock=clock) for name in devices}
         self.gpio = gpio
         self.factory = SimFactory(clock=gpio_clock or clock) if gpio else None
-        self.progressive = SimProgressiveWire(self.factory, **PROGRESSIVE_PINS) if gpio else None
-        self.buttons = SimButtonsWire(self.factory, **BUTTON_PINS) if gpio else None
+        # {kind: wire}; the autoplay drives two of them by name (`progressive`, `buttons`)
+        self.wires = {kind: cls(self.factory, **cls.PINS)
+                      for kind, cls in GPIO_SIMULATORS.items()} if gpio else {}
+        self.progressive = self.wires.get("progressive_system")
+        self.buttons = self.wires.get("buttons")
 
     @property
     def paths(self):
@@ -68,8 +77,7 @@ class SimHardware:
         """The table configuration drivers.devices.build_devices() takes."""
         config = {name: {"url": path} for name, path in self.paths.items()}
         if self.gpio:
-            config.update(progressive_system=dict(PROGRESSIVE_PINS), buttons=dict(BUTTON_PINS),
-                          tower_light=dict(TOWER_PINS))
+            config.update(gpio_config())
         return config
 
     def stop(self):

@@ -19,8 +19,11 @@ def test_every_registration_resolves_in_its_wing():
         assert d.wire in ("serial", "gpio"), d
         assert d.driver.startswith("drivers.devices.") and device_registry.resolve(d.driver)
         if d.simulator:
-            assert d.wire == "serial" and d.simulator.startswith("hal_sim.devices.")
-            assert device_registry.resolve(d.simulator).__name__.startswith("Sim")
+            assert d.simulator.startswith("hal_sim.devices.")
+            sim = device_registry.resolve(d.simulator)
+            assert sim.__name__.startswith("Sim")
+            if d.wire == "gpio":        # the simulated table's pins, a wire over a driver's
+                assert sim.PINS and callable(sim.from_driver), d.simulator
         assert d.simulated_on in (None, "every", "progressive")
         if d.keys:
             assert set(device_registry.resolve(d.keys)), d.keys
@@ -76,3 +79,68 @@ def test_a_new_device_kind_is_one_registration():
     assert r.returncode == 0, r.stderr
     assert r.stdout.split("\n")[0] == ("True True True chip_tray ('jammed',) True True "
                                        "('chip_tray', 'jammed', 1.0) junk True")
+
+
+# A throwaway GPIO kind outside the tree: its driver and its simulated wire, two modules (as
+# drivers/devices/ and hal_sim/devices/ would hold them).
+GPIO_KIND_DRIVER = """
+from drivers.devices.buttons import Buttons
+
+
+class ChipSensor(Buttons):
+    pass
+"""
+GPIO_KIND_WIRE = """
+from hal_sim.devices.gpio_side import SimButtonsWire
+
+
+class SimChipWire(SimButtonsWire):
+    PINS = {"no_more_bets": 2, "round_complete": 3, "floor_call": 11}
+"""
+NEW_GPIO_KIND = """
+import sys
+from controller import device_registry as r
+if sys.argv[1] == "register":
+    r.DEVICES += (r.Device("chip_sensor", "gpio", "chip_sensor:ChipSensor",
+                           "sim_chip_sensor:SimChipWire", keys="drivers.devices.buttons:BUTTONS"),)
+from drivers.devices import TYPES, build_devices
+from hal_sim.bench import bench_devices
+from hal_sim.devices import SimHardware
+from hal_sim.practice import Hardware
+hw = SimHardware(devices=())
+try:
+    drivers = build_devices(hw.config(), hw.factory)
+    sent = []
+    for driver in drivers.values():
+        driver.start(sent.append)
+    practice = Hardware(drivers)
+    practice.wires["chip_sensor"].press("no_more_bets")
+    print(any(e.source == "chip_sensor" for e in sent),
+          "chip_sensor" in TYPES, type(hw.wires["chip_sensor"]).__name__,
+          hw.config()["chip_sensor"], bench_devices("blackjack")["chip_sensor"] ==
+          hw.config()["chip_sensor"], type(practice.wires["chip_sensor"]).__name__,
+          practice.wires["chip_sensor"].pins == hw.wires["chip_sensor"].pins,
+          type(practice.progressive).__name__, type(practice.buttons).__name__)
+finally:
+    hw.stop()
+"""
+
+
+def test_a_new_gpio_device_kind_is_one_registration(tmp_path):
+    """A GPIO kind's simulated wire is named by its registration, as a serial simulator is:
+    the registration alone puts the wire on the simulated table at its PINS, in the table's
+    and the bench's configuration, and over the running driver in the console's practice
+    (a finger on its wire reaches its driver).
+    Unregistered, it is in none of them (the check can fail)."""
+    (tmp_path / "chip_sensor.py").write_text(GPIO_KIND_DRIVER)
+    (tmp_path / "sim_chip_sensor.py").write_text(GPIO_KIND_WIRE)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), ROOT]))
+    r = subprocess.run([sys.executable, "-c", NEW_GPIO_KIND, "register"], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == ("True True SimChipWire {'no_more_bets': 2, 'round_complete': 3, "
+                                "'floor_call': 11} True SimChipWire True SimProgressiveWire "
+                                "SimButtonsWire")
+    r = subprocess.run([sys.executable, "-c", NEW_GPIO_KIND, "no"], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0 and "KeyError: 'chip_sensor'" in r.stderr, r.stderr

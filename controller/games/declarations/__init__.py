@@ -86,6 +86,10 @@ class Declaration:
     # hand"), which `tablectl journal show` cites: each game its own chapter's.
     fault_section: str = None
     reconstruction: str = None
+    # "module:NAME" of the simulator's entry for the game (hal_sim/games.py's SimGame: the
+    # simulated players' wagers and decisions, the floor demo's fault): a string, so that the
+    # firmware never imports hal_sim, and the one place the game registers with the simulator
+    simulator: str = None
 
 
 def load(target):

@@ -35,4 +35,5 @@ DECLARES = Declaration(
                 "controller.rules.blackjack_side_payouts:hit_and_run_meter_share"),
                ("straight_jack_progressive",
                 "controller.rules.blackjack_side_payouts:straight_jack_meter_share")),
+    simulator="hal_sim.games:BLACKJACK",  # the simulated players (the lab's: hal_sim)
 )

@@ -25,4 +25,5 @@ DECLARES = Declaration(
     scenario="controller.games.blackjack.family_scenario:FamilyScenario",
     reconstruction="581.7(q)",      # the discard rack permits reconstruction of each hand
     fault_section="581.13",      # its irregularities, device malfunctions among them
+    simulator="hal_sim.games:DOUBLE_ATTACK",  # the simulated players (the lab's: hal_sim)
 )

@@ -25,4 +25,5 @@ DECLARES = Declaration(
     scenario="controller.games.single_deck.flop_poker_scenario:FlopPokerScenario",
     reconstruction="583.11(f)",      # the discard rack permits reconstruction of each hand
     fault_section="583.13",      # its irregularities, device malfunctions among them
+    simulator="hal_sim.games:FLOP_POKER",  # the simulated players (the lab's: hal_sim)
 )

@@ -13,4 +13,5 @@ DECLARES = Declaration(
     scenario="controller.games.poker_scenario:PokerScenario",
     house_take="controller.games.poker_pot_award:round_money",
     fault_section="637a(e)(4)(ii)",      # the automated card shuffling device it may use
+    simulator="hal_sim.games:POKER",  # the simulated players (the lab's: hal_sim)
 )

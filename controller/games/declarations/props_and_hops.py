@@ -20,4 +20,5 @@ DECLARES = Declaration(
     par_sheets="controller.lab.par.props_and_hops",
     scenario="controller.games.props_and_hops_scenario:PropsAndHopsScenario",
     fault_section="585.3(b)",      # the approved dice shaker and its reader
+    simulator="hal_sim.games:PROPS_AND_HOPS",  # the simulated players (the lab's: hal_sim)
 )

@@ -30,4 +30,5 @@ DECLARES = Declaration(
     reconstruction="669a.11(j)",      # the discard rack permits reconstruction of each hand
     fault_section="669a.13",      # its irregularities, device malfunctions among them
     link_hits=(("progressive", "controller.rules.raise_it_up:progressive_meter_share"),),
+    simulator="hal_sim.games:RAISE_IT_UP",  # the simulated players (the lab's: hal_sim)
 )

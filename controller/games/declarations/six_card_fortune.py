@@ -41,4 +41,5 @@ DECLARES = Declaration(
     reconstruction="670a.11(j)",      # the discard rack permits reconstruction of each hand
     fault_section="670a.13",      # its irregularities, device malfunctions among them
     link_hits=(("progressive", "controller.rules.paigow:progressive_meter_share"),),
+    simulator="hal_sim.games:SIX_CARD_FORTUNE",  # the simulated players (the lab's: hal_sim)
 )
