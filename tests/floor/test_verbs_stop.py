@@ -50,11 +50,17 @@ def test_the_floor_service_and_the_link_controller_stop_on_sighup_and_sigterm(fl
                        "127.0.0.1:0")
     link = tablectl("floor", "link", "run", "L1", "--nats", floor.url, "--password-file", pw,
                     "--table-keys", floor.table_keys_file())      # issue 31: the tables' keys
-    started(service, "floor page: ")
-    started(link, "link L1: controller starting")
-    for proc in (link, service):
-        code, out, err = stop_with(proc, sig)
-        assert code == 0 and "Traceback" not in err and "rror" not in err, err
+    try:
+        started(service, "floor page: ")
+        started(link, "link L1: controller starting")
+        for proc in (link, service):
+            code, out, err = stop_with(proc, sig)
+            assert code == 0 and "Traceback" not in err and "rror" not in err, err
+    finally:                # a failure above leaves no process behind (seen: orphans at PID 1)
+        for proc in (link, service):
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
 
 
 @pytest.mark.parametrize("sig", [signal.SIGHUP, signal.SIGTERM])
@@ -62,14 +68,21 @@ def test_sim_and_top_stop_on_sighup_and_sigterm_with_their_summary(tmp_path, sig
     journal = str(tmp_path / "t.journal")
     sim = tablectl("sim", "--game", "flop-poker", "--rounds", "100000", "--seed", "1",
                    "--pause", "0.05", "--journal", journal, "--json")
-    started(sim, "console: ", stream="stderr")
-    top = tablectl("top", "--journal", journal, "--interval", "0.2")
-    started(top, "")                            # its first screen
-    code, out, err = stop_with(top, sig)
-    assert code == 0 and err == "", err
-    code, out, err = stop_with(sim, sig)
-    assert code == 0 and "Traceback" not in err, err
-    assert '"stopped_by": "interrupt"' in out   # its own stop: the summary is printed
+    top = None
+    try:
+        started(sim, "console: ", stream="stderr")
+        top = tablectl("top", "--journal", journal, "--interval", "0.2")
+        started(top, "")                            # its first screen
+        code, out, err = stop_with(top, sig)
+        assert code == 0 and err == "", err
+        code, out, err = stop_with(sim, sig)
+        assert code == 0 and "Traceback" not in err, err
+        assert '"stopped_by": "interrupt"' in out   # its own stop: the summary is printed
+    finally:                # a failure above leaves no process behind
+        for proc in (top, sim):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.communicate()
 
 
 def test_run_stops_on_sighup(tmp_path, sim_table):   # noqa: F811 - the fixture
