@@ -23,6 +23,21 @@ async def pause(stop, seconds):
         pass
 
 
+async def connection_or_stop(get, stop, url, timeout=3):
+    """The connection `get()` gives (the table's one shared connection), waited on `timeout`
+    seconds at most and no longer than `stop` stays clear: a client can wait on a server that
+    refuses, and the caller's loop must see a stop. ConnectionError naming `url` when none came."""
+    connecting = asyncio.ensure_future(get())
+    stopping = asyncio.ensure_future(stop.wait())
+    await asyncio.wait([connecting, stopping], timeout=timeout,
+                       return_when=asyncio.FIRST_COMPLETED)
+    stopping.cancel()
+    if not connecting.done():
+        connecting.cancel()
+        raise ConnectionError("no answer from %s" % url)
+    return connecting.result()
+
+
 async def close_quietly(nc, timeout=2):
     """Close a NATS connection that may be dead already (a link being given up)."""
     if nc is None:

@@ -45,7 +45,7 @@ import logging
 import threading
 import time
 
-from controller.wire.aio import pause
+from controller.wire.aio import connection_or_stop, pause
 from controller.wire import links as L
 from controller.wire import signing
 from controller.wire import subjects as S
@@ -241,15 +241,7 @@ class LinkClient:
         while not self._stop.is_set():
             nc = None
             try:
-                connecting = asyncio.ensure_future(self._shared.get())
-                stopping = asyncio.ensure_future(self._stop.wait())
-                await asyncio.wait([connecting, stopping], timeout=3,
-                                   return_when=asyncio.FIRST_COMPLETED)
-                stopping.cancel()
-                if not connecting.done():
-                    connecting.cancel()
-                    raise ConnectionError("no answer from %s" % self.url)
-                nc = connecting.result()
+                nc = await connection_or_stop(self._shared.get, self._stop, self.url)
                 await self._session(nc)
             except asyncio.CancelledError:
                 raise

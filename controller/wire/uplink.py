@@ -40,7 +40,7 @@ import logging
 import threading
 import time
 
-from controller.wire.aio import pause
+from controller.wire.aio import connection_or_stop, pause
 from controller.wire import subjects as S
 from controller.wire.connection import join, leave
 from controller.wire.outbox import Outbox, releasable
@@ -170,17 +170,8 @@ class Uplink:
             nc = None
             connected, attempt_at = False, time.monotonic()
             try:
-                # bounded: the client can wait on a server that refuses, and the loop must
-                # see a stop and note what waits meanwhile
-                connecting = asyncio.ensure_future(self._shared.get())
-                stopping = asyncio.ensure_future(self._stop.wait())
-                await asyncio.wait([connecting, stopping], timeout=3,
-                                   return_when=asyncio.FIRST_COMPLETED)
-                stopping.cancel()
-                if not connecting.done():
-                    connecting.cancel()
-                    raise ConnectionError("no answer from %s" % self.url)
-                nc = connecting.result()
+                # bounded: the loop must see a stop and note what waits meanwhile
+                nc = await connection_or_stop(self._shared.get, self._stop, self.url)
                 js = nc.jetstream(timeout=2)
                 await self._resync(js)
                 connected = True
