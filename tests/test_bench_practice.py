@@ -3,12 +3,12 @@ console in an 80x24 tmux pane through socat, a technician injects a fault, finds
 failing its self-test, repairs it, and clears the lock-out; the autoplay plays rounds
 meanwhile; on real devices, or for a lower role, the bench commands are refused."""
 import re
-import time
 
 import pytest
 
 from controller.console import auth
 from hal_sim import bench
+from tests.waiting import wait_for
 from tests.console.support import FAST, PINS, Rig, said
 from tests.console.test_serial_terminal import Pane, fixture_of
 from tests.console.test_top import SOCAT, tmux  # noqa: F401 - fixture
@@ -37,14 +37,12 @@ class BenchRun(Pane):
         is in what followed it."""
         before = self.joined().count(self.prompt + " " + line)
         self.t.keys(line, "Enter")
-        end = time.monotonic() + timeout
-        while True:
-            text = self.joined()
-            tail = text.split(self.prompt + " " + line)
-            if len(tail) > before + 1 and until in tail[-1]:
-                return tail[-1]
-            assert time.monotonic() < end, "no %r after %r:\n%s" % (until, line, text)
-            time.sleep(0.05)
+
+        def answered():
+            tail = self.joined().split(self.prompt + " " + line)
+            return len(tail) > before + 1 and until in tail[-1] and tail[-1]
+        return wait_for(answered, timeout, what=lambda: "%r after %r:\n%s"
+                        % (until, line, self.joined()))
 
     def close(self):
         self.proc.terminate()
@@ -83,14 +81,11 @@ def test_the_autoplay_plays_rounds_on_the_bench_until_switched_off(bench_run):
     b = bench_run()
     b.login()
     b.run("autoplay on", "autoplay on")
-    end = time.monotonic() + 60
-    while True:
-        out = b.run("status", "floor link")
-        m = re.search(r"round\s+(\d+)", out)
-        if m and int(m.group(1)) >= 2:
-            break
-        assert time.monotonic() < end, out
-        time.sleep(0.5)
+
+    def rounds_played():
+        m = re.search(r"round\s+(\d+)", b.run("status", "floor link"))
+        return m and int(m.group(1)) >= 2
+    wait_for(rounds_played, 60, step=0.5, what="two rounds autoplayed")
     assert "autoplay off after" in b.run("autoplay off", "autoplay off", timeout=40)
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from controller.console import start_console
 from controller.lab.sim import Simulation
+from tests.waiting import wait_for
 from tests.console.support import FAST, PINS, pin_store
 from tests.console.test_top import SOCAT, tmux  # noqa: F401 - fixture
 
@@ -44,21 +45,16 @@ class Pane:
         console wrote it."""
         return self.t._tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "t")
 
-    def until(self, pred, timeout=10.0):
-        end = time.monotonic() + timeout
-        while not pred():
-            assert time.monotonic() < end, "timed out; the screen:\n%s" % self.t.screen()
-            time.sleep(0.05)
+    def until(self, pred, timeout=30.0):
+        wait_for(pred, timeout, what=lambda: "it; the screen:\n%s" % self.t.screen())
 
     def last_line(self):
         return self.t.screen().rstrip("\n").splitlines()[-1]
 
-    def wait_last(self, text, timeout=10.0):
-        end = time.monotonic() + timeout
-        while self.last_line().rstrip() != text:
-            assert time.monotonic() < end, "last line %r, not %r:\n%s" % (
-                self.last_line(), text, self.t.screen())
-            time.sleep(0.05)
+    def wait_last(self, text, timeout=30.0):
+        wait_for(lambda: self.last_line().rstrip() == text, timeout,
+                 what=lambda: "the last line %r, not %r:\n%s" % (text, self.last_line(),
+                                                                  self.t.screen()))
 
     def narrow(self):
         lines = self.joined().splitlines()
@@ -229,10 +225,9 @@ def test_one_name_per_device_the_configured_one_and_its_kind_taken_too(tmp_path)
         from controller.console.commands import Commands
         commands = Commands(sim.ctl, sim.drivers)
         sim.sim.serial["shoe"].jam()
-        end = time.monotonic() + 10
-        while sim.ctl.model.state != "locked_out":
-            sim.ctl.run_once(wait_s=0.1)
-            assert time.monotonic() < end
+        wait_for(lambda: (sim.ctl.run_once(wait_s=0.1),
+                          sim.ctl.model.state == "locked_out")[1], step=0,
+                 what="the shoe's lock-out")
         lockouts = commands.run("technician", "lockouts")
         assert re.search(r"IN FORCE  %s  device shoe\n" % ISO, lockouts), lockouts
         assert "once shoe passes its self-test" in lockouts

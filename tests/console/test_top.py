@@ -15,6 +15,7 @@ from controller.console.view import dollars
 from controller.games.events import Event
 from controller.lab.sim import Simulation
 from controller.top import JournalFollower
+from tests.waiting import wait_for
 from tests.console.support import FAST, PINS, pin_store
 
 TMUX = shutil.which("tmux")
@@ -168,10 +169,9 @@ def test_top_and_watch_show_the_same_devices_on_a_healthy_table_and_after_a_faul
         assert {s for _, s, _ in top.info()["devices"]} == {"ready"}
         assert len(top.info()["devices"]) == len(sim.drivers) > 5
         sim.sim.serial["shoe"].jam()
-        end = time.monotonic() + 10
-        while sim.ctl.model.state != "locked_out":
-            sim.ctl.run_once(wait_s=0.1)
-            assert time.monotonic() < end
+        wait_for(lambda: (sim.ctl.run_once(wait_s=0.1),
+                          sim.ctl.model.state == "locked_out")[1], step=0,
+                 what="the shoe's lock-out")
         sim.ctl.commit_pending()              # the lock-out's record on the disk, as a shutdown
         top.read()
         shown_top = dict((n, (s, f)) for n, s, f in top.info()["devices"])["shoe"]

@@ -15,6 +15,7 @@ import pytest
 from controller.wire import subjects as S
 from controller.lab.natsserver import NatsServer, users_block
 from controller.journal.formats import open_journal
+from tests import waiting
 
 TABLES = ("T1", "T2", "T3", "T4")
 FLOOR_PW = "floor-secret"
@@ -166,13 +167,8 @@ def assert_exactly_once(url, table, journal):
 
 
 def wait_for(pred, timeout=20.0, step=0.05, what="condition"):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        v = pred()
-        if v:
-            return v
-        time.sleep(step)
-    raise AssertionError("timed out waiting for %s" % what)
+    """tests/waiting.py's, at the floor tests' bound."""
+    return waiting.wait_for(pred, timeout, step, what)
 
 
 class Floor:
