@@ -335,8 +335,9 @@ def _split_shoe(pair):
 @pytest.mark.reg("581.10(a)", "581.11", "633a.7(m)", "633a.7(k)")
 @pytest.mark.parametrize("game, up, pair", SPLIT_CASES)
 def test_each_split_round_equals_a_deal_out_in_table_order(game, up, pair):
-    """SplitRound walks the split hands card by card with the dealer from what they left: it
-    equals the deal-out in exact fractions, resplits to four hands included."""
+    """SplitRound walks the split hands card by card with the dealer from what they left,
+    SplitHands prices them hand by hand (what the sheet uses): each equals the deal-out in
+    exact fractions, resplits included."""
     shoe = _split_shoe(pair)
     rules = _split_rules(game)
     rules.shoe = lambda: list(shoe)
@@ -348,6 +349,51 @@ def test_each_split_round_equals_a_deal_out_in_table_order(game, up, pair):
     counts = s._without(s._without(shoe, up), pair, pair)
     got = X.SplitRound(rules, chart_up, X.DealerPricer(up, rules)).value(pair, counts)
     assert got == pytest.approx(float(want), abs=1e-12)
+    by_hands = X.SplitHands(rules, chart_up, X.DealerPricer(up, rules)).value(pair, counts)
+    assert by_hands == pytest.approx(float(want), abs=1e-12)
+
+
+@pytest.mark.reg("581.11", "633a.7(k)")
+@pytest.mark.parametrize("game, up, pair", [("double-attack-blackjack", 7, 8),
+                                            ("blackjack", 6, 2),
+                                            ("double-attack-blackjack/alternatives", 5, 3)])
+def test_split_hands_equals_the_whole_seat_walk_to_four_hands(game, up, pair):
+    """Four hands, the pair's value five times in the shoe (so every resplit can happen and
+    the fourth hand's second card may be of the pair's value): hand by hand equals the walk
+    of the whole seat card by card."""
+    shoe = [0] + [1] * 9 + [7]
+    shoe[pair] = 5 if pair != TEN else 11
+    rules = _split_rules(game)
+    rules.shoe = lambda: list(shoe)
+    rules.split_hands = 4
+    chart, _ = s.solve(_split_rules(game))
+    chart_up = dict(chart[up])
+    chart_up[("pair", pair)] = s.SPLIT
+    counts = s._without(s._without(s._without(shoe, up), pair), pair)
+    want = X.SplitRound(rules, chart_up, X.DealerPricer(up, rules)).value(pair, counts)
+    got = X.SplitHands(rules, chart_up, X.DealerPricer(up, rules)).value(pair, counts)
+    assert got == pytest.approx(want, abs=1e-12)
+
+
+@pytest.mark.reg("581.11")
+def test_split_hands_on_the_full_shoe_equals_the_walk_where_the_old_method_does_not():
+    """Double Attack's eight-deck shoe, 9-9 against a 6 (split to four hands): hand by hand
+    equals the card-by-card walk of the seat (2-3 s here; most pairs take minutes that way),
+    and the first-two-cards method the sheet used before misses it by more than 1e-5 of
+    the Bet, so a sheet back on that method is caught."""
+    rules = s.double_attack_rules()
+    chart, _ = s.solve(rules)
+    up, pair = 6, 9
+    assert chart[up][("pair", pair)] == s.SPLIT
+    counts = s._without(s._without(s._without(rules.shoe(), up), pair), pair)
+    pricer = X.DealerPricer(up, rules)
+    want = X.SplitRound(rules, chart[up], pricer).value(pair, counts)
+    got = X.SplitHands(rules, chart[up], pricer).value(pair, counts)
+    assert got == pytest.approx(want, abs=1e-12)
+    old = s.Hand(rules, s.draw_probabilities(counts, up, rules.peek_ups),
+                 s.dealer_outcomes(counts, up, rules.peek_ups), chart=chart[up])
+    p_no_bj = 1 - counts[ACE] / sum(counts)
+    assert abs(old.split_value(pair) * p_no_bj - want) > 1e-5
 
 
 def _split_case(game, up, pair):

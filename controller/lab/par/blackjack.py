@@ -78,12 +78,13 @@ class BaseGamePar:
         return dict(self._corrected)
 
     def precision(self):
-        """What the figure's method gives, said with its figures: exact but for the split
-        rounds, whose share of the deals and of the figure is printed."""
-        return ("every round without a split exact over the shoe (the player's and the "
-                "dealer's draws with every card seen removed; floating point, about 1e-12); "
-                "the split rounds, %.4f%% of the deals and %+.4f%% of the Bet in the figure, "
-                "by the first-two-cards method (their draws without further removal); the "
+        """What the figure's method gives, said with its figures: every round exact over
+        the shoe, split rounds included (their share of the deals and of the figure printed,
+        with the first-two-cards figure beside it)."""
+        return ("exact over the shoe for every round (the player's and the dealer's draws "
+                "with every card seen removed, the split rounds hand by hand, "
+                "blackjack_exact.SplitHands; floating point, about 1e-12); the split rounds "
+                "are %.4f%% of the deals and %+.4f%% of the Bet in the figure; the "
                 "first-two-cards figure for the whole game is %.4f%%"
                 % (100 * self.exact.split_share, 100 * self.exact.split_part,
                    100 * self.edge.house_edge()))
@@ -108,8 +109,11 @@ METHOD = ("a total-dependent basic strategy chart (hard, soft, pairs per up card
           "drew left it, the dealer's outcome from the shoe less all the player's cards, the "
           "hole card (unseen) priced as the card after the player's draws and conditioned "
           "jointly on the card reader's no-Blackjack where it peeks "
-          "(controller/lab/par/blackjack_exact.py); split rounds by the first-two-cards method; "
-          "one player at the table")
+          "(controller/lab/par/blackjack_exact.py); a split round priced hand by hand, each "
+          "split hand's draws and the dealer's from the shoe the resplit cards, that hand's "
+          "cards and the other hands' kept second cards leave, which is exact for a chart "
+          "that decides on the hand's own total (blackjack_exact.SplitHands); one player at "
+          "the table")
 
 
 def base_game(options=None):

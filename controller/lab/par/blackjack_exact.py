@@ -19,8 +19,10 @@ Method, for each up card and each two-card hand the chart plays as it is (not sp
   * the dealer's outcome from the shoe less the up card and every card of the player, by
     pricing each multiset of dealer cards (blackjack_play.dealer_sequences: one walk per up
     card) on that shoe with falling factorials, in numpy floats (about 1e-13 relative).
-Split rounds (each of up to four hands drawing from one shoe) are still priced by
-blackjack_strategy's method: their share of the deals and of the figure is stated with it.
+Split rounds (up to four hands drawing from one shoe) are priced hand by hand (SplitHands):
+exact for the same chart, the same figure as walking the whole seat card by card
+(SplitRound, kept as the check) in a few hundred walks of one hand instead of millions of
+states.
 """
 
 import numpy as np
@@ -55,6 +57,14 @@ class DealerPricer:
         if out is not None:
             return out
         n = sum(counts[v] for v in VALUES)
+        p = self._per_multiset(counts, n)
+        out = np.bincount(self.final_index, weights=p, minlength=len(FINALS))
+        self.memo[key] = out
+        return out
+
+    def _per_multiset(self, counts, n):
+        """P(the dealer's cards after the up card are this multiset, in some order his
+        rule draws) for each multiset of his walk, on `counts` of size n."""
         # falling factorials of each value's count, to each depth a dealer multiset reaches
         fall = np.ones((10, self.depth))
         for i, v in enumerate(VALUES):
@@ -69,9 +79,31 @@ class DealerPricer:
         for k in range(1, longest + 1):
             total[k] = total[k - 1] * (n - k + 1)
         # a dealer multiset longer than the shoe (a tiny test shoe only) has no ways
-        p = np.divide(ways, total[self.lengths], out=np.zeros_like(ways),
-                      where=total[self.lengths] > 0)
-        out = np.bincount(self.final_index, weights=p, minlength=len(FINALS))
+        return np.divide(ways, total[self.lengths], out=np.zeros_like(ways),
+                         where=total[self.lengths] > 0)
+
+    def joint_kept(self, counts, pair, kmax):
+        """[[P(the dealer ends on f, has no Blackjack, and then k more cards drawn from
+        what he left are none of them `pair`) for f in FINALS] for k in 0..kmax]: the dealer
+        of a split round priced hand by hand (SplitHands), where the k second cards of the
+        other hands that ended the resplitting are drawn after him."""
+        key = (tuple(counts), pair, kmax)
+        out = self.memo.get(key)
+        if out is not None:
+            return out
+        n = sum(counts[v] for v in VALUES)
+        plain = self._per_multiset(counts, n)
+        rest = n - self.lengths                                  # cards left after him
+        kept = (n - counts[pair]) - (self.lengths - self.multisets[:, pair - 1])
+        out = np.zeros((kmax + 1, len(FINALS)))
+        w = np.ones_like(plain)
+        for k in range(kmax + 1):
+            if k:
+                w = w * np.divide(kept - (k - 1), rest - (k - 1),
+                                  out=np.zeros_like(w), where=rest - (k - 1) > 0)
+                w[kept - (k - 1) <= 0] = 0.0
+            out[k] = np.bincount(self.final_index, weights=plain * w,
+                                 minlength=len(FINALS))
         self.memo[key] = out
         return out
 
@@ -216,6 +248,116 @@ class SplitRound(bp.ChartPlay):
         return self._state(list(counts), self._start_split_hand(pair, 2, 1, None), pair)[1]
 
 
+class SplitHands:
+    """A pair the chart splits, exact, priced hand by hand: the same figure as SplitRound
+    (tests/par/test_par_blackjack_chart_exact.py checks them against each other and against
+    the deal-out in table order), in a few hundred walks of one hand instead of millions of
+    states of the whole seat.
+
+    Why it is exact. For cards drawn without replacement the chance of a deal depends only
+    on which card goes to which place, so blocks of the deal may be taken in another order
+    whenever each block's own rule decides, from its own cards alone, how many cards it
+    takes: the count of the whole deal is the same, card for card. A split round is such
+    blocks: each hand's second-card slots (a card of the pair's value resplits while the
+    seat has fewer than split_hands hands: a slot is 'R', a resplit; 'C', the card kept,
+    not of that value; or 'F', kept once no resplit is open: any card), each hand's draws
+    after its two cards (the chart is total-dependent: they look at that hand only), and
+    the dealer (the hole card, conditioned on the reader's peek, and his draws to 17). Only
+    the slots' kinds depend on one another, through the number of hands; given the pattern
+    of kinds (blackjack_split_exact.phase_patterns counts them), each slot is a block of one
+    card whose own rule is its kind. So hand i's net is priced with the deal in this order:
+    the r resplit cards (all of the pair's value), hand i's kept card, hand i's draws, the
+    dealer, then the other hands' kept cards (their kinds must still hold: k of them 'C',
+    each not of the pair's value, drawn from what the dealer left; DealerPricer.joint_kept),
+    then the other hands' draws (which end with certainty and are summed out). The round's
+    net is the sum over hands, and hands of one kind in one pattern are priced alike."""
+
+    def __init__(self, rules, chart_up, pricer):
+        self.rules = rules
+        self.play = SplitRound(rules, chart_up, pricer)     # the walk's steps, nets by final
+        self.pricer = pricer
+        self.memo = {}
+
+    def _patterns(self, pair):
+        from controller.lab.par.blackjack_split_exact import phase_patterns
+        resplit = pair != ACE and self.play.splits(pair)
+        return phase_patterns(self.rules.split_hands, resplit)
+
+    def _hand(self, counts, st, pair, kmax):
+        """[E(the hand's net from state `st`, the dealer without Blackjack, and then k cards
+        none of the pair's value) for k in 0..kmax]."""
+        key = (tuple(counts), st)
+        out = self.memo.get(key)
+        if out is not None:
+            return out
+        n = sum(counts[v] for v in VALUES)
+        out = np.zeros(kmax + 1)
+        for v in VALUES:
+            c = counts[v]
+            if not c:
+                continue
+            counts[v] = c - 1
+            st2 = self.play.after(st, v, pair)
+            if st2[0] == "end":
+                out += c / n * (self.pricer.joint_kept(counts, pair, kmax) @ st2[1])
+            else:
+                out += c / n * self._hand(counts, st2, pair, kmax)
+            counts[v] = c
+        self.memo[key] = out
+        return out
+
+    def _kept(self, counts, pair, constrained, kmax):
+        """Hand i from its kept second card on: [sum over that card of its chance times
+        _hand] for k in 0..kmax; `constrained`: the card is not of the pair's value."""
+        # the hand waits for its second card with no resplit open: its one card and the
+        # table's count of hands (>= 2: a split hand, as the chart reads it)
+        start = self.play._start_split_hand(pair, self.rules.split_hands, 0, None)
+        n = sum(counts[v] for v in VALUES)
+        out = np.zeros(kmax + 1)
+        for v in VALUES:
+            c = counts[v]
+            if not c or (constrained and v == pair):
+                continue
+            counts[v] = c - 1
+            st = self.play.after(start, v, pair)
+            if st[0] == "end":
+                out += c / n * (self.pricer.joint_kept(counts, pair, kmax) @ st[1])
+            else:
+                out += c / n * self._hand(counts, st, pair, kmax)
+            counts[v] = c
+        return out
+
+    def value(self, pair, counts):
+        """Expected net, per unit of the Bet, of splitting pair-pair on `counts` (the shoe
+        less the up card and the two), jointly with no dealer Blackjack."""
+        patterns = self._patterns(pair)
+        kmax = max(nc for (_, nc, _) in patterns)
+        n0, p0 = sum(counts[v] for v in VALUES), counts[pair]
+        total = 0.0
+        by_r = {}
+        for (r, nc, na), ways in sorted(patterns.items()):
+            if r not in by_r:
+                shoe = list(counts)
+                shoe[pair] -= r
+                chance = 1.0
+                for j in range(r):
+                    chance *= (p0 - j) / (n0 - j)
+                if shoe[pair] < 0:
+                    by_r[r] = None
+                else:
+                    by_r[r] = (chance, self._kept(list(shoe), pair, True, kmax),
+                               self._kept(list(shoe), pair, False, kmax))
+            got = by_r[r]
+            if got is None:
+                continue
+            chance, kept_c, kept_f = got
+            if nc:
+                total += ways * chance * nc * kept_c[nc - 1]
+            if na:
+                total += ways * chance * na * kept_f[nc]
+        return total
+
+
 def split_bounded(rules, chart_up, pricer, pair, counts, cutoff):
     """(estimate, bound) of SplitRound.value(pair, counts): the same walk forward, layer by
     layer (one more card each), the states of one layer merged on (shoe, state) with their
@@ -276,8 +418,10 @@ def chart_splits(chart_up, a, b, rules):
 
 class ExactEdge:
     """The house edge of `rules` under `strategy` (the printed chart), every card seen
-    removed for every round the chart does not split; split rounds by Edge's method.
-    The Double Attack Wager is placed where the printed chart places it."""
+    removed: each round the chart does not split by ExactHand, each split round by
+    SplitHands. The Double Attack Wager is placed where the printed chart places it.
+    `split_share` and `split_part` say how much of the deals and of the figure the split
+    rounds are."""
 
     def __init__(self, rules, strategy, printed=None):
         printed = printed or s.Edge(rules, strategy)
@@ -293,16 +437,14 @@ class ExactEdge:
             after_up = s._without(shoe, up)
             pricer = DealerPricer(up, rules)
             exact = ExactHand(rules, strategy[up], pricer)
+            splits = SplitHands(rules, strategy[up], pricer)
             blackjack_part = play_part = split_part = 0.0
             for a, b, pp, counts, player_bj, p_dbj in s.initial_deals(rules, after_up, up):
                 blackjack_part += pp * p_dbj * (0.0 if player_bj else -1.0)
                 if player_bj:
                     play_part += pp * (1 - p_dbj) * float(rules.blackjack_pays)
                 elif chart_splits(strategy[up], a, b, rules):
-                    dealer = s.dealer_outcomes(counts, up, rules.peek_ups, rules.hit_soft_17)
-                    hand = s.Hand(rules, s.draw_probabilities(counts, up, rules.peek_ups),
-                                  dealer, chart=strategy[up])
-                    part = pp * (1 - p_dbj) * hand.first_two(a, b)
+                    part = pp * splits.value(a, counts)
                     play_part += part
                     split_part += part
                     self.split_share += p_up * pp * (1 - p_dbj)
@@ -329,7 +471,7 @@ def strategy_text(game, options=None):
     exact = ExactEdge(rules, strategy, edge)
     old = "house edge under this chart: %.4f%% of the Bet" % (100 * edge.house_edge())
     new = ("house edge under this chart: %.4f%% of the Bet (every card seen removed, split "
-           "rounds by the first two cards; %.4f%% with every draw by the first two cards)"
+           "rounds included; %.4f%% with every draw by the first two cards)"
            % (100 * exact.house_edge(), 100 * edge.house_edge()))
     text = s.render_chart(rules, strategy, edge).replace(old, new)
     cells = recorded_cells(rules)
