@@ -27,6 +27,7 @@ from fractions import Fraction
 from controller.errors import RulesError
 from controller.lab.par import blackjack_bad_beat as bad_beat
 from controller.lab.par import blackjack_exact
+from controller.lab.par import blackjack_optimal
 from controller.lab.par import blackjack_strategy as strategy
 from controller.lab.par.counting import classes as shoe_classes
 from controller.lab.par.sheet import LOSES
@@ -58,23 +59,27 @@ class BaseGamePar:
         return self.exact.house_edge()
 
     def corrected(self):
-        """Beside the chart's hold: the cells of the chart that lose to another action with
-        every card seen removed, and the hold of the chart with them corrected (recorded
-        for the default rules, blackjack_exact.losing_cells)."""
+        """Beside the chart's hold: the optimal total-dependent strategy for the same rules
+        (blackjack_optimal: every cell, pairs and split hands included, changed where another
+        action wins with every card seen removed, until no cell's change wins; recorded for
+        the default rules), the cells where the printed chart loses to it, and its hold, which
+        is the hold of the chart with those cells corrected."""
         if self._corrected is not None:
             return dict(self._corrected)          # to_json is asked more than once
-        cells = blackjack_exact.recorded_cells(self.rules)
-        if cells is None:
-            self._corrected = {"chart_cells_losing": "not checked for this configuration "
-                                                     "(blackjack_exact.losing_cells, minutes "
-                                                     "of CPU)"}
+        changes = blackjack_optimal.recorded(self.rules)
+        if changes is None:
+            self._corrected = {"chart_cells_losing": "not computed for this configuration "
+                                                     "(blackjack_optimal.optimise, about a "
+                                                     "minute of CPU)"}
             return dict(self._corrected)
-        fixed = blackjack_exact.ExactEdge(
-            self.rules, blackjack_exact.corrected_chart(self.chart, cells), self.edge)
-        self._corrected = {"chart_cells_losing": [blackjack_exact.cell_words(self.rules, u, k,
-                                                                             o, a)
-                                                  for u, k, o, a, _ in cells],
-                           "house_edge_corrected_chart": round(fixed.house_edge(), 7)}
+        best = blackjack_optimal.OptimalEdge(self.rules, self.chart, self.edge, changes)
+        figure = round(best.house_edge(), 7)
+        self._corrected = {"chart_cells_losing": [blackjack_optimal.cell_words(self.rules, u,
+                                                                               k, o, a)
+                                                  for u, k, o, a, _ in changes],
+                           "house_edge_corrected_chart": figure,
+                           "house_edge_optimal_total_dependent": figure,
+                           "optimal_total_dependent": blackjack_optimal.CLAIM}
         return dict(self._corrected)
 
     def precision(self):

@@ -358,60 +358,6 @@ class SplitHands:
         return total
 
 
-def split_bounded(rules, chart_up, pricer, pair, counts, cutoff):
-    """(estimate, bound) of SplitRound.value(pair, counts): the same walk forward, layer by
-    layer (one more card each), the states of one layer merged on (shoe, state) with their
-    chance p and A = sum over the paths into them of chance * the net of the hands already
-    ended (a vector against the dealer's finals: the rest of the round does not look back,
-    so the path's contribution is A . D + p * W of the state). A state reached with p below
-    `cutoff` is not walked: with D >= 0 summing to at most 1 (a chance), A . D lies between
-    min(0, min A) and max(0, max A), and each hand not yet ended nets between -2 and
-    +max(2, blackjack_pays) units per unit of its chance, so the state is counted at the
-    middle of that interval and half its width is added to `bound`: |estimate - exact| <=
-    bound, proven, computed. cutoff 0 walks everything (exact, SplitRound's figure)."""
-    play = SplitRound(rules, chart_up, pricer)
-    win = max(2.0, float(rules.blackjack_pays))
-    layer = {(tuple(counts), play._start_split_hand(pair, 2, 1, None)): [1.0, np.zeros(6)]}
-    estimate = bound = 0.0
-    while layer:
-        nxt = {}
-        for (key, st), (p, acc) in layer.items():
-            if p < cutoff:
-                # hands not yet ended: this one, those waiting, the resplits still possible
-                open_hands = 1 + st[4] + (rules.split_hands - st[5])
-                lo = min(0.0, float(acc.min())) - 2.0 * open_hands * p
-                hi = max(0.0, float(acc.max())) + win * open_hands * p
-                estimate += (lo + hi) / 2
-                bound += (hi - lo) / 2
-                continue
-            shoe = list(key)
-            n = sum(shoe[v] for v in VALUES)
-            for v in VALUES:
-                c = shoe[v]
-                if not c:
-                    continue
-                shoe[v] = c - 1
-                st2 = play.after(st, v, pair)
-                p2 = p * c / n
-                acc2 = acc * (c / n)
-                u = st2[-1]
-                if u is not None:
-                    acc2 = acc2 + p2 * u
-                if st2[0] == "end":
-                    estimate += float(acc2 @ pricer.joint(shoe))
-                else:
-                    k2 = (tuple(shoe), st2[:-1] + (None,))
-                    got = nxt.get(k2)
-                    if got is None:
-                        nxt[k2] = [p2, acc2]
-                    else:
-                        got[0] += p2
-                        got[1] = got[1] + acc2
-                shoe[v] = c
-        layer = nxt
-    return estimate, bound
-
-
 def chart_splits(chart_up, a, b, rules):
     return a == b and chart_up.get(("pair", a)) == s.SPLIT and rules.split_hands >= 2
 
@@ -427,6 +373,7 @@ class ExactEdge:
         printed = printed or s.Edge(rules, strategy)
         self.rules = rules
         self.by_up = {}
+        self.parts = {}                 # up: (its chance, the dealer's Blackjack, the play)
         self.split_share = 0.0          # of all deals
         self.split_part = 0.0           # of the expected net, per unit of the Bet
         shoe = rules.shoe()
@@ -452,6 +399,7 @@ class ExactEdge:
                     tot, soft = s.hand_state([a, b])
                     play_part += pp * exact.value(tot, soft, True, counts)
             attack = rules.double_attack and printed.double_attack[up]
+            self.parts[up] = (p_up, blackjack_part, play_part)
             ev_up = blackjack_part + play_part * (2 if attack else 1)
             self.split_part += p_up * split_part * (2 if attack else 1)
             self.by_up[up] = ev_up
@@ -461,129 +409,9 @@ class ExactEdge:
     def house_edge(self):
         return -self.expected_net
 
-
-def strategy_text(game, options=None):
-    """`tablectl strategy GAME`'s chart (blackjack_strategy.strategy_text) with its house edge
-    as the par sheet prints it, every card seen removed; the declarations name this."""
-    rules = s.double_attack_rules(options) if game == "double-attack-blackjack" \
-        else s.blackjack_rules(options)
-    strategy, edge = s.solve(rules)
-    exact = ExactEdge(rules, strategy, edge)
-    old = "house edge under this chart: %.4f%% of the Bet" % (100 * edge.house_edge())
-    new = ("house edge under this chart: %.4f%% of the Bet (every card seen removed, split "
-           "rounds included; %.4f%% with every draw by the first two cards)"
-           % (100 * exact.house_edge(), 100 * edge.house_edge()))
-    text = s.render_chart(rules, strategy, edge).replace(old, new)
-    cells = recorded_cells(rules)
-    if cells:
-        fixed = ExactEdge(rules, corrected_chart(strategy, cells), edge)
-        text += ("cells that lose to another action with every card seen removed (the chart "
-                 "with them corrected: %.4f%%):\n" % (100 * fixed.house_edge()))
-        text += "".join("  %s\n" % cell_words(rules, *c[:4]) for c in cells)
-    return text
-
-
-def _up_value(rules, chart_up, up, pricer):
-    """The expected net, per unit of the hand, of the rounds against `up` that the chart
-    plays without a split and that the reader lets go on (the part a cell of the chart can
-    change here), every card seen removed."""
-    shoe = rules.shoe()
-    after_up = s._without(shoe, up)
-    exact = ExactHand(rules, chart_up, pricer)
-    total = 0.0
-    for a, b, pp, counts, player_bj, _ in s.initial_deals(rules, after_up, up):
-        if player_bj or chart_splits(chart_up, a, b, rules):
-            continue
-        tot, soft = s.hand_state([a, b])
-        total += pp * exact.value(tot, soft, True, counts)
-    return total
-
-
-def _alternatives(rules, key):
-    """The actions a chart cell could hold instead of its own."""
-    if key[0] == "after_double":
-        return (s.STAND, s.SURRENDER)
-    if key[0] not in ("hard", "soft"):
-        return ()
-    kind, total, first, late, _ = key
-    acts = [s.STAND, s.HIT]
-    if (first or rules.double_cards == "any") and total < 21 and (
-            rules.double_totals is None or (kind == "hard" and total in rules.double_totals)):
-        acts.append(s.DOUBLE)
-    if rules.surrender == "any" or (rules.surrender == "late" and late):
-        acts.append(s.SURRENDER)
-    return tuple(acts)
-
-
-def losing_cells(rules, strategy, ups=VALUES):
-    """[(up, cell, the chart's action, the better action, gain per unit of the hand against
-    that up card)]: each cell of the printed chart (outside pairs and split aces) whose
-    action, changed alone, gives less than another with every card seen removed; and the
-    corrected chart, every such cell changed (one pass, best gain first per up card)."""
-    out = []
-    corrected = {}
-    for up in ups:
-        chart_up = dict(strategy[up])
-        pricer = DealerPricer(up, rules)
-        base = _up_value(rules, chart_up, up, pricer)
-        for key in sorted(k for k in chart_up if k[0] in ("hard", "soft", "after_double")):
-            own = chart_up[key]
-            best = (0.0, own)
-            for act in _alternatives(rules, key):
-                if act == own:
-                    continue
-                chart_up[key] = act
-                gain = _up_value(rules, chart_up, up, pricer) - base
-                chart_up[key] = own
-                if gain > max(best[0], 1e-12):
-                    best = (gain, act)
-            if best[1] != own:
-                out.append((up, key, own, best[1], best[0]))
-        fixed = dict(chart_up)
-        for u, key, own, act, gain in out:
-            if u == up:
-                fixed[key] = act
-        corrected[up] = fixed
-    return out, corrected
-
-
-# losing_cells of each game's default rules (about two minutes of CPU each, over the 30 s of
-# `par --all`), recorded: tests/par/test_par_blackjack_chart_exact.py recomputes them under
-# TABLECTL_SLOW=1 and checks each recorded cell's gain on its own up card in the fast suite.
-# {rules_key: [(up, cell, the chart's action, the better action, gain per unit of the hand)]}
-RECORDED_CELLS = {
-    s.rules_key(s.double_attack_rules()): [
-        (4, ("soft", 17, False, False, False), s.HIT, s.DOUBLE, 2.2880849272e-05),
-        (10, ("hard", 11, False, False, False), s.HIT, s.DOUBLE, 1.4835196609e-04)],
-    s.rules_key(s.blackjack_rules()): [
-        (5, ("soft", 13, True, True, False), s.HIT, s.DOUBLE, 3.0107342981e-05),
-        (10, ("hard", 16, False, False, False), s.HIT, s.STAND, 4.8913392205e-05)],
-}
-
-
-def recorded_cells(rules):
-    """The recorded losing cells of `rules`, or None where they were not computed (a
-    configuration other than the defaults: losing_cells computes them, in minutes)."""
-    return RECORDED_CELLS.get(s.rules_key(rules))
-
-
-def corrected_chart(strategy, cells):
-    """The chart with each losing cell changed to its better action."""
-    out = {up: dict(c) for up, c in strategy.items()}
-    for up, key, _, act, _ in cells:
-        out[up][key] = act
-    return out
-
-
-def cell_words(rules, up, key, own, act):
-    """'hard 16 after a hit against 10: hit -> stand' as a lab reads it."""
-    two = rules.double_cards == "two" or rules.surrender == "late"   # the chart tells them
-    if key[0] == "after_double":
-        where = "%d after doubling" % key[1]
-    elif key[0] in ("hard", "soft"):
-        where = "%s %d%s" % (key[0], key[1], " on the first two cards" if key[2]
-                             else " after a hit" if two else " (any number of cards)")
-    else:
-        where = str(key)
-    return "%s against %s: %s -> %s" % (where, s.chart_label(up), s.ACTION_WORDS[own],
-                                         s.ACTION_WORDS[act])
+    def placed(self, double_attack):
+        """The house edge with the Double Attack Wager placed by up card as
+        `double_attack` {up: bool} says (it doubles the play part of the round)."""
+        return -sum(p * (bj + play * (2 if self.rules.double_attack and double_attack[up]
+                                      else 1))
+                    for up, (p, bj, play) in self.parts.items())

@@ -245,6 +245,13 @@ def _wager_html(game, sheet):
         hold = "%s (%s)" % (_pct(edge), j.get("precision", "computed"))
     out.append('<p>Hold: <b class="hold">%s</b></p>' % _e(hold))
     out.append('<p class="method">Method: %s</p>' % _e(method))
+    if "house_edge_optimal_total_dependent" in j:
+        out.append('<p class="optimal">Optimal total-dependent strategy: hold <b class='
+                   '"optimal-hold">%s</b>; the printed chart loses to it in %d cells: %s '
+                   '(%s)</p>' % (_pct(j["house_edge_optimal_total_dependent"]),
+                                 len(j["chart_cells_losing"]),
+                                 _e("; ".join(j["chart_cells_losing"])),
+                                 _e(j["optimal_total_dependent"])))
     sp = spread(sheet)
     if sp is None:
         out.append('<p class="spread">Standard deviation and hit frequency: %s</p>'
