@@ -28,6 +28,7 @@ from controller.errors import RulesError
 from controller.lab.par import blackjack_bad_beat as bad_beat
 from controller.lab.par import blackjack_exact
 from controller.lab.par import blackjack_optimal
+from controller.lab.par import blackjack_simulated
 from controller.lab.par import blackjack_strategy as strategy
 from controller.lab.par.counting import classes as shoe_classes
 from controller.lab.par.sheet import LOSES
@@ -53,6 +54,7 @@ class BaseGamePar:
         # the printed chart played with every card seen removed (issue 36)
         self.exact = blackjack_exact.ExactEdge(rules, self.chart, self.edge)
         self._corrected = None
+        self._spread = None
         self.note = note
 
     def house_edge(self):
@@ -81,6 +83,14 @@ class BaseGamePar:
                            "house_edge_optimal_total_dependent": figure,
                            "optimal_total_dependent": blackjack_optimal.CLAIM}
         return dict(self._corrected)
+
+    def simulated_spread(self):
+        """The round's standard deviation and hit frequency per unit of the Bet, simulated
+        (blackjack_simulated: the exact method sums expectations and has no distribution)."""
+        if self._spread is None:
+            self._spread = blackjack_simulated.figures(self.rules, self.chart,
+                                                       self.edge.double_attack)
+        return self._spread
 
     def precision(self):
         """What the figure's method gives, said with its figures: every round exact over
