@@ -119,14 +119,8 @@ class _Walk:
         return out
 
     def acted(self, key, act, options):
-        """What the chart with `key` set to `act` plays where `options` are open (the
-        chart's fallback where they are not: blackjack_strategy.Hand.chart_action)."""
-        if act in options:
-            return act
-        for fallback in (self.chart.get(key + ("fallback",)), HIT, STAND):
-            if fallback in options:
-                return fallback
-        raise KeyError(key)
+        """What the chart with `key` set to `act` plays where `options` are open."""
+        return self.hand.chart_action(key, {o: 0 for o in options}, act)
 
     def next_card(self, total, soft, ncards, split, counts):
         """The hand's value once it has `total` (a card just added): bust, 21, or decide."""

@@ -85,34 +85,18 @@ def _folds(solver, level, key, memo):
 
 def three_card_return(solver, pays=None):
     """(total returned over all ordered deals, deals, folded deals) on the player's three
-    cards, forfeited on a fold. The spade royal splits off a quarter of the suited
-    A-K-Q starts (the solver's representative puts its suited cards in spades)."""
-    from controller.rules import raise_it_up as R
+    cards, forfeited on a fold (three_card_counts, each hand's deals times its pay)."""
     pays = pays or payouts()
-    memo = [dict() for _ in range(7)]
-    total = deals = folded = 0
-    per = solver.completions(3)
-    for key, weight in solver.starts().items():
-        three = solver.representative(key)[:3]
-        f = _folds(solver, 3, key, memo)
-        deals += weight * per
-        folded += weight * f
-        hand = R.progressive_hand(three, True)
-        if hand is None:
-            continue
-        if hand == "ace_king_queen_of_spades":
-            value = Fraction(pays[hand] + (solver.suits - 1) * pays["ace_king_queen_suited"],
-                             solver.suits)
-        else:
-            value = pays[hand]
-        total += weight * (per - f) * value
+    counts, deals, folded = three_card_counts(solver)
+    total = sum((n * pays[hand] for hand, n in counts.items()), 0)
     return total, deals, folded
 
 
 def three_card_counts(solver):
     """({paytable hand: deals that hold it and are not folded}, deals, folded deals) on the
-    player's three cards: what three_card_return sums, by hand, in one pass (a Fraction where
-    the spade royal splits a quarter off the suited A-K-Q starts)."""
+    player's three cards, forfeited on a fold. The spade royal splits off a quarter of the
+    suited A-K-Q starts (the solver's representative puts its suited cards in spades): a
+    Fraction of them, whole over all the starts."""
     from controller.rules import raise_it_up as R
     memo = [dict() for _ in range(7)]
     counts = {}
