@@ -116,6 +116,18 @@ def _stand_net(total):
 _STAND = {t: _stand_net(t) for t in range(4, 22)}
 
 
+def draws(counts):
+    """Each value the shoe `counts` holds, with its chance: the card is out of `counts`
+    while the caller looks at the shoe it leaves, and back after."""
+    n = sum(counts[v] for v in VALUES)
+    for v in VALUES:
+        c = counts[v]
+        if c:
+            counts[v] = c - 1
+            yield v, c / n
+            counts[v] = c
+
+
 class ExactHand:
     """One two-card hand the chart plays as it is (not split), against one up card."""
 
@@ -163,19 +175,13 @@ class ExactHand:
             return self._stand(total, counts, 1.0)
         if act == s.SURRENDER:
             return -0.5 * self._no_blackjack(counts)
-        n = sum(counts[v] for v in VALUES)
         out = 0.0
-        for v in VALUES:
-            c = counts[v]
-            if not c:
-                continue
-            counts[v] = c - 1
+        for v, p in draws(counts):
             t, sf = s._add(total, soft, v)
             if act == s.DOUBLE:
-                out += c / n * self._after_double(t, counts)
+                out += p * self._after_double(t, counts)
             else:
-                out += c / n * self.value(t, sf, False, counts)
-            counts[v] = c
+                out += p * self.value(t, sf, False, counts)
         return out
 
 
@@ -290,21 +296,16 @@ class SplitHands:
         out = self.memo.get(key)
         if out is not None:
             return out
-        n = sum(counts[v] for v in VALUES)
         out = np.zeros(kmax + 1)
-        for v in VALUES:
-            c = counts[v]
-            if not c:
-                continue
-            counts[v] = c - 1
-            st2 = self.play.after(st, v, pair)
-            if st2[0] == "end":
-                out += c / n * (self.pricer.joint_kept(counts, pair, kmax) @ st2[1])
-            else:
-                out += c / n * self._hand(counts, st2, pair, kmax)
-            counts[v] = c
+        for v, p in draws(counts):
+            out += p * self._next(counts, self.play.after(st, v, pair), pair, kmax)
         self.memo[key] = out
         return out
+
+    def _next(self, counts, st, pair, kmax):
+        if st[0] == "end":
+            return self.pricer.joint_kept(counts, pair, kmax) @ st[1]
+        return self._hand(counts, st, pair, kmax)
 
     def _kept(self, counts, pair, constrained, kmax):
         """Hand i from its kept second card on: [sum over that card of its chance times
@@ -312,19 +313,10 @@ class SplitHands:
         # the hand waits for its second card with no resplit open: its one card and the
         # table's count of hands (>= 2: a split hand, as the chart reads it)
         start = self.play._start_split_hand(pair, self.rules.split_hands, 0, None)
-        n = sum(counts[v] for v in VALUES)
         out = np.zeros(kmax + 1)
-        for v in VALUES:
-            c = counts[v]
-            if not c or (constrained and v == pair):
-                continue
-            counts[v] = c - 1
-            st = self.play.after(start, v, pair)
-            if st[0] == "end":
-                out += c / n * (self.pricer.joint_kept(counts, pair, kmax) @ st[1])
-            else:
-                out += c / n * self._hand(counts, st, pair, kmax)
-            counts[v] = c
+        for v, p in draws(counts):
+            if not (constrained and v == pair):
+                out += p * self._next(counts, self.play.after(start, v, pair), pair, kmax)
         return out
 
     def value(self, pair, counts):

@@ -136,19 +136,13 @@ class _Walk:
             return self.stand(total, counts, 1.0)
         if act == SURRENDER:
             return self.flat(counts, -0.5)
-        n = sum(counts[v] for v in VALUES)
         out = np.zeros(self.kmax + 1)
-        for v in VALUES:
-            c = counts[v]
-            if not c:
-                continue
-            counts[v] = c - 1
+        for v, p in X.draws(counts):
             t, sf = s._add(total, soft, v)
             if act == DOUBLE:
-                out += c / n * self.after_double(t, counts)
+                out += p * self.after_double(t, counts)
             else:
-                out += c / n * self.next_card(t, sf, ncards + 1, split, counts)
-            counts[v] = c
+                out += p * self.next_card(t, sf, ncards + 1, split, counts)
         return out
 
     def decide(self, total, soft, ncards, split, counts):
@@ -185,21 +179,15 @@ class _Walk:
                     out[(key, alt)] = out.get((key, alt), 0.0) + gain
                 if own not in (HIT, DOUBLE):
                     continue
-                n = sum(counts[v] for v in VALUES)
-                for v in VALUES:
-                    c = counts[v]
-                    if not c:
-                        continue
-                    counts[v] = c - 1
+                for v, p in X.draws(counts):
                     t, sf = s._add(total, soft, v)
-                    wv = w * (c / n)
+                    wv = w * p
                     if own == DOUBLE:
                         self._after_double_gain(t, counts, wv, out)
                     elif t < 21:
                         k2 = (tuple(counts), t, sf, ncards + 1, split)
                         got = nxt.get(k2)
                         nxt[k2] = wv if got is None else got + wv
-                    counts[v] = c
             layer = nxt
 
     def _after_double_gain(self, total, counts, w, out):
