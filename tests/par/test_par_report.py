@@ -150,7 +150,21 @@ def test_report_carries_the_lab_fields_in_chromium_and_in_json(browser, tmp_path
     assert "15.2950%" in dd.find_element(By.CSS_SELECTOR, "b.hold").text
     blackjack = browser.find_element(By.CSS_SELECTOR, 'section[data-game="blackjack"]'
                                                       '[data-wager="base_game"]')
-    assert report.NO_SPREAD in blackjack.text          # said, not made up
+    # the base game's spread simulated and said so; the optimal total-dependent strategy
+    from controller.lab.par import blackjack_optimal as O
+    from controller.lab.par import blackjack_simulated as B
+    from controller.lab.par import blackjack_strategy as bs
+    rec = B.RECORDED[bs.rules_key(bs.blackjack_rules())]
+    assert blackjack.find_element(By.CSS_SELECTOR, "b.sd").text == "%.4f" % rec["sd"]
+    assert "simulated: 4,000,000 rounds" in blackjack.text
+    chart, printed = bs.solve(bs.blackjack_rules())
+    best = O.OptimalEdge(bs.blackjack_rules(), chart, printed, O.recorded(bs.blackjack_rules()))
+    assert blackjack.find_element(By.CSS_SELECTOR, "b.optimal-hold").text == \
+        "%.4f%%" % (100 * best.house_edge())
+    riu = browser.find_element(By.CSS_SELECTOR, 'section[data-game="raise-it-up-stud"]'
+                                                '[data-wager="progressive"]')
+    assert riu.find_element(By.CSS_SELECTOR, "b.hit").text == "%.4f%%" % (100 * 667 / 20825)
+    assert report.NO_SPREAD not in browser.page_source   # every wager's spread is given
     p = subprocess.run([sys.executable, "-m", "controller.cli", "par", "raise-it-up-stud",
                         "--json"], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr

@@ -19,7 +19,7 @@ DECLARES = Declaration(
     par_sheets="controller.lab.par.blackjack",
     readings="controller.lab.par.blackjack_readings:BLACKJACK",
     par_configured=True,
-    strategy=("controller.lab.par.blackjack_exact", "strategy_text", (GAME,)),
+    strategy=("controller.lab.par.blackjack_optimal", "strategy_text", (GAME,)),
     scenario="controller.games.blackjack.scenario:BlackjackScenario",
     jackpot_shares="controller.rules.blackjack_side_payouts:share_jackpot",   # 633a.7(o)
     # a link of these declares its paytable (the Rules Submission's, 633a.13): checked so

@@ -27,6 +27,8 @@ from fractions import Fraction
 from controller.errors import RulesError
 from controller.lab.par import blackjack_bad_beat as bad_beat
 from controller.lab.par import blackjack_exact
+from controller.lab.par import blackjack_optimal
+from controller.lab.par import blackjack_simulated
 from controller.lab.par import blackjack_strategy as strategy
 from controller.lab.par.counting import classes as shoe_classes
 from controller.lab.par.sheet import LOSES
@@ -52,38 +54,52 @@ class BaseGamePar:
         # the printed chart played with every card seen removed (issue 36)
         self.exact = blackjack_exact.ExactEdge(rules, self.chart, self.edge)
         self._corrected = None
+        self._spread = None
         self.note = note
 
     def house_edge(self):
         return self.exact.house_edge()
 
     def corrected(self):
-        """Beside the chart's hold: the cells of the chart that lose to another action with
-        every card seen removed, and the hold of the chart with them corrected (recorded
-        for the default rules, blackjack_exact.losing_cells)."""
+        """Beside the chart's hold: the optimal total-dependent strategy for the same rules
+        (blackjack_optimal: every cell, pairs and split hands included, changed where another
+        action wins with every card seen removed, until no cell's change wins; recorded for
+        the default rules), the cells where the printed chart loses to it, and its hold, which
+        is the hold of the chart with those cells corrected."""
         if self._corrected is not None:
             return dict(self._corrected)          # to_json is asked more than once
-        cells = blackjack_exact.recorded_cells(self.rules)
-        if cells is None:
-            self._corrected = {"chart_cells_losing": "not checked for this configuration "
-                                                     "(blackjack_exact.losing_cells, minutes "
-                                                     "of CPU)"}
+        changes = blackjack_optimal.recorded(self.rules)
+        if changes is None:
+            self._corrected = {"chart_cells_losing": "not computed for this configuration "
+                                                     "(blackjack_optimal.optimise, about a "
+                                                     "minute of CPU)"}
             return dict(self._corrected)
-        fixed = blackjack_exact.ExactEdge(
-            self.rules, blackjack_exact.corrected_chart(self.chart, cells), self.edge)
-        self._corrected = {"chart_cells_losing": [blackjack_exact.cell_words(self.rules, u, k,
-                                                                             o, a)
-                                                  for u, k, o, a, _ in cells],
-                           "house_edge_corrected_chart": round(fixed.house_edge(), 7)}
+        best = blackjack_optimal.OptimalEdge(self.rules, self.chart, self.edge, changes)
+        figure = round(best.house_edge(), 7)
+        self._corrected = {"chart_cells_losing": [blackjack_optimal.cell_words(self.rules, u,
+                                                                               k, o, a)
+                                                  for u, k, o, a, _ in changes],
+                           "house_edge_corrected_chart": figure,
+                           "house_edge_optimal_total_dependent": figure,
+                           "optimal_total_dependent": blackjack_optimal.CLAIM}
         return dict(self._corrected)
 
+    def simulated_spread(self):
+        """The round's standard deviation and hit frequency per unit of the Bet, simulated
+        (blackjack_simulated: the exact method sums expectations and has no distribution)."""
+        if self._spread is None:
+            self._spread = blackjack_simulated.figures(self.rules, self.chart,
+                                                       self.edge.double_attack)
+        return self._spread
+
     def precision(self):
-        """What the figure's method gives, said with its figures: exact but for the split
-        rounds, whose share of the deals and of the figure is printed."""
-        return ("every round without a split exact over the shoe (the player's and the "
-                "dealer's draws with every card seen removed; floating point, about 1e-12); "
-                "the split rounds, %.4f%% of the deals and %+.4f%% of the Bet in the figure, "
-                "by the first-two-cards method (their draws without further removal); the "
+        """What the figure's method gives, said with its figures: every round exact over
+        the shoe, split rounds included (their share of the deals and of the figure printed,
+        with the first-two-cards figure beside it)."""
+        return ("exact over the shoe for every round (the player's and the dealer's draws "
+                "with every card seen removed, the split rounds hand by hand, "
+                "blackjack_exact.SplitHands; floating point, about 1e-12); the split rounds "
+                "are %.4f%% of the deals and %+.4f%% of the Bet in the figure; the "
                 "first-two-cards figure for the whole game is %.4f%%"
                 % (100 * self.exact.split_share, 100 * self.exact.split_part,
                    100 * self.edge.house_edge()))
@@ -108,8 +124,11 @@ METHOD = ("a total-dependent basic strategy chart (hard, soft, pairs per up card
           "drew left it, the dealer's outcome from the shoe less all the player's cards, the "
           "hole card (unseen) priced as the card after the player's draws and conditioned "
           "jointly on the card reader's no-Blackjack where it peeks "
-          "(controller/lab/par/blackjack_exact.py); split rounds by the first-two-cards method; "
-          "one player at the table")
+          "(controller/lab/par/blackjack_exact.py); a split round priced hand by hand, each "
+          "split hand's draws and the dealer's from the shoe the resplit cards, that hand's "
+          "cards and the other hands' kept second cards leave, which is exact for a chart "
+          "that decides on the hand's own total (blackjack_exact.SplitHands); one player at "
+          "the table")
 
 
 def base_game(options=None):

@@ -210,8 +210,10 @@ class Hand:
         self.choices[key] = (act, dict(options))
         return options[act]
 
-    def chart_action(self, key, options):
-        act = self.chart.get(key)
+    def chart_action(self, key, options, act=None):
+        """The chart's action at `key` (or `act`, a cell changed: blackjack_optimal) among
+        `options`, its fallback where that one is not open."""
+        act = act or self.chart.get(key)
         if act in options:
             return act
         # a chart written for two cards read on a hand where the choice is gone

@@ -36,9 +36,10 @@ def _print_sheet(game, sheets, out):
             if j.get("double_attack_on"):
                 out.write("  Double Attack Wager placed against %s up\n"
                           % ", ".join(j["double_attack_on"]))
-            if "house_edge_corrected_chart" in j:
-                out.write("  the chart with its losing cells corrected: house edge %s (%s)\n"
-                          % (_pct(j["house_edge_corrected_chart"]),
+            if "house_edge_optimal_total_dependent" in j:
+                out.write("  the optimal total-dependent strategy: house edge %s (the chart "
+                          "with these cells corrected: %s)\n"
+                          % (_pct(j["house_edge_optimal_total_dependent"]),
                              "; ".join(j["chart_cells_losing"])))
             continue
         if j.get("banked") is False:

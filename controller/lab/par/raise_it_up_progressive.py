@@ -85,12 +85,22 @@ def _folds(solver, level, key, memo):
 
 def three_card_return(solver, pays=None):
     """(total returned over all ordered deals, deals, folded deals) on the player's three
-    cards, forfeited on a fold. The spade royal splits off a quarter of the suited
-    A-K-Q starts (the solver's representative puts its suited cards in spades)."""
-    from controller.rules import raise_it_up as R
+    cards, forfeited on a fold (three_card_counts, each hand's deals times its pay)."""
     pays = pays or payouts()
+    counts, deals, folded = three_card_counts(solver)
+    total = sum((n * pays[hand] for hand, n in counts.items()), 0)
+    return total, deals, folded
+
+
+def three_card_counts(solver):
+    """({paytable hand: deals that hold it and are not folded}, deals, folded deals) on the
+    player's three cards, forfeited on a fold. The spade royal splits off a quarter of the
+    suited A-K-Q starts (the solver's representative puts its suited cards in spades): a
+    Fraction of them, whole over all the starts."""
+    from controller.rules import raise_it_up as R
     memo = [dict() for _ in range(7)]
-    total = deals = folded = 0
+    counts = {}
+    deals = folded = 0
     per = solver.completions(3)
     for key, weight in solver.starts().items():
         three = solver.representative(key)[:3]
@@ -100,13 +110,14 @@ def three_card_return(solver, pays=None):
         hand = R.progressive_hand(three, True)
         if hand is None:
             continue
+        n = weight * (per - f)
         if hand == "ace_king_queen_of_spades":
-            value = Fraction(pays[hand] + (solver.suits - 1) * pays["ace_king_queen_suited"],
-                             solver.suits)
+            counts[hand] = counts.get(hand, 0) + Fraction(n, solver.suits)
+            rest = Fraction(n * (solver.suits - 1), solver.suits)
+            counts["ace_king_queen_suited"] = counts.get("ace_king_queen_suited", 0) + rest
         else:
-            value = pays[hand]
-        total += weight * (per - f) * value
-    return total, deals, folded
+            counts[hand] = counts.get(hand, 0) + n
+    return counts, deals, folded
 
 
 # ---- both readings over every five-card set (numpy) ----------------------------------
@@ -318,18 +329,33 @@ class LinkedSheet:
         if meter_rows != ["ace_king_queen_of_spades"] or \
                 pt.get(GAME, "progressive").pay("ace_king_queen_of_spades").num != 100:
             raise ValueError("Raise It Up's meter rows are not the one 100% row priced here")
-        fixed = {h: (p.num if p.kind == pt.FOR else 0)
-                 for h, p in pt.get(GAME, "progressive").rows}
-        total, deals, _ = three_card_return(solver, fixed)
-        self.fixed_return = Fraction(total, deals)
-        only = {h: 0 for h in fixed}
-        only["ace_king_queen_of_spades"] = 1
-        hits, deals2, _ = three_card_return(solver, only)
-        assert deals2 == deals
-        self.share = Fraction(hits, deals)
+        self.rows = pt.get(GAME, "progressive").rows
+        self.counts, self.deals, self.folded = three_card_counts(solver)
+        self.fixed_return = sum((Fraction(self.counts.get(h, 0)) * p.num
+                                 for h, p in self.rows if p.kind == pt.FOR),
+                                Fraction(0)) / self.deals
+        self.share = Fraction(self.counts.get("ace_king_queen_of_spades", 0)) / self.deals
 
     def house_edge(self):
         return 1 - self.fixed_return
+
+    def spread_rows(self):
+        """[(hand, deals, how it pays, net per unit)] over every deal, the meter's row
+        counted as the loss the hold counts it as (its share is priced beside): what the
+        lab report takes the standard deviation and hit frequency from."""
+        out = []
+        paid = Fraction(0)
+        for hand, pay in self.rows:
+            n = Fraction(self.counts.get(hand, 0))
+            paid += n
+            net = Fraction(pay.num - 1) if pay.kind == pt.FOR else Fraction(-1)
+            out.append((hand, n, pay.text(), net))
+        out.append(("folded (forfeited, 669a.11(g))", Fraction(self.folded), "loses",
+                    Fraction(-1)))
+        out.append(("no paying hand", self.deals - self.folded - paid, "loses", Fraction(-1)))
+        # whole numbers of deals (the spade royal's quarter of the suited starts is whole)
+        return [(h, int(n) if Fraction(n).denominator == 1 else n, pays, net)
+                for h, n, pays, net in out]
 
     def meter_share(self):
         return self.share

@@ -94,6 +94,10 @@ def spread(sheet):
     """(standard deviation of the net per unit wagered, hit frequency) from the sheet's rows
     by hand, exact fractions summed then rooted; None when the sheet has no rows (its method
     sums expectations only). A meter-share row counts as the loss the hold counts it as."""
+    simulated = getattr(sheet, "simulated_spread", None)
+    if callable(simulated):
+        est = simulated()
+        return est["sd"], est["hit"]
     rows = _rows(sheet)
     if not rows:
         return None
@@ -119,7 +123,29 @@ def wager_json(sheet):
     else:
         j["standard_deviation"] = round(sp[0], 7)
         j["hit_frequency"] = round(float(sp[1]), 7)
+    note = spread_note(sheet)
+    if note:
+        j["spread_method"] = note
     return j
+
+
+def spread_note(sheet):
+    """How the standard deviation and hit frequency were reached, where not from exact rows:
+    simulated rounds, with their intervals."""
+    simulated = getattr(sheet, "simulated_spread", None)
+    if callable(simulated):
+        e = simulated()
+        return ("simulated: %s rounds dealt in table order from a full shoe by the printed "
+                "chart (controller/lab/par/blackjack_simulated.py, random.Random seed %d); 95%% "
+                "intervals: standard deviation %.4f to %.4f, hit frequency %s to %s; the "
+                "simulated hold %s (95%% %s to %s) against the exact %s"
+                % (format(e["rounds"], ","), e["seed"], e["sd_ci95"][0], e["sd_ci95"][1],
+                   _pct(e["hit_ci95"][0]), _pct(e["hit_ci95"][1]), _pct(-e["mean"]),
+                   _pct(-e["mean_ci95"][1]), _pct(-e["mean_ci95"][0]),
+                   _pct(sheet.house_edge())))
+    if isinstance(sheet, StrategyPar) and not sheet.exact:
+        return "over the simulated rounds"
+    return None
 
 
 def readings_table(compute=False):
@@ -178,6 +204,11 @@ def _rows(sheet):
             net = Fraction(sheet._net(paid)[0])
             p = Fraction(n, sheet.combinations)
             out.append((j["hand"], n, p, j["pays"], net, p * net))
+    elif callable(getattr(sheet, "spread_rows", None)):
+        # a sheet that counts its own deals by outcome (Raise It Up's progressive)
+        for label, n, pays, net in sheet.spread_rows():
+            p = Fraction(n) / sheet.deals
+            out.append((label, n, p, pays, net, p * net))
     elif isinstance(sheet, StrategyPar):
         e = sheet.estimate
         rounds = e["rounds"]
@@ -245,6 +276,13 @@ def _wager_html(game, sheet):
         hold = "%s (%s)" % (_pct(edge), j.get("precision", "computed"))
     out.append('<p>Hold: <b class="hold">%s</b></p>' % _e(hold))
     out.append('<p class="method">Method: %s</p>' % _e(method))
+    if "house_edge_optimal_total_dependent" in j:
+        out.append('<p class="optimal">Optimal total-dependent strategy: hold <b class='
+                   '"optimal-hold">%s</b>; the printed chart loses to it in %d cells: %s '
+                   '(%s)</p>' % (_pct(j["house_edge_optimal_total_dependent"]),
+                                 len(j["chart_cells_losing"]),
+                                 _e("; ".join(j["chart_cells_losing"])),
+                                 _e(j["optimal_total_dependent"])))
     sp = spread(sheet)
     if sp is None:
         out.append('<p class="spread">Standard deviation and hit frequency: %s</p>'
@@ -252,8 +290,8 @@ def _wager_html(game, sheet):
     else:
         out.append('<p class="spread">Standard deviation per unit wagered: <b class="sd">'
                    '%.4f</b>; hit frequency: <b class="hit">%s</b>%s</p>'
-                   % (sp[0], _pct(sp[1]), " (over the simulated rounds)"
-                      if isinstance(sheet, StrategyPar) and not sheet.exact else ""))
+                   % (sp[0], _pct(sp[1]), " (%s)" % _e(spread_note(sheet))
+                      if spread_note(sheet) else ""))
     if j.get("meter_share"):
         out.append("<p>Plus %.8f of the progressive meter per unit wagered "
                    "(meter-share payouts, priced as losses above).</p>" % j["meter_share"])
@@ -268,7 +306,8 @@ def _wager_html(game, sheet):
     for label, n, p, pays, net, contrib in rows:
         out.append('<tr><td class="h">%s</td><td>%s</td><td>%.10f</td><td>%s</td>'
                    "<td>%s</td><td>%+.8f</td></tr>"
-                   % (_e(label), format(n, ","), float(p), _e(pays), _e(net), float(contrib)))
+                   % (_e(label), format(n, ",") if isinstance(n, int) else _e(n), float(p),
+                      _e(pays), _e(net), float(contrib)))
     total = sum((r[5] for r in rows), Fraction(0))
     out.append('<tr><th class="h">total</th><th>%s</th><th>1</th><th></th><th></th>'
                "<th>%+.8f</th></tr></table>" % (format(sum(r[1] for r in rows), ","),
