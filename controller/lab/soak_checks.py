@@ -85,6 +85,7 @@ class Checks:
         self.looks = 0
         self.seen_seq = None                  # the journal's last row when a step was checked
         self.at_cut = None                    # (state, lockout) when the power went
+        self.scanned = None                   # journal_rounds' last scan: seq, hash, found
 
     # ---- attaching to each boot ------------------------------------------------------------
 
@@ -318,18 +319,27 @@ class Checks:
         m = self.ctl.model if self.ctl is not None else None
         self.at_cut = None if m is None else (m.state, dict(m.lockout or {}))
 
-    def journal_rounds(self, path):
-        """{round_no: [settlement, ...]} of every round the journal's snapshots end."""
+    def journal_rounds(self, path, whole=False):
+        """{round_no: [settlement, ...]} of every round the journal's snapshots end.
+
+        After a cut only the rows past the last scan are read (`whole`: all of them, as the
+        end does): every row up to that scan's last was on the disk when it was read, so no
+        cut after can take it back, and it is read again only if that row's hash is no longer
+        the one seen (the journal rewritten behind it: then the whole, from row 1). Reading
+        all of it at every cut made a soak quadratic in its journal (issue 33)."""
         from controller.journal.formats import open_journal
         from controller.journal.store import load
         store = open_journal(path)
-        ended, counted = {}, []
         try:
-            seen = set()
-            for row in store.rows():
-                r = load(row)
-                if r["entry"] != "snapshot":
+            mark = self.scanned
+            if whole or mark is None or store.last_seq < mark[0] or \
+                    store.hash_at(mark[0]) != mark[1]:
+                mark = self.scanned = (0, None, {}, [], set())
+            _, _, ended, counted, seen = mark
+            for row in store.rows(mark[0] + 1):
+                if row["entry"] != "snapshot":
                     continue
+                r = load(row)
                 model = r["data"]["table"]["model"]
                 counters = r["data"].get("counters", {})
                 marker = (model.get("round_no"), counters.get("rounds"), counters.get("voids"))
@@ -340,10 +350,12 @@ class Checks:
                 counted.append((model.get("round_no"), n))
                 ended.setdefault(model.get("round_no"), []).append(
                     _canon(model.get("status"), model.get("results") or {}))
+            self.scanned = (store.last_seq, store.hash_at(store.last_seq), ended, counted,
+                            seen)
         finally:
             store.close()
         self.counted = counted
-        return ended
+        return {n: list(got) for n, got in ended.items()}
 
     def after_boot(self, path):
         """After a cut's reboot: no settlement seen before the cut lost, changed or doubled."""
@@ -363,7 +375,7 @@ class Checks:
         from controller.journal.cli import verify_path
         ok, message, _ = verify_path(path)
         self.check(ok, "journal", "the journal does not verify: %s" % message)
-        self.check_ends(self.journal_rounds(path))
+        self.check_ends(self.journal_rounds(path, whole=True))
 
     def check_ends(self, ended):
         """Each round ends once in the journal, and each end counts one round more."""

@@ -157,6 +157,50 @@ def test_the_soak_finds_a_settlement_doubled_after_a_power_cut(monkeypatch):
     assert s["stopped_at"]["step"] == s["violations"][0]["step"]
 
 
+def _rounds_of(journal, game, seed, rounds):
+    """Play `rounds` more rounds on `journal` (a new one, or one a table left), and stop."""
+    table = VirtualTable(game, seed, journal)
+    table.boot()
+    try:
+        for _ in range(rounds):
+            table.play_round()
+    finally:
+        table.close()
+
+
+def test_the_ledger_reads_the_rows_after_its_last_scan_and_all_if_they_changed(
+        shm_dir, monkeypatch):
+    """After a cut the ledger's journal scan reads only the rows past its last scan (reading
+    all of them at every cut made a soak quadratic, issue 33), and reads the whole again when
+    the row it stopped at is not the one it read (the journal rewritten behind it): either
+    way what it finds is what a scan of the whole file finds."""
+    import shutil
+
+    from controller.journal import store as store_module
+    game = "props-and-hops"
+    path, other = os.path.join(shm_dir, "t.journal"), os.path.join(shm_dir, "o.journal")
+    _rounds_of(path, game, 1, 3)
+    _rounds_of(other, game, 2, 6)
+    checks = Checks(game, 1)
+    first = checks.journal_rounds(path)
+    assert len(first) >= 3 and first == Checks(game, 1).journal_rounds(path)
+    loads = []
+    load = store_module.load
+    monkeypatch.setattr(store_module, "load", lambda row: loads.append(row["seq"]) or load(row))
+    scanned = checks.scanned[0]
+    _rounds_of(path, game, 1, 2)                       # the table goes on: rows appended
+    more = checks.journal_rounds(path)
+    assert loads and min(loads) > scanned              # the new rows only
+    whole = Checks(game, 1).journal_rounds(path)
+    assert more == whole and len(whole) > len(first)
+    shutil.copy(other, path)                           # rewritten behind the last scan
+    del loads[:]
+    again = checks.journal_rounds(path)
+    assert min(loads) == 2                             # from its first snapshot again
+    fresh = Checks(game, 1)
+    assert again == fresh.journal_rounds(path) != whole and checks.counted == fresh.counted
+
+
 @pytest.mark.reg("581.13(i)")
 def test_the_soak_finds_a_lockout_cleared_without_its_selftest(tmp_path, monkeypatch):
     """A planted bug: the clear service's self-test fails (the device is still jammed) and
