@@ -106,7 +106,8 @@ def test_a_log_reads_back_what_was_appended_with_the_meters_and_the_index(tmp_pa
 def test_a_tail_is_read_from_the_end_and_is_the_tail_of_the_whole(tmp_path, monkeypatch):
     """`events N` after every card of a soak read the whole journal each time (issue 33): a
     tail reads the commits it needs from the end back, and gives what filtering all of it
-    gives, with kinds or without, however many are asked."""
+    gives, with kinds or without, however many are asked. The snapshots (the console's wager
+    meters at every start) are read by their index, not by reading every commit."""
     path = str(tmp_path / "j")
     store = create_journal(path, fmt="log", entries=[
         (1, "controller", "genesis", "genesis", 0, {"game": "poker"}),
@@ -130,6 +131,10 @@ def test_a_tail_is_read_from_the_end_and_is_the_tail_of_the_whole(tmp_path, monk
         assert [r["data"] for r in store.select(None, 3)] == ['{"n":298}', '{"n":299}',
                                                               '{"i":299}']
         assert 0 < len(read) <= 8 and min(read) >= 290, read      # not the 300 commits
+        del read[:]
+        assert [r["data"] for r in store.select(("snapshot",))] == \
+            ['{"s":0}'] + ['{"i":%d}' % i for i in range(49, 300, 50)]
+        assert len(read) <= 2 * 7, read            # the commits that hold them (and links)
     finally:
         store.close()
 
