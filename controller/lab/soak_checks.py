@@ -287,7 +287,13 @@ class Checks:
         return sorted(c for c in self.secret if c in words)
 
     def check_outputs(self):
-        """The console's screen, status and latest events, and every log line since."""
+        """The console's screen, status and latest events, and every log line since; not
+        drawn while no card is face down (a hole-card game's cards before the hole card),
+        as nothing on them could be found then (issue 33: the screens were most of the
+        checks' cost)."""
+        lines, self.logs.lines = self.logs.lines, []
+        if not self.secret:
+            return
         console = self.console
         # the commands' own functions: `run` would journal each look as a console command
         texts = [("console watch", console.screen()),
@@ -295,7 +301,6 @@ class Checks:
         self.looks += 1
         if self.looks % EVENTS_EVERY == 0:          # it reads the journal file: now and then
             texts.append(("console events", console.records.c_events("technician", [])))
-        lines, self.logs.lines = self.logs.lines, []
         texts += [("log", line) for line in lines]
         for where, text in texts:
             leaked = self._leaks(str(text))
