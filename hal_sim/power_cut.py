@@ -68,11 +68,14 @@ class Disk:
             return len(data)                          # the power is off: nothing lands
         data = bytes(data)
         try:
-            with open(path, "rb") as f:               # (an O_DIRECT fd reads aligned only)
-                f.seek(offset)
-                old = f.read(len(data))
-        except FileNotFoundError:                     # renamed or unlinked since it was
-            return self._orig[0](fd, data, offset)    # opened: a file made whole, then linked
+            old = os.pread(fd, len(data), offset)     # through the page cache, as below
+        except OSError:                               # an O_DIRECT fd reads aligned only,
+            try:                                      # a write-only one not at all
+                with open(path, "rb") as f:
+                    f.seek(offset)
+                    old = f.read(len(data))
+            except FileNotFoundError:                 # renamed or unlinked since it was
+                return self._orig[0](fd, data, offset)  # opened: a file made whole, linked
         old += bytes(len(data) - len(old))            # past the end: the file grew (zeros)
         self.unsynced.setdefault(path, []).append((offset, old, data))
         return self._orig[0](fd, data, offset)
