@@ -287,7 +287,10 @@ class SerialDevice:
 
     def _rejected_due(self):
         """When the oldest batch of rejections is due for its report (the link sleeps
-        until then, not a tick at a time)."""
+        until then, not a tick at a time). None at once while no batch is open: the
+        virtual table's scheduler asks every link this at every pass (issue 33)."""
+        if not self._batches:
+            return None
         with self._batch_lock:
             starts = [batch[2] for batch in self._batches.values()]
         return min(starts) + self.reject_interval_ns if starts else None
