@@ -31,7 +31,8 @@ import re
 ROLES = ("dealer", "floorperson", "technician", "administrator")
 CARD = re.compile(r"^(?:10|[2-9TJQKA])[shdc]$|^JK$")
 ROUND_STATES_OVER = ("settled", "voided")
-EVENTS_EVERY = 40        # the console's `events` every 40th card (it reads the journal file)
+EVENTS_EVERY = 400       # the console's `events` itself every 400th look (it opens the
+                         # journal file); every row's line of it is looked at once besides
 
 
 class StopAt(BaseException):
@@ -83,6 +84,7 @@ class Checks:
         self.section = None
         self.logs = _LogLines()
         self.looks = 0
+        self.lines_seen = 0                   # the journal's rows whose console line was read
         self.seen_seq = None                  # the journal's last row when a step was checked
         self.at_cut = None                    # (state, lockout) when the power went
         self.scanned = None                   # journal_rounds' last scan: seq, hash, found
@@ -112,6 +114,7 @@ class Checks:
         self.closed = None
         self.replayed()
         self.seen_seq = self._last_seq()
+        self.lines_seen = min(self.lines_seen, self.seen_seq or 0)   # rows the cut took
 
     def _last_seq(self):
         return getattr(getattr(self.ctl.journal, "store", None), "last_seq", None)
@@ -299,13 +302,28 @@ class Checks:
         texts = [("console watch", console.screen()),
                  ("console status", console.table.c_status("technician", []))]
         self.looks += 1
-        if self.looks % EVENTS_EVERY == 0:          # it reads the journal file: now and then
+        texts.append(("console events", self.new_lines()))
+        if self.looks % EVENTS_EVERY == 0:          # the command itself, now and then
             texts.append(("console events", console.records.c_events("technician", [])))
         texts += [("log", line) for line in lines]
         for where, text in texts:
             leaked = self._leaks(str(text))
             self.check(not leaked, "secret", "%s shows %s before the round is over "
                        "[581.13(h)(1)]" % (where, ", ".join(leaked)))
+
+    def new_lines(self):
+        """The line `events` shows for each row journaled since the last look, by the
+        console's own rendering (`events` reads the journal file's last rows: opening it
+        at every card made the look O(journal), issue 33; so every row is read once here,
+        from the controller's store, and the command itself is run now and then)."""
+        from controller.console.view import entries
+        store = getattr(self.ctl.journal, "store", None)
+        last = getattr(store, "last_seq", None)
+        if last is None or last <= self.lines_seen:
+            return ""
+        rows = list(store.rows(self.lines_seen + 1))
+        self.lines_seen = last
+        return "\n".join(self.console.records._line(e) for e in entries(rows))
 
     def check_display(self):
         display = self.table.devices.sim.serial.get("meter_display") if self.table else None
