@@ -10,7 +10,9 @@ it can handle and go on). The disk then lands a prefix of each file's unsynced w
 order they were issued, the next one possibly torn at any byte (a sector half written), and
 loses the rest; nothing is written after the cut. `abandon()` closes every descriptor the dead
 process had on the directory without writing anything more, as a process that no longer exists
-holds none. The draws come from the seeded `rng`, so a cut replays.
+holds none. The draws come from the seeded `rng`, so a cut replays: one draw a cut, and each
+file's fate from it and the file's name alone, so what one file held (the lock file's process
+id, as many digits as the id has) cannot change the draws of another (the journal's).
 
 What each write replaces is read through the page cache: exact where the journal's writes go
 through it too (tmpfs, /dev/shm, the soak's default, where O_DIRECT is refused); on a real
@@ -23,6 +25,7 @@ process with SIGKILL, which loses the process but not the page cache).
 """
 
 import os
+import random
 
 
 class PowerCut(BaseException):
@@ -68,11 +71,14 @@ class Disk:
             return len(data)                          # the power is off: nothing lands
         data = bytes(data)
         try:
-            with open(path, "rb") as f:               # (an O_DIRECT fd reads aligned only)
-                f.seek(offset)
-                old = f.read(len(data))
-        except FileNotFoundError:                     # renamed or unlinked since it was
-            return self._orig[0](fd, data, offset)    # opened: a file made whole, then linked
+            old = os.pread(fd, len(data), offset)     # through the page cache, as below
+        except OSError:                               # an O_DIRECT fd reads aligned only,
+            try:                                      # a write-only one not at all
+                with open(path, "rb") as f:
+                    f.seek(offset)
+                    old = f.read(len(data))
+            except FileNotFoundError:                 # renamed or unlinked since it was
+                return self._orig[0](fd, data, offset)  # opened: a file made whole, linked
         old += bytes(len(data) - len(old))            # past the end: the file grew (zeros)
         self.unsynced.setdefault(path, []).append((offset, old, data))
         return self._orig[0](fd, data, offset)
@@ -109,14 +115,16 @@ class Disk:
         self.off = True
         self.armed = None
         done = {}
+        draw = self.rng.getrandbits(64)
         for path, writes in sorted(self.unsynced.items()):
             if not os.path.exists(path):              # a temporary file since renamed whole
                 continue
-            landed = self.rng.randint(0, len(writes))
+            rng = random.Random("%d:%s" % (draw, os.path.basename(path)))
+            landed = rng.randint(0, len(writes))
             torn = None
-            if landed < len(writes) and self.rng.random() < 0.5:
+            if landed < len(writes) and rng.random() < 0.5:
                 offset, old, new = writes[landed]
-                torn = (offset, new[:self.rng.randint(1, max(1, len(new) - 1))])
+                torn = (offset, new[:rng.randint(1, max(1, len(new) - 1))])
             fd = os.open(path, os.O_WRONLY)
             try:
                 for offset, old, _ in reversed(writes[landed:]):

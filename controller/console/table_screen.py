@@ -187,9 +187,9 @@ class TableScreen(Screen):
             "lockout": None if lo is None else {"reason": self.spoken(lo.get("reason")),
                                                 "to_clear": rule_for(self.named(lo)).describe()},
             "title": "tablectl watch",
-            "devices": [(n, str(_status(d).get("state", "-")),
-                         _last_fault(_status(d).get("last_fault"), self.when))
-                        for n, d in sorted(self.devices.items())],
+            "devices": [(n, str(st.get("state", "-")), _last_fault(st.get("last_fault"),
+                                                                   self.when))
+                        for n, st in ((n, _status(d)) for n, d in sorted(self.devices.items()))],
             "lockouts": [{"when": view.local_time(ctl, x.get("ts_ns")),
                           "device": self.name_of(x.get("device")),
                           "reason": self.spoken(x.get("reason")),

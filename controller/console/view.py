@@ -171,19 +171,16 @@ def render(entry, when=None):
 def printable(text):
     """Text a terminal shows as text: a device's reason holding ESC[2J, ESC]0;x BEL or any
     other control or 8-bit byte cannot clear the screen, retitle the window or ring the bell.
-    ESC becomes "^[", any other control or non-ASCII character "?"; newlines are kept."""
-    out = []
-    for ch in str(text):
-        o = ord(ch)
-        if ch == "\n" or 0x20 <= o < 0x7F:
-            out.append(ch)
-        elif ch == "\t":
-            out.append(" ")
-        elif o == 0x1B:
-            out.append("^[")
-        else:
-            out.append("?")
-    return "".join(out)
+    ESC becomes "^[", any other control or non-ASCII character "?"; newlines are kept.
+    (A table and a regular expression, not a loop over the characters: the live screen is
+    drawn from it after every card of a soak, issue 33.)"""
+    return _NOT_ASCII.sub("?", str(text)).translate(_CONTROLS)
+
+
+# every ASCII control but the newline, and DEL, as printable() shows it; past ASCII "?"
+_CONTROLS = {o: "?" for o in range(0x20) if o != 0x0A}
+_CONTROLS.update({0x7F: "?", 0x09: " ", 0x1B: "^["})
+_NOT_ASCII = re.compile(r"[^\x00-\x7f]")
 
 
 def wall_ns(ctl, ts_ns):

@@ -31,7 +31,8 @@ import re
 ROLES = ("dealer", "floorperson", "technician", "administrator")
 CARD = re.compile(r"^(?:10|[2-9TJQKA])[shdc]$|^JK$")
 ROUND_STATES_OVER = ("settled", "voided")
-EVENTS_EVERY = 40        # the console's `events` every 40th card (it reads the journal file)
+EVENTS_EVERY = 400       # the console's `events` itself every 400th look (it opens the
+                         # journal file); every row's line of it is looked at once besides
 
 
 class StopAt(BaseException):
@@ -83,8 +84,10 @@ class Checks:
         self.section = None
         self.logs = _LogLines()
         self.looks = 0
+        self.lines_seen = 0                   # the journal's rows whose console line was read
         self.seen_seq = None                  # the journal's last row when a step was checked
         self.at_cut = None                    # (state, lockout) when the power went
+        self.scanned = None                   # journal_rounds' last scan: seq, hash, found
 
     # ---- attaching to each boot ------------------------------------------------------------
 
@@ -111,6 +114,7 @@ class Checks:
         self.closed = None
         self.replayed()
         self.seen_seq = self._last_seq()
+        self.lines_seen = min(self.lines_seen, self.seen_seq or 0)   # rows the cut took
 
     def _last_seq(self):
         return getattr(getattr(self.ctl.journal, "store", None), "last_seq", None)
@@ -286,20 +290,40 @@ class Checks:
         return sorted(c for c in self.secret if c in words)
 
     def check_outputs(self):
-        """The console's screen, status and latest events, and every log line since."""
+        """The console's screen, status and latest events, and every log line since; not
+        drawn while no card is face down (a hole-card game's cards before the hole card),
+        as nothing on them could be found then (issue 33: the screens were most of the
+        checks' cost)."""
+        lines, self.logs.lines = self.logs.lines, []
+        if not self.secret:
+            return
         console = self.console
         # the commands' own functions: `run` would journal each look as a console command
         texts = [("console watch", console.screen()),
                  ("console status", console.table.c_status("technician", []))]
         self.looks += 1
-        if self.looks % EVENTS_EVERY == 0:          # it reads the journal file: now and then
+        texts.append(("console events", self.new_lines()))
+        if self.looks % EVENTS_EVERY == 0:          # the command itself, now and then
             texts.append(("console events", console.records.c_events("technician", [])))
-        lines, self.logs.lines = self.logs.lines, []
         texts += [("log", line) for line in lines]
         for where, text in texts:
             leaked = self._leaks(str(text))
             self.check(not leaked, "secret", "%s shows %s before the round is over "
                        "[581.13(h)(1)]" % (where, ", ".join(leaked)))
+
+    def new_lines(self):
+        """The line `events` shows for each row journaled since the last look, by the
+        console's own rendering (`events` reads the journal file's last rows: opening it
+        at every card made the look O(journal), issue 33; so every row is read once here,
+        from the controller's store, and the command itself is run now and then)."""
+        from controller.console.view import entries
+        store = getattr(self.ctl.journal, "store", None)
+        last = getattr(store, "last_seq", None)
+        if last is None or last <= self.lines_seen:
+            return ""
+        rows = list(store.rows(self.lines_seen + 1))
+        self.lines_seen = last
+        return "\n".join(self.console.records._line(e) for e in entries(rows))
 
     def check_display(self):
         display = self.table.devices.sim.serial.get("meter_display") if self.table else None
@@ -318,18 +342,27 @@ class Checks:
         m = self.ctl.model if self.ctl is not None else None
         self.at_cut = None if m is None else (m.state, dict(m.lockout or {}))
 
-    def journal_rounds(self, path):
-        """{round_no: [settlement, ...]} of every round the journal's snapshots end."""
+    def journal_rounds(self, path, whole=False):
+        """{round_no: [settlement, ...]} of every round the journal's snapshots end.
+
+        After a cut only the rows past the last scan are read (`whole`: all of them, as the
+        end does): every row up to that scan's last was on the disk when it was read, so no
+        cut after can take it back, and it is read again only if that row's hash is no longer
+        the one seen (the journal rewritten behind it: then the whole, from row 1). Reading
+        all of it at every cut made a soak quadratic in its journal (issue 33)."""
         from controller.journal.formats import open_journal
         from controller.journal.store import load
         store = open_journal(path)
-        ended, counted = {}, []
         try:
-            seen = set()
-            for row in store.rows():
-                r = load(row)
-                if r["entry"] != "snapshot":
+            mark = self.scanned
+            if whole or mark is None or store.last_seq < mark[0] or \
+                    store.hash_at(mark[0]) != mark[1]:
+                mark = self.scanned = (0, None, {}, [], set())
+            _, _, ended, counted, seen = mark
+            for row in store.rows(mark[0] + 1):
+                if row["entry"] != "snapshot":
                     continue
+                r = load(row)
                 model = r["data"]["table"]["model"]
                 counters = r["data"].get("counters", {})
                 marker = (model.get("round_no"), counters.get("rounds"), counters.get("voids"))
@@ -340,10 +373,12 @@ class Checks:
                 counted.append((model.get("round_no"), n))
                 ended.setdefault(model.get("round_no"), []).append(
                     _canon(model.get("status"), model.get("results") or {}))
+            self.scanned = (store.last_seq, store.hash_at(store.last_seq), ended, counted,
+                            seen)
         finally:
             store.close()
         self.counted = counted
-        return ended
+        return {n: list(got) for n, got in ended.items()}
 
     def after_boot(self, path):
         """After a cut's reboot: no settlement seen before the cut lost, changed or doubled."""
@@ -363,7 +398,7 @@ class Checks:
         from controller.journal.cli import verify_path
         ok, message, _ = verify_path(path)
         self.check(ok, "journal", "the journal does not verify: %s" % message)
-        self.check_ends(self.journal_rounds(path))
+        self.check_ends(self.journal_rounds(path, whole=True))
 
     def check_ends(self, ended):
         """Each round ends once in the journal, and each end counts one round more."""

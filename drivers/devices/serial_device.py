@@ -175,10 +175,21 @@ class SerialDevice:
                 "connected": self.connected, "counters": dict(self.counters),
                 "rejected": dict(self.rejected),
                 "link": dict(link.stats) if link is not None else {},
-                "peer": ({clean_text(k): clean_text(v) for k, v in link.peer.items()}
-                         if link is not None and link.peer else None),
+                "peer": self._clean_peer(link.peer if link is not None else None),
                 "last_fault": self.last_fault, "last_selftest": self.last_selftest,
                 "device_status": self.device_status}
+
+    def _clean_peer(self, peer):
+        """The peer's HELLO as a person may read it, a new dict each time; cleaned again
+        only when the HELLO is another (the console's screen asks every device's status
+        after every card of a soak, issue 33)."""
+        if not peer:
+            return None
+        seen = repr(peer)
+        if seen != getattr(self, "_peer_seen", None):
+            self._peer_clean = {clean_text(k): clean_text(v) for k, v in peer.items()}
+            self._peer_seen = seen
+        return dict(self._peer_clean)
 
     def clear_fault(self):
         """After an authorized clear: forget latched faults so new ones report again."""
@@ -276,7 +287,10 @@ class SerialDevice:
 
     def _rejected_due(self):
         """When the oldest batch of rejections is due for its report (the link sleeps
-        until then, not a tick at a time)."""
+        until then, not a tick at a time). None at once while no batch is open: the
+        virtual table's scheduler asks every link this at every pass (issue 33)."""
+        if not self._batches:
+            return None
         with self._batch_lock:
             starts = [batch[2] for batch in self._batches.values()]
         return min(starts) + self.reject_interval_ns if starts else None

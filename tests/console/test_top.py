@@ -120,6 +120,21 @@ def test_top_prints_device_text_harmlessly(tmp_path):
     assert "jam^[[2J^[]0;x?" in screen and "\x1b" not in screen and "\x07" not in screen
 
 
+def test_printable_shows_every_character_by_its_rule():
+    """view.printable by its rule, character by character, over all of the BMP and past it
+    (it is a translate table and a regular expression now, issue 33: the same answers)."""
+    from controller.console.view import printable
+
+    def rule(ch):
+        if ch == "\n" or 0x20 <= ord(ch) < 0x7F:
+            return ch
+        return {"\t": " ", "\x1b": "^["}.get(ch, "?")
+    text = "".join(map(chr, range(0xD800))) + "\ud800\udfff" + \
+        "".join(map(chr, range(0xE000, 0x10000))) + "\U0001F600\U0010FFFF"
+    assert printable(text) == "".join(map(rule, text))
+    assert printable(404) == "404" and printable("") == ""
+
+
 def test_console_watch_redraws_in_place_until_a_key(tmp_path, tmux):
     if SOCAT is None:
         pytest.skip("socat is not installed")

@@ -103,6 +103,42 @@ def test_a_log_reads_back_what_was_appended_with_the_meters_and_the_index(tmp_pa
         again.close()
 
 
+def test_a_tail_is_read_from_the_end_and_is_the_tail_of_the_whole(tmp_path, monkeypatch):
+    """`events N` after every card of a soak read the whole journal each time (issue 33): a
+    tail reads the commits it needs from the end back, and gives what filtering all of it
+    gives, with kinds or without, however many are asked. The snapshots (the console's wager
+    meters at every start) are read by their index, not by reading every commit."""
+    path = str(tmp_path / "j")
+    store = create_journal(path, fmt="log", entries=[
+        (1, "controller", "genesis", "genesis", 0, {"game": "poker"}),
+        (2, "controller", "snapshot", "snapshot", 0, {"s": 0})])
+    for i in range(300):
+        store.append([(10 + i, "shoe", "event", "card", 1 + i // 50, {"n": i})]
+                     + ([(10 + i, "controller", "snapshot", "snapshot", 1 + i // 50, {"i": i})]
+                        if i % 50 == 49 else []))
+    store.close()
+    store = open_journal(path, readonly=True)
+    try:
+        whole = list(store.rows())
+        for kinds in (None, ("card",), ("snapshot",), ("genesis", "snapshot"), ("none",)):
+            picked = [r for r in whole if not kinds or r["kind"] in kinds]
+            for last in (1, 2, 7, 20, 64, 500):
+                assert list(store.select(kinds, last)) == picked[-last:], (kinds, last)
+            assert list(store.select(kinds)) == picked
+        read = []
+        items = store._commit_items
+        monkeypatch.setattr(store, "_commit_items", lambda i: read.append(i) or items(i))
+        assert [r["data"] for r in store.select(None, 3)] == ['{"n":298}', '{"n":299}',
+                                                              '{"i":299}']
+        assert 0 < len(read) <= 8 and min(read) >= 290, read      # not the 300 commits
+        del read[:]
+        assert [r["data"] for r in store.select(("snapshot",))] == \
+            ['{"s":0}'] + ['{"i":%d}' % i for i in range(49, 300, 50)]
+        assert len(read) <= 2 * 7, read            # the commits that hold them (and links)
+    finally:
+        store.close()
+
+
 def test_a_flipped_byte_anywhere_is_damage_named_at_boot_and_by_verify(log_copy, capsys):
     _, _, _, older = stream_end(log_copy)
     for offset in (100, 300, (L.FIRST + 1) * L.SECTOR + 7, (L.FIRST + older // 2) * L.SECTOR,

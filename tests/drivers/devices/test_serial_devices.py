@@ -447,3 +447,25 @@ def test_a_batch_of_rejections_is_reported_when_due_on_the_real_clock(monkeypatc
     finally:
         driver.stop()
         sim.stop()
+
+
+def test_status_shows_the_peers_hello_cleaned_a_copy_each_time_and_a_new_one_anew():
+    """status()'s peer: device text cleaned, cleaned again only for another HELLO (issue 33:
+    the console's screen asks it of every device after every card of a soak), and never
+    the cache itself handed out."""
+    import types
+
+    from drivers.devices.serial_device import SerialDevice
+    holder = types.SimpleNamespace()
+
+    def clean(peer):
+        return SerialDevice._clean_peer(holder, peer)
+    hello = {"device": "dealing_shoe\x1b[2J", "id": 7}
+    first = clean(hello)
+    assert first == {"device": "dealing_shoe", "id": "7"}
+    first["device"] = "changed by a reader"
+    assert clean(hello) == {"device": "dealing_shoe", "id": "7"}
+    hello["id"] = 8                                     # the same dict, another HELLO
+    assert clean(hello) == {"device": "dealing_shoe", "id": "8"}
+    assert clean({"device": "card_reader\x07"}) == {"device": "card_reader"}
+    assert clean(None) is None and clean({}) is None
