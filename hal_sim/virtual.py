@@ -33,6 +33,7 @@ left, as a table's power coming back does. controller/lab/soak.py drives it.
 """
 
 import collections
+import os
 import random
 
 from controller import config as configuration
@@ -45,13 +46,17 @@ S = 1_000_000_000
 WALL_START_NS = 1_780_315_200 * S
 UTC_OFFSET_S = -4 * 3600
 POWER_ON_NS = S                 # a boot's monotonic clock reads 1 s when the controller starts
-SETTLE_LIMIT = 100_000
+SETTLE_LIMIT = 100_000          # passes at one instant before the scheduler calls it a livelock
 # A dealer's or player's action takes this long (a round of blackjack about 40 s): the table's
 # timers run through it, so virtual hours mean what a real table's hours mean
 DEALER_PACE_S = 1.5
 # The loop's timers are ticked at least this often while time passes (and at their deadlines):
 # its thread wakes every 50 ms at most on a table; nothing it does between needs more often
-TICK_NS = 250 * MS          # passes at one instant before the scheduler calls it a livelock
+TICK_NS = 250 * MS
+# set to 1: every heartbeat serviced one by one (World.bulk False), to compare with the bulk
+STEPWISE_ENV = "TABLECTL_VIRTUAL_STEPWISE"
+# World.idle_span's answers: it went through an idle span; a tick in it left work to do
+SPANNED, STOPPED = 1, 2
 
 
 class Livelock(RuntimeError):
@@ -196,14 +201,17 @@ class World:
     `ctl` the controller (its loop's `run_once`); `tasks` what a part runs off the loop (a
     clear's self-test) on the scheduler."""
 
-    def __init__(self, universe):
+    def __init__(self, universe, bulk=True):
         self.universe = universe
         self.ends = []
         self.lines = []
+        self.pairs = []                   # (line, device link, its clock, driver link, its)
         self.runtime = None               # its ctl is the controller, once booted
         self.tasks = collections.deque()
         self.steps = 0                    # passes with work done (the summary's steps)
         self._ticked = -TICK_NS
+        self.bulk = bulk                  # an idle table's heartbeats in bulk (idle_span)
+        self.spans = 0                    # idle spans taken in bulk, for the bench
 
     @property
     def ctl(self):
@@ -213,6 +221,7 @@ class World:
         self.lines.append(line)
         self.ends.append((device_link, device_clock, line, True))
         self.ends.append((driver_link, driver_clock, line, False))
+        self.pairs.append((line, device_link, device_clock, driver_link, driver_clock))
 
     # -- one instant -----------------------------------------------------------------------
 
@@ -306,12 +315,15 @@ class World:
                 return
         self._ticked = t
         ctl.run_once()
+        return True
 
     def run_for(self, seconds):
         """Step the table through `seconds` of virtual time (Autoplay.sleep)."""
         end = self.universe.t + int(seconds * S)
         while True:
             self.settle()
+            if self.bulk and self.idle_span(end) == STOPPED:
+                continue                  # a tick left work at its instant: settle there
             nxt = self.next_due()
             if nxt is None or nxt > end:
                 self.universe.t = max(self.universe.t, end)
@@ -320,6 +332,97 @@ class World:
                 return
             self.universe.t = max(nxt, self.universe.t + 1)
             self.tick()
+
+    # -- an idle table's heartbeats in bulk -------------------------------------------------
+
+    def idle_span(self, end):
+        """When nothing but heartbeats can happen up to `end` or before the next other timer (a
+        policy's deadline, a watchdog), move through the instants the heartbeats fall at
+        as the stepwise scheduler does -- the clock set to each, the loop ticked there
+        (`tick`) -- without servicing the lines: each line's ends are then advanced past
+        the heartbeats in one go (LinkProtocol.advance_idle, the line's bytes with them),
+        to the state servicing them would have left. Idle: no task, the controller's queue
+        empty, and on every line that is not cut both ends quiet (connected, nothing to
+        send or in flight, no partial frame), no byte on the wire either way, no line
+        fault (silence, delay, split, bad CRC) and no driver's rejections batched. If a
+        tick leaves anything to do, it stops at that instant with the heartbeats before
+        it done, and the caller's settle() goes on there, as it would have. Returns
+        0 when it did not move time, SPANNED when it went through them (nothing is left
+        to do at the instant it stopped at), STOPPED when a tick left work. The heartbeats' state is not read by the loop's tick (its
+        timers, the journal, the outputs), so the lines catch up after the ticks; the
+        proof that it is the stepwise scheduler's result is tests/sim/test_virtual_bulk.py
+        (both ends' complete state, and a soak's journal byte for byte)."""
+        if self.tasks:
+            return 0
+        ctl = self.ctl
+        if ctl is not None and not ctl.idle():
+            return 0
+        t = self.universe.t
+        # `end` itself is run_for's: at it the stepwise scheduler ticks, settles (the beats
+        # due there) and ticks again; the span ends with the first two, run_for does the rest
+        horizon = end + 1
+        if ctl is not None:
+            now = ctl.clock()
+            for p in ctl.policies:
+                d = p.deadline()
+                if d is not None and d > now and t + d - now < horizon:
+                    horizon = t + d - now
+        plans = []
+        for line, dev, dev_clock, drv, drv_clock in self.pairs:
+            if line.closed:
+                continue                  # a cut cable: the scheduler leaves its ends be
+            if not _line_quiet(line, dev, drv):
+                return 0
+            a, b = dev.protocol, drv.protocol
+            oa, ob = dev_clock() - t, drv_clock() - t       # each end's clock - universe
+            ia, ib = a.heartbeat_interval_ns, b.heartbeat_interval_ns
+            plans.append((line, a, b, oa, ob, a._last_sent + ia - oa, ia,
+                          b._last_sent + ib - ob, ib))
+        if not plans or horizon <= t + 1:
+            return 0
+        # the watchdogs: an end whose peer's next heartbeat (or the one after, for an
+        # interval above the timeout) comes too late fires at its timeout: stop before it
+        for line, a, b, oa, ob, fa, ia, fb, ib in plans:
+            for end_, off, first, step in ((a, oa, fb, ib), (b, ob, fa, ia)):
+                timeout = end_.heartbeat_timeout_ns
+                fires = end_._last_heard - off + timeout + 1
+                if first < fires and first < horizon:
+                    fires = first + timeout + 1 if step > timeout else horizon
+                horizon = min(horizon, fires)
+        instants = set()
+        driver_beats = set()
+        for line, a, b, oa, ob, fa, ia, fb, ib in plans:
+            instants.update(range(fa, horizon, ia))
+            beats = range(fb, horizon, ib)
+            instants.update(beats)
+            driver_beats.update(beats)
+        if not instants:
+            return 0
+        stop = None
+        done = t
+        try:
+            for u in sorted(instants):
+                self.universe.t = u
+                if self.tick() and not self._still_idle():
+                    stop = u
+                    break
+                done = u
+                # settle()'s passes at u: the beats, then the devices' reading of the
+                # drivers' (their ends come first in each pair)
+                self.steps += 2 if u in driver_beats else 1
+        finally:
+            if done > t:
+                self.spans += 1
+                for line, a, b, oa, ob, fa, ia, fb, ib in plans:
+                    _advance_line(line, a, b, oa, ob, fa, ia, fb, ib, done)
+        return SPANNED if stop is None else STOPPED
+
+    def _still_idle(self):
+        """After a tick in an idle span: still nothing but heartbeats to do."""
+        if self.tasks or (self.ctl is not None and not self.ctl.idle()):
+            return False
+        return all(line.closed or _line_quiet(line, dev, drv)
+                   for line, dev, _, drv, _ in self.pairs)
 
     def wait(self, done, timeout_s):
         """Step the table until `done()` or `timeout_s` of virtual time passed; done()."""
@@ -341,6 +444,33 @@ class World:
                 done.append(True)
         self.tasks.append(task)
         return _Joinable(self, done)
+
+
+def _line_quiet(line, dev, drv):
+    """Nothing on or for the line but heartbeats (World.idle_span)."""
+    return (not line._pending and not line.to_driver and not line.to_device
+            and not line.silent and not line.delay_ns and not line.split_ns
+            and not line.bad_crc and dev.port is line and drv.port is line.driver_end
+            and not dev._pending and not drv._pending and not dev._closed
+            and not drv._closed and dev.protocol.quiet and drv.protocol.quiet
+            and (dev.on_due is None or dev.on_due() is None)
+            and (drv.on_due is None or drv.on_due() is None))
+
+
+def _advance_line(line, a, b, oa, ob, fa, ia, fb, ib, until):
+    """Both ends of a quiet line past the heartbeats at universe times up to `until`: the
+    device's `a` writes at fa, fa+ia, ... and the driver's `b` at fb, fb+ib, ...; each is
+    read by the other end at once (no line fault). The device's bytes go through the line
+    as PtyPort.write puts them (`written`), the driver's are read by the device."""
+    to_driver = range(fa, until + 1, ia)
+    to_device = range(fb, until + 1, ib)
+    sent_a = a.advance_idle(until + oa, range(fb + oa, until + oa + 1, ib))
+    sent_b = b.advance_idle(until + ob, range(fa + ob, until + ob + 1, ia))
+    assert sent_a == len(to_driver) and sent_b == len(to_device)
+    if sent_a:
+        line.written.add_repeated(a.heartbeat_frame, sent_a)
+    if sent_b:
+        line.read_total += sent_b * len(b.heartbeat_frame)
 
 
 class _Joinable:
@@ -381,12 +511,16 @@ class VirtualDevices(_simulated_devices()):
         serial = {n: e for n, e in dev_cfg.items() if n in lines}
         drivers = build_devices({n: e for n, e in dev_cfg.items() if n not in lines},
                                 sim.factory, clock=clock, on_rejected=on_rejected)
+        # the drivers' own boot ids from the seed too (a table's are random): their HELLOs
+        # are bytes on the lines, which replay
+        driver_ids = random.Random("driver-boot-ids:%s" % self.rng.getrandbits(32))
         for name, entry in serial.items():
             entry = dict(entry)
             entry.pop("url")
             cls = SERIAL[entry.pop("type", name)]
             drivers[name] = cls(name, port=lines[name].driver_end, clock=clock,
-                                on_rejected=on_rejected, tick_s=None, **entry)
+                                on_rejected=on_rejected, tick_s=None,
+                                boot_id=driver_ids.getrandbits(31) | 1, **entry)
             drivers[name].waiter = self.world.wait
             drivers[name].stop = self._stopper(drivers[name])
         self.lines, self.drivers = lines, drivers
@@ -436,8 +570,12 @@ class VirtualTable:
     --fault`; `on_boot(table)` runs after each boot (the soak attaches its checks there)."""
 
     def __init__(self, game, seed, journal, faults=(), on_boot=None, universe=None,
-                 pace_s=DEALER_PACE_S):
+                 pace_s=DEALER_PACE_S, bulk=None):
         from hal_sim.simulation import game_config
+        # the idle lines' heartbeats in bulk (World.idle_span) unless bulk=False or
+        # TABLECTL_VIRTUAL_STEPWISE=1: the stepwise scheduler, kept to compare with
+        self.bulk = (os.environ.get(STEPWISE_ENV, "") not in ("1", "yes", "true")
+                     if bulk is None else bool(bulk))
         self.game, self.seed, self.journal = game, seed, journal
         self.faults = list(faults)
         self.universe = universe or Universe()
@@ -458,7 +596,7 @@ class VirtualTable:
         from hal_sim.simulation import resume
         self.boots += 1
         tag = "%s:%d" % (self.seed, self.boots)
-        world = World(self.universe)
+        world = World(self.universe, bulk=self.bulk)
         mono = BootClock(self.universe)
         devices = VirtualDevices(self.game, self.faults, self.cls(self.cfg), world, mono,
                                  random.Random("boot-ids:%s" % tag))
