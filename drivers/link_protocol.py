@@ -175,21 +175,21 @@ class LinkProtocol:
         queued message, the quiet line's partial frame, the heartbeat, the watchdog), or None
         when only an input can make any: a transport sleeps until then rather than ticking
         (a tick costs a thread's wake-up, and on a Pi the loop's share of the GIL)."""
-        due = []
-        if self.codec.pending:
-            due.append(self._last_rx + self.frame_gap_ns)
+        # (no list: the virtual table's scheduler asks every end at every pass)
+        due = self._last_rx + self.frame_gap_ns if self.codec.pending else None
         sent = self._inflight
-        if sent is not None:
-            due.append(sent.due_ns)
-        elif self._retry_at is not None:
-            due.append(self._retry_at)
-        if self.connected:
+        t = sent.due_ns if sent is not None else self._retry_at
+        if t is not None and (due is None or t < due):
+            due = t
+        if self._hello_acked and self._peer_ok:  # connected
             if sent is None and self._queue:
                 return 0                         # now: the next message goes out
-            due.append(self._last_sent + self.heartbeat_interval_ns)
+            t = self._last_sent + self.heartbeat_interval_ns
             if not self._silent:                 # the watchdog fires once past its timeout
-                due.append(self._last_heard + self.heartbeat_timeout_ns + 1)
-        return min(due) if due else None
+                t = min(t, self._last_heard + self.heartbeat_timeout_ns + 1)
+            if due is None or t < due:
+                due = t
+        return due
 
     # -- an idle line in bulk ---------------------------------------------------------------
 

@@ -33,6 +33,8 @@ left, as a table's power coming back does. controller/lab/soak.py drives it.
 """
 
 import collections
+import functools
+import heapq
 import os
 import random
 
@@ -115,6 +117,9 @@ class VirtualLine(_pty_port()):
         self.to_driver = bytearray()          # on the wire towards the driver, arrived
         self.to_device = bytearray()          # what the driver wrote, for the device
         self.driver_end = DriverEnd(self)
+        # the scheduler's wake-ups when bytes arrive for an end (a pty's select() would
+        # return): World.add_line sets them
+        self.wake_driver = self.wake_device = None
 
     @property
     def in_waiting(self):
@@ -133,6 +138,8 @@ class VirtualLine(_pty_port()):
     def _put(self, data):
         self.written += data
         self.to_driver += data
+        if self.wake_driver is not None:
+            self.wake_driver()
 
     def next_due(self):
         """When the bytes at the head of the wire are due: bytes do not overtake one another
@@ -172,8 +179,11 @@ class DriverEnd:
         return data
 
     def write(self, data):
-        self.line._check()
-        self.line.to_device += data
+        line = self.line
+        line._check()
+        line.to_device += data
+        if line.wake_device is not None:
+            line.wake_device()
         return len(data)
 
     def fileno(self):
@@ -210,8 +220,15 @@ class World:
         self.tasks = collections.deque()
         self.steps = 0                    # passes with work done (the summary's steps)
         self._ticked = -TICK_NS
-        self.bulk = bulk                  # an idle table's heartbeats in bulk (idle_span)
+        # bulk: an idle table's heartbeats in bulk (idle_span), and the ends looked at only
+        # when woken or due (settle, next_due); False: every end asked at every pass, every
+        # heartbeat serviced -- the scheduler the bulk one is compared with
+        self.bulk = bulk
         self.spans = 0                    # idle spans taken in bulk, for the bench
+        self._due = []                    # each end's next timer (universe ns) or None
+        self._timers = []                 # heap of (due, end), stale ones skipped
+        self._woken = set()               # ends to look at in the next pass
+        self._pass = None                 # the pass under way: (heap of ends, its cursor)
 
     @property
     def ctl(self):
@@ -219,9 +236,20 @@ class World:
 
     def add_line(self, line, device_link, device_clock, driver_link, driver_clock):
         self.lines.append(line)
-        self.ends.append((device_link, device_clock, line, True))
-        self.ends.append((driver_link, driver_clock, line, False))
         self.pairs.append((line, device_link, device_clock, driver_link, driver_clock))
+        for link, clock, device_side in ((device_link, device_clock, True),
+                                         (driver_link, driver_clock, False)):
+            i = len(self.ends)
+            self.ends.append((link, clock, line, device_side))
+            self._due.append(None)
+            wake = functools.partial(self._wake, i)
+            if self.bulk:
+                link.on_wake = wake
+                if device_side:
+                    line.wake_device = wake
+                else:
+                    line.wake_driver = wake
+            self._woken.add(i)
 
     # -- one instant -----------------------------------------------------------------------
 
@@ -240,7 +268,10 @@ class World:
         return due is not None and due <= now
 
     def settle(self):
-        """Run everything that has work at this instant until nothing has."""
+        """Run everything that has work at this instant until nothing has: passes of the
+        tasks, every end with work (in their order), the loop."""
+        if self.bulk:
+            return self._settle_woken()
         for _ in range(SETTLE_LIMIT):
             worked = False
             while self.tasks:
@@ -261,10 +292,94 @@ class World:
         raise Livelock("the table found work %d times at virtual time %d ns"
                        % (SETTLE_LIMIT, self.universe.t))
 
+    # -- the ends looked at only when woken or due ------------------------------------------
+    #
+    # The stepwise settle asks every end at every pass whether it has work. An end's work
+    # can only come from bytes arriving for it (the line wakes it, as select() wakes a
+    # reader thread), from its link's timers changed by a send, a handshake begun or a
+    # close (Link.on_wake, where the thread is nudged), from its own service, or from time
+    # reaching its next timer (`_due`, the heap `_timers`). So a pass asks only the ends
+    # woken or due, in the same order, an end woken during a pass being asked in it if it
+    # comes later (as the scan would reach it) and in the next one otherwise; every end
+    # serviced is asked again in the next pass, as the scan asks it.
+
+    def _wake(self, i):
+        run = self._pass
+        if run is not None and i > run[1]:
+            heapq.heappush(run[0], i)
+        else:
+            self._woken.add(i)
+
+    def _set_due(self, i):
+        """End i's next timer in universe time, as next_due reckons it, into the heap."""
+        link, clock, line, device_side = self.ends[i]
+        due = None
+        if not line.closed:
+            t = self.universe.t
+            now = clock()
+            d = link.protocol.next_due()
+            if d is not None:
+                due = t + max(0, d - now)
+            d = link.on_due() if link.on_due is not None else None
+            if d is not None and (due is None or t + max(0, d - now) < due):
+                due = t + max(0, d - now)
+            if line._pending:
+                d = t + max(0, line._pending[0][0] - line.clock())
+                if due is None or d < due:
+                    due = d
+        if due != self._due[i]:
+            self._due[i] = due
+            if due is not None:
+                heapq.heappush(self._timers, (due, i))
+
+    def _settle_woken(self):
+        ends, timers, due_of = self.ends, self._timers, self._due
+        for _ in range(SETTLE_LIMIT):
+            worked = False
+            while self.tasks:
+                self.tasks.popleft()()
+                worked = True
+            now_u = self.universe.t
+            woken = self._woken
+            while timers and timers[0][0] <= now_u:
+                due, i = heapq.heappop(timers)
+                if due_of[i] == due:
+                    due_of[i] = None              # looked at now; _set_due puts it back
+                    woken.add(i)
+            if woken:
+                run = self._pass = [sorted(woken), -1]
+                woken.clear()
+                order = run[0]
+                try:
+                    while order:
+                        i = heapq.heappop(order)
+                        if i <= run[1]:
+                            continue              # woken twice in this pass
+                        run[1] = i
+                        link, clock, line, device_side = ends[i]
+                        if self._has_work(link, clock, line, device_side, now_u):
+                            link.service()
+                            worked = True
+                            woken.add(i)          # asked again in the next pass
+                        self._set_due(i)
+                finally:
+                    self._pass = None
+            ctl = self.ctl
+            if ctl is not None and not ctl.idle():
+                ctl.run_once()
+                worked = True
+            if not worked:
+                return
+            self.steps += 1
+        raise Livelock("the table found work %d times at virtual time %d ns"
+                       % (SETTLE_LIMIT, self.universe.t))
+
     # -- time --------------------------------------------------------------------------
 
     def next_due(self):
         """The universe time of the earliest timer, or None."""
+        if self.bulk:
+            return self._next_due_woken()
         t = self.universe.t
         due = []
         for link, clock, line, device_side in self.ends:
@@ -287,6 +402,22 @@ class World:
                 if d is not None and d > now:     # one past was ticked at its instant
                     due.append(t + d - now)
         return min(due) if due else None
+
+    def _next_due_woken(self):
+        timers, due_of = self._timers, self._due
+        while timers and (due_of[timers[0][1]] != timers[0][0]
+                          or self.ends[timers[0][1]][2].closed):
+            heapq.heappop(timers)                 # stale, or its line cut
+        due = timers[0][0] if timers else None
+        ctl = self.ctl
+        if ctl is not None:
+            t = self.universe.t
+            now = ctl.clock()
+            for p in ctl.policies:
+                d = p.deadline()
+                if d is not None and d > now and (due is None or t + d - now < due):
+                    due = t + d - now
+        return due
 
     def advance(self, longest_ns):
         """Do what is due now; if nothing was, jump to the next timer (at most `longest_ns`
@@ -415,13 +546,17 @@ class World:
                 self.spans += 1
                 for line, a, b, oa, ob, fa, ia, fb, ib in plans:
                     _advance_line(line, a, b, oa, ob, fa, ia, fb, ib, done)
+                for i in range(len(self.ends)):
+                    self._set_due(i)              # their heartbeats moved on
         return SPANNED if stop is None else STOPPED
 
     def _still_idle(self):
-        """After a tick in an idle span: still nothing but heartbeats to do."""
+        """After a tick in an idle span: still nothing but heartbeats to do. A tick runs
+        the loop, not the lines: what it can start is an input queued, a task, or a message
+        sent (or a handshake begun) on a link, which leaves its end not quiet."""
         if self.tasks or (self.ctl is not None and not self.ctl.idle()):
             return False
-        return all(line.closed or _line_quiet(line, dev, drv)
+        return all(line.closed or (dev.protocol.quiet and drv.protocol.quiet)
                    for line, dev, _, drv, _ in self.pairs)
 
     def wait(self, done, timeout_s):
@@ -462,11 +597,8 @@ def _advance_line(line, a, b, oa, ob, fa, ia, fb, ib, until):
     device's `a` writes at fa, fa+ia, ... and the driver's `b` at fb, fb+ib, ...; each is
     read by the other end at once (no line fault). The device's bytes go through the line
     as PtyPort.write puts them (`written`), the driver's are read by the device."""
-    to_driver = range(fa, until + 1, ia)
-    to_device = range(fb, until + 1, ib)
     sent_a = a.advance_idle(until + oa, range(fb + oa, until + oa + 1, ib))
     sent_b = b.advance_idle(until + ob, range(fa + ob, until + ob + 1, ia))
-    assert sent_a == len(to_driver) and sent_b == len(to_device)
     if sent_a:
         line.written.add_repeated(a.heartbeat_frame, sent_a)
     if sent_b:

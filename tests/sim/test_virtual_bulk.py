@@ -2,8 +2,10 @@
 
 With `bulk` the scheduler moves an idle table through its heartbeats' instants without
 servicing the lines, ticking the loop at each as before, and advances each line's ends in
-one go (LinkProtocol.advance_idle). These hold it to the stepwise scheduler that services
-every heartbeat (bulk=False, or TABLECTL_VIRTUAL_STEPWISE=1): the complete state of every
+one go (LinkProtocol.advance_idle); and each pass asks only the ends woken (bytes for them,
+a send, a handshake begun) or due (a heap of their timers). These hold it to the stepwise
+scheduler that asks every end at every pass and services every heartbeat (bulk=False, or
+TABLECTL_VIRTUAL_STEPWISE=1): the complete state of every
 line's two ends, the lines' bytes, what each driver reports, the controller's counters and
 the journal, byte for byte, after the same play; and a soak with faults and power cuts
 writing the same journal both ways.
@@ -99,9 +101,13 @@ def test_a_device_going_silent_in_an_idle_span_locks_out_at_the_same_instant(tmp
     assert bulk["journal"] == stepwise["journal"]
 
 
-def test_a_soak_with_faults_and_power_cuts_writes_the_same_journal_in_bulk(monkeypatch):
-    """The guard of the bulk path: a soak seed, device and line faults and power cuts
-    drawn from it, gives the same journal bytes and the same summary either way."""
+@pytest.mark.parametrize("game, seed", [("raise-it-up-stud", 5),
+                                        ("six-card-fortune-pai-gow", 9)])
+def test_a_soak_with_faults_and_power_cuts_writes_the_same_journal_in_bulk(monkeypatch, game,
+                                                                           seed):
+    """The guard of the bulk path: a soak seed, device and line faults (junk, babble,
+    delays, silence, a device replaced, restarts) and power cuts drawn from it, gives the
+    same journal bytes and the same summary either way."""
     import shutil
     import tempfile
     runs = {}
@@ -110,8 +116,8 @@ def test_a_soak_with_faults_and_power_cuts_writes_the_same_journal_in_bulk(monke
         d = tempfile.mkdtemp(prefix="tablectl-test-",
                              dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
         try:
-            s = soak_game("raise-it-up-stud", 14, 5, faults=1.0, power_cuts=0.3, directory=d)
-            with open(os.path.join(d, "raise-it-up-stud.journal"), "rb") as f:
+            s = soak_game(game, 14, seed, faults=1.0, power_cuts=0.3, directory=d)
+            with open(os.path.join(d, "%s.journal" % game), "rb") as f:
                 runs[mode] = f.read(), {k: v for k, v in s.items() if k != "cpu_s"}
         finally:
             shutil.rmtree(d, ignore_errors=True)
