@@ -215,7 +215,8 @@ class World:
         self.universe = universe
         self.ends = []
         self.lines = []
-        self.pairs = []                   # (line, device link, its clock, driver link, its)
+        self.pairs = []                   # (line, device link, its clock, driver link, its):
+                                          # pair k's ends are ends[2k] and ends[2k + 1]
         self.runtime = None               # its ctl is the controller, once booted
         self.tasks = collections.deque()
         self.steps = 0                    # passes with work done (the summary's steps)
@@ -499,7 +500,7 @@ class World:
                 if d is not None and d > now and t + d - now < horizon:
                     horizon = t + d - now
         plans = []
-        for line, dev, dev_clock, drv, drv_clock in self.pairs:
+        for k, (line, dev, dev_clock, drv, drv_clock) in enumerate(self.pairs):
             if line.closed:
                 continue                  # a cut cable: the scheduler leaves its ends be
             if not _line_quiet(line, dev, drv):
@@ -508,12 +509,12 @@ class World:
             oa, ob = dev_clock() - t, drv_clock() - t       # each end's clock - universe
             ia, ib = a.heartbeat_interval_ns, b.heartbeat_interval_ns
             plans.append((line, a, b, oa, ob, a._last_sent + ia - oa, ia,
-                          b._last_sent + ib - ob, ib))
+                          b._last_sent + ib - ob, ib, 2 * k))   # its ends: 2k, 2k + 1
         if not plans or horizon <= t + 1:
             return 0
         # the watchdogs: an end whose peer's next heartbeat (or the one after, for an
         # interval above the timeout) comes too late fires at its timeout: stop before it
-        for line, a, b, oa, ob, fa, ia, fb, ib in plans:
+        for line, a, b, oa, ob, fa, ia, fb, ib, _ in plans:
             for end_, off, first, step in ((a, oa, fb, ib), (b, ob, fa, ia)):
                 timeout = end_.heartbeat_timeout_ns
                 fires = end_._last_heard - off + timeout + 1
@@ -522,7 +523,7 @@ class World:
                 horizon = min(horizon, fires)
         instants = set()
         driver_beats = set()
-        for line, a, b, oa, ob, fa, ia, fb, ib in plans:
+        for line, a, b, oa, ob, fa, ia, fb, ib, _ in plans:
             instants.update(range(fa, horizon, ia))
             beats = range(fb, horizon, ib)
             instants.update(beats)
@@ -544,20 +545,28 @@ class World:
         finally:
             if done > t:
                 self.spans += 1
-                for line, a, b, oa, ob, fa, ia, fb, ib in plans:
+                for line, a, b, oa, ob, fa, ia, fb, ib, _ in plans:
                     _advance_line(line, a, b, oa, ob, fa, ia, fb, ib, done)
-                for i in range(len(self.ends)):
-                    self._set_due(i)              # their heartbeats moved on
+                self._beats_due(plans)            # their heartbeats moved on
         return SPANNED if stop is None else STOPPED
+
+    def _beats_due(self, plans):
+        """Each end's next timer after a span, as _set_due reckons it for a quiet end (its
+        heartbeat or its watchdog: nothing else is pending on a quiet line)."""
+        for line, a, b, oa, ob, fa, ia, fb, ib, i in plans:
+            for j, end, off in ((i, a, oa), (i + 1, b, ob)):
+                due = min(end._last_sent + end.heartbeat_interval_ns,
+                          end._last_heard + end.heartbeat_timeout_ns + 1) - off
+                if due != self._due[j]:
+                    self._due[j] = due
+                    heapq.heappush(self._timers, (due, j))
 
     def _still_idle(self):
         """After a tick in an idle span: still nothing but heartbeats to do. A tick runs
         the loop, not the lines: what it can start is an input queued, a task, or a message
-        sent (or a handshake begun) on a link, which leaves its end not quiet."""
-        if self.tasks or (self.ctl is not None and not self.ctl.idle()):
-            return False
-        return all(line.closed or (dev.protocol.quiet and drv.protocol.quiet)
-                   for line, dev, _, drv, _ in self.pairs)
+        sent (or a handshake begun) on a link, which wakes that end (Link.on_wake); the
+        span began with no end woken (settle had just found none with work)."""
+        return not self.tasks and not self._woken and (self.ctl is None or self.ctl.idle())
 
     def wait(self, done, timeout_s):
         """Step the table until `done()` or `timeout_s` of virtual time passed; done()."""
