@@ -280,8 +280,6 @@ class SerialDevice:
     def _rejected_due(self):
         """When the oldest batch of rejections is due for its report (the link sleeps
         until then, not a tick at a time)."""
-        if not self._batches:                # the common case, asked at every service
-            return None
         with self._batch_lock:
             starts = [batch[2] for batch in self._batches.values()]
         return min(starts) + self.reject_interval_ns if starts else None
