@@ -271,18 +271,14 @@ class World:
     def settle(self):
         """Run everything that has work at this instant until nothing has: passes of the
         tasks, every end with work (in their order), the loop."""
-        if self.bulk:
-            return self._settle_woken()
+        ends_pass = self._pass_woken if self.bulk else self._pass_all
         for _ in range(SETTLE_LIMIT):
             worked = False
             while self.tasks:
                 self.tasks.popleft()()
                 worked = True
-            now_u = self.universe.t
-            for link, clock, line, device_side in self.ends:
-                if self._has_work(link, clock, line, device_side, now_u):
-                    link.service()
-                    worked = True
+            if ends_pass(self.universe.t):
+                worked = True
             ctl = self.ctl
             if ctl is not None and not ctl.idle():
                 ctl.run_once()
@@ -292,6 +288,15 @@ class World:
             self.steps += 1
         raise Livelock("the table found work %d times at virtual time %d ns"
                        % (SETTLE_LIMIT, self.universe.t))
+
+    def _pass_all(self, now_u):
+        """The stepwise pass: every end asked, in order."""
+        worked = False
+        for link, clock, line, device_side in self.ends:
+            if self._has_work(link, clock, line, device_side, now_u):
+                link.service()
+                worked = True
+        return worked
 
     # -- the ends looked at only when woken or due ------------------------------------------
     #
@@ -311,114 +316,84 @@ class World:
         else:
             self._woken.add(i)
 
-    def _set_due(self, i):
-        """End i's next timer in universe time, as next_due reckons it, into the heap."""
+    def _end_due(self, i):
+        """End i's next timer in universe time (its protocol's, its on_due, the bytes on
+        its line not yet due), or None."""
         link, clock, line, device_side = self.ends[i]
+        if line.closed:
+            return None
+        t = self.universe.t
+        now = clock()
         due = None
-        if not line.closed:
-            t = self.universe.t
-            now = clock()
-            d = link.protocol.next_due()
-            if d is not None:
-                due = t + max(0, d - now)
-            d = link.on_due() if link.on_due is not None else None
+        for d in (link.protocol.next_due(), link.on_due() if link.on_due is not None else None):
             if d is not None and (due is None or t + max(0, d - now) < due):
                 due = t + max(0, d - now)
-            if line._pending:
-                d = t + max(0, line._pending[0][0] - line.clock())
-                if due is None or d < due:
-                    due = d
+        if line._pending:
+            d = t + max(0, line._pending[0][0] - line.clock())
+            if due is None or d < due:
+                due = d
+        return due
+
+    def _set_due(self, i):
+        """End i's next timer into the heap, if it changed."""
+        due = self._end_due(i)
         if due != self._due[i]:
             self._due[i] = due
             if due is not None:
                 heapq.heappush(self._timers, (due, i))
 
-    def _settle_woken(self):
+    def _pass_woken(self, now_u):
+        """The pass of the ends woken or due, in order (see above)."""
         ends, timers, due_of = self.ends, self._timers, self._due
-        for _ in range(SETTLE_LIMIT):
-            worked = False
-            while self.tasks:
-                self.tasks.popleft()()
-                worked = True
-            now_u = self.universe.t
-            woken = self._woken
-            while timers and timers[0][0] <= now_u:
-                due, i = heapq.heappop(timers)
-                if due_of[i] == due:
-                    due_of[i] = None              # looked at now; _set_due puts it back
-                    woken.add(i)
-            if woken:
-                run = self._pass = [sorted(woken), -1]
-                woken.clear()
-                order = run[0]
-                try:
-                    while order:
-                        i = heapq.heappop(order)
-                        if i <= run[1]:
-                            continue              # woken twice in this pass
-                        run[1] = i
-                        link, clock, line, device_side = ends[i]
-                        if self._has_work(link, clock, line, device_side, now_u):
-                            link.service()
-                            worked = True
-                            woken.add(i)          # asked again in the next pass
-                        self._set_due(i)
-                finally:
-                    self._pass = None
-            ctl = self.ctl
-            if ctl is not None and not ctl.idle():
-                ctl.run_once()
-                worked = True
-            if not worked:
-                return
-            self.steps += 1
-        raise Livelock("the table found work %d times at virtual time %d ns"
-                       % (SETTLE_LIMIT, self.universe.t))
+        woken = self._woken
+        while timers and timers[0][0] <= now_u:
+            due, i = heapq.heappop(timers)
+            if due_of[i] == due:
+                due_of[i] = None                  # looked at now; _set_due puts it back
+                woken.add(i)
+        if not woken:
+            return False
+        worked = False
+        run = self._pass = [sorted(woken), -1]
+        woken.clear()
+        order = run[0]
+        try:
+            while order:
+                i = heapq.heappop(order)
+                if i <= run[1]:
+                    continue                      # woken twice in this pass
+                run[1] = i
+                link, clock, line, device_side = ends[i]
+                if self._has_work(link, clock, line, device_side, now_u):
+                    link.service()
+                    worked = True
+                    woken.add(i)                  # asked again in the next pass
+                self._set_due(i)
+        finally:
+            self._pass = None
+        return worked
 
     # -- time --------------------------------------------------------------------------
 
     def next_due(self):
         """The universe time of the earliest timer, or None."""
         if self.bulk:
-            return self._next_due_woken()
-        t = self.universe.t
-        due = []
-        for link, clock, line, device_side in self.ends:
-            if line.closed:
-                continue
-            now = clock()
-            d = link.protocol.next_due()
-            if d is not None:
-                due.append(t + max(0, d - now))
-            d = link.on_due() if link.on_due is not None else None
-            if d is not None:
-                due.append(t + max(0, d - now))
-            if line._pending:
-                due.append(t + max(0, line._pending[0][0] - line.clock()))
-        ctl = self.ctl
-        if ctl is not None:
-            now = ctl.clock()
-            for p in ctl.policies:
-                d = p.deadline()
-                if d is not None and d > now:     # one past was ticked at its instant
-                    due.append(t + d - now)
-        return min(due) if due else None
-
-    def _next_due_woken(self):
-        timers, due_of = self._timers, self._due
-        while timers and (due_of[timers[0][1]] != timers[0][0]
-                          or self.ends[timers[0][1]][2].closed):
-            heapq.heappop(timers)                 # stale, or its line cut
-        due = timers[0][0] if timers else None
+            timers, due_of = self._timers, self._due
+            while timers and (due_of[timers[0][1]] != timers[0][0]
+                              or self.ends[timers[0][1]][2].closed):
+                heapq.heappop(timers)             # stale, or its line cut
+            due = [timers[0][0]] if timers else []
+        else:
+            due = [d for d in map(self._end_due, range(len(self.ends))) if d is not None]
         ctl = self.ctl
         if ctl is not None:
             t = self.universe.t
             now = ctl.clock()
             for p in ctl.policies:
                 d = p.deadline()
-                if d is not None and d > now and (due is None or t + d - now < due):
-                    due = t + d - now
-        return due
+                if d is not None and d > now:     # one past was ticked at its instant
+                    due.append(t + d - now)
+        return min(due) if due else None
 
     def advance(self, longest_ns):
         """Do what is due now; if nothing was, jump to the next timer (at most `longest_ns`
