@@ -459,7 +459,7 @@ class World:
         timers, the journal, the outputs), so the lines catch up after the ticks; the
         proof that it is the stepwise scheduler's result is tests/sim/test_virtual_bulk.py
         (both ends' complete state, and a soak's journal byte for byte)."""
-        if self.tasks:
+        if self.tasks or self._woken:
             return 0
         ctl = self.ctl
         if ctl is not None and not ctl.idle():
