@@ -451,7 +451,8 @@ class World:
         to the state servicing them would have left. Idle: no task, the controller's queue
         empty, and on every line that is not cut both ends quiet (connected, nothing to
         send or in flight, no partial frame), no byte on the wire either way, no line
-        fault (silence, delay, split, bad CRC) and no driver's rejections batched. If a
+        fault that touches a heartbeat (silence, split; a delayed line's beats arrive
+        late, at instants of their own) and no driver's rejections batched. If a
         tick leaves anything to do, it stops at that instant with the heartbeats before
         it done, and the caller's settle() goes on there, as it would have. Returns
         0 when it did not move time, SPANNED when it went through them (nothing is left
@@ -480,17 +481,15 @@ class World:
                 continue                  # a cut cable: the scheduler leaves its ends be
             if not _line_quiet(line, dev, drv):
                 return 0
-            a, b = dev.protocol, drv.protocol
-            oa, ob = dev_clock() - t, drv_clock() - t       # each end's clock - universe
-            ia, ib = a.heartbeat_interval_ns, b.heartbeat_interval_ns
-            plans.append((line, a, b, oa, ob, a._last_sent + ia - oa, ia,
-                          b._last_sent + ib - ob, ib, 2 * k))   # its ends: 2k, 2k + 1
+            plans.append(_Plan(line, dev.protocol, drv.protocol, dev_clock() - t,
+                               drv_clock() - t, 2 * k))
         if not plans or horizon <= t + 1:
             return 0
         # the watchdogs: an end whose peer's next heartbeat (or the one after, for an
         # interval above the timeout) comes too late fires at its timeout: stop before it
-        for line, a, b, oa, ob, fa, ia, fb, ib, _ in plans:
-            for end_, off, first, step in ((a, oa, fb, ib), (b, ob, fa, ia)):
+        for plan in plans:
+            for end_, off, first, step in ((plan.a, plan.oa, plan.fb, plan.ib),
+                                           (plan.b, plan.ob, plan.fa + plan.delay, plan.ia)):
                 timeout = end_.heartbeat_timeout_ns
                 fires = end_._last_heard - off + timeout + 1
                 if first < fires and first < horizon:
@@ -498,9 +497,11 @@ class World:
                 horizon = min(horizon, fires)
         instants = set()
         driver_beats = set()
-        for line, a, b, oa, ob, fa, ia, fb, ib, _ in plans:
-            instants.update(range(fa, horizon, ia))
-            beats = range(fb, horizon, ib)
+        for plan in plans:
+            instants.update(range(plan.fa, horizon, plan.ia))
+            if plan.delay:                # the device's beats reach the driver later
+                instants.update(range(plan.fa + plan.delay, horizon, plan.ia))
+            beats = range(plan.fb, horizon, plan.ib)
             instants.update(beats)
             driver_beats.update(beats)
         if not instants:
@@ -514,22 +515,27 @@ class World:
                     stop = u
                     break
                 done = u
-                # settle()'s passes at u: the beats, then the devices' reading of the
-                # drivers' (their ends come first in each pair)
+                # settle()'s passes at u: the beats sent or arriving, then the devices'
+                # reading of the drivers' (their ends come first in each pair)
                 self.steps += 2 if u in driver_beats else 1
         finally:
             if done > t:
                 self.spans += 1
-                for line, a, b, oa, ob, fa, ia, fb, ib, _ in plans:
-                    _advance_line(line, a, b, oa, ob, fa, ia, fb, ib, done)
+                for plan in plans:
+                    plan.advance(done)
                 self._beats_due(plans)            # their heartbeats moved on
         return SPANNED if stop is None else STOPPED
 
     def _beats_due(self, plans):
         """Each end's next timer after a span, as _set_due reckons it for a quiet end (its
-        heartbeat or its watchdog: nothing else is pending on a quiet line)."""
-        for line, a, b, oa, ob, fa, ia, fb, ib, i in plans:
-            for j, end, off in ((i, a, oa), (i + 1, b, ob)):
+        heartbeat or its watchdog), or by _set_due where beats are still on the wire."""
+        for plan in plans:
+            i = plan.index
+            if plan.line._pending:
+                self._set_due(i)
+                self._set_due(i + 1)
+                continue
+            for j, end, off in ((i, plan.a, plan.oa), (i + 1, plan.b, plan.ob)):
                 due = min(end._last_sent + end.heartbeat_interval_ns,
                           end._last_heard + end.heartbeat_timeout_ns + 1) - off
                 if due != self._due[j]:
@@ -566,27 +572,49 @@ class World:
 
 
 def _line_quiet(line, dev, drv):
-    """Nothing on or for the line but heartbeats (World.idle_span)."""
+    """Nothing on or for the line but heartbeats (World.idle_span): no byte on the wire
+    either way, no line fault that touches a heartbeat (silence drops it, a split cuts it
+    in two; a delay only makes it late, and a bad CRC is put on an EVENT frame only), both
+    links quiet, no driver's rejections batched."""
     return (not line._pending and not line.to_driver and not line.to_device
-            and not line.silent and not line.delay_ns and not line.split_ns
-            and not line.bad_crc and dev.port is line and drv.port is line.driver_end
+            and not line.silent and not line.split_ns
+            and dev.port is line and drv.port is line.driver_end
             and not dev._pending and not drv._pending and not dev._closed
             and not drv._closed and dev.protocol.quiet and drv.protocol.quiet
             and (dev.on_due is None or dev.on_due() is None)
             and (drv.on_due is None or drv.on_due() is None))
 
 
-def _advance_line(line, a, b, oa, ob, fa, ia, fb, ib, until):
-    """Both ends of a quiet line past the heartbeats at universe times up to `until`: the
-    device's `a` writes at fa, fa+ia, ... and the driver's `b` at fb, fb+ib, ...; each is
-    read by the other end at once (no line fault). The device's bytes go through the line
-    as PtyPort.write puts them (`written`), the driver's are read by the device."""
-    sent_a = a.advance_idle(until + oa, range(fb + oa, until + oa + 1, ib))
-    sent_b = b.advance_idle(until + ob, range(fa + ob, until + ob + 1, ia))
-    if sent_a:
-        line.written.add_repeated(a.heartbeat_frame, sent_a)
-    if sent_b:
-        line.read_total += sent_b * len(b.heartbeat_frame)
+class _Plan:
+    """One quiet line in an idle span: its device end `a` (writes at fa, fa+ia, ... in
+    universe time; they reach the driver `delay` later, as PtyPort.write delays them) and
+    its driver end `b` (at fb, fb+ib, ..., read by the device at once); `oa`, `ob` each
+    end's clock minus universe time; `index` its device end's in World.ends."""
+
+    __slots__ = ("line", "a", "b", "oa", "ob", "fa", "ia", "fb", "ib", "delay", "index")
+
+    def __init__(self, line, a, b, oa, ob, index):
+        self.line, self.a, self.b, self.oa, self.ob, self.index = line, a, b, oa, ob, index
+        self.ia, self.ib = a.heartbeat_interval_ns, b.heartbeat_interval_ns
+        self.fa, self.fb = a._last_sent + self.ia - oa, b._last_sent + self.ib - ob
+        self.delay = line.delay_ns
+
+    def advance(self, until):
+        """Both ends past the heartbeats up to universe time `until`, and the line with
+        them: the device's beats that arrived went by on the wire (`written`, as
+        PtyPort._put keeps it), those still on their way wait on it (PtyPort's `_pending`,
+        due a delay after they were written); the driver's were read by the device."""
+        a, b, line, oa, ob = self.a, self.b, self.line, self.oa, self.ob
+        arrived = range(self.fa + self.delay, until + 1, self.ia)
+        sent_a = a.advance_idle(until + oa, range(self.fb + oa, until + oa + 1, self.ib))
+        sent_b = b.advance_idle(until + ob, range(arrived.start + ob, until + ob + 1, self.ia))
+        beat = a.heartbeat_frame
+        if arrived:
+            line.written.add_repeated(beat, len(arrived))
+        for k in range(len(arrived), sent_a):           # still on the wire
+            line._pending.append((self.fa + k * self.ia + oa + self.delay, beat))
+        if sent_b:
+            line.read_total += sent_b * len(b.heartbeat_frame)
 
 
 class _Joinable:
