@@ -450,9 +450,9 @@ class World:
         the heartbeats in one go (LinkProtocol.advance_idle, the line's bytes with them),
         to the state servicing them would have left. Idle: no task, the controller's queue
         empty, and on every line that is not cut both ends quiet (connected, nothing to
-        send or in flight, no partial frame), no byte on the wire either way, no line
-        fault that touches a heartbeat (silence, split; a delayed line's beats arrive
-        late, at instants of their own) and no driver's rejections batched. If a
+        send or in flight, no partial frame), no byte on the wire either way, no silence
+        (a delayed or split line's beats arrive later, at instants of their own) and no
+        driver's rejections batched. If a
         tick leaves anything to do, it stops at that instant with the heartbeats before
         it done, and the caller's settle() goes on there, as it would have. Returns
         0 when it did not move time, SPANNED when it went through them (nothing is left
@@ -483,13 +483,16 @@ class World:
                 return 0
             plans.append(_Plan(line, dev.protocol, drv.protocol, dev_clock() - t,
                                drv_clock() - t, 2 * k))
+            if not plans[-1].ok:
+                return 0
         if not plans or horizon <= t + 1:
             return 0
         # the watchdogs: an end whose peer's next heartbeat (or the one after, for an
         # interval above the timeout) comes too late fires at its timeout: stop before it
         for plan in plans:
             for end_, off, first, step in ((plan.a, plan.oa, plan.fb, plan.ib),
-                                           (plan.b, plan.ob, plan.fa + plan.delay, plan.ia)):
+                                           (plan.b, plan.ob, plan.fa + plan.delay + plan.split,
+                                            plan.ia)):
                 timeout = end_.heartbeat_timeout_ns
                 fires = end_._last_heard - off + timeout + 1
                 if first < fires and first < horizon:
@@ -499,8 +502,8 @@ class World:
         driver_beats = set()
         for plan in plans:
             instants.update(range(plan.fa, horizon, plan.ia))
-            if plan.delay:                # the device's beats reach the driver later
-                instants.update(range(plan.fa + plan.delay, horizon, plan.ia))
+            for arriving in plan.arrivals(horizon):     # a delayed or split line's beats
+                instants.update(arriving)
             beats = range(plan.fb, horizon, plan.ib)
             instants.update(beats)
             driver_beats.update(beats)
@@ -573,11 +576,11 @@ class World:
 
 def _line_quiet(line, dev, drv):
     """Nothing on or for the line but heartbeats (World.idle_span): no byte on the wire
-    either way, no line fault that touches a heartbeat (silence drops it, a split cuts it
-    in two; a delay only makes it late, and a bad CRC is put on an EVENT frame only), both
-    links quiet, no driver's rejections batched."""
+    either way, no silence (it drops a heartbeat; a delay makes it late, a split sends it
+    in two halves, a bad CRC is put on an EVENT frame only), both links quiet, no driver's
+    rejections batched."""
     return (not line._pending and not line.to_driver and not line.to_device
-            and not line.silent and not line.split_ns
+            and not line.silent
             and dev.port is line and drv.port is line.driver_end
             and not dev._pending and not drv._pending and not dev._closed
             and not drv._closed and dev.protocol.quiet and drv.protocol.quiet
@@ -587,32 +590,61 @@ def _line_quiet(line, dev, drv):
 
 class _Plan:
     """One quiet line in an idle span: its device end `a` (writes at fa, fa+ia, ... in
-    universe time; they reach the driver `delay` later, as PtyPort.write delays them) and
-    its driver end `b` (at fb, fb+ib, ..., read by the device at once); `oa`, `ob` each
-    end's clock minus universe time; `index` its device end's in World.ends."""
+    universe time; they reach the driver `delay` later, in two halves `split` apart if the
+    line splits, as PtyPort.write sends them) and its driver end `b` (at fb, fb+ib, ...,
+    read by the device at once); `oa`, `ob` each end's clock minus universe time; `index`
+    its device end's in World.ends. `ok`: a split shorter than a beat's interval and the
+    driver's frame gap (a half is never left long enough to be given up on)."""
 
-    __slots__ = ("line", "a", "b", "oa", "ob", "fa", "ia", "fb", "ib", "delay", "index")
+    __slots__ = ("line", "a", "b", "oa", "ob", "fa", "ia", "fb", "ib", "delay", "split",
+                 "index", "ok")
 
     def __init__(self, line, a, b, oa, ob, index):
         self.line, self.a, self.b, self.oa, self.ob, self.index = line, a, b, oa, ob, index
         self.ia, self.ib = a.heartbeat_interval_ns, b.heartbeat_interval_ns
         self.fa, self.fb = a._last_sent + self.ia - oa, b._last_sent + self.ib - ob
-        self.delay = line.delay_ns
+        self.delay, self.split = line.delay_ns, line.split_ns
+        self.ok = self.split < min(self.ia, b.frame_gap_ns)
+
+    def arrivals(self, horizon):
+        """The instants before `horizon` at which the device's beats (or their halves)
+        reach the driver, other than when they leave."""
+        out = []
+        if self.delay:
+            out.append(range(self.fa + self.delay, horizon, self.ia))
+        if self.split:
+            out.append(range(self.fa + self.delay + self.split, horizon, self.ia))
+        return out
 
     def advance(self, until):
         """Both ends past the heartbeats up to universe time `until`, and the line with
-        them: the device's beats that arrived went by on the wire (`written`, as
-        PtyPort._put keeps it), those still on their way wait on it (PtyPort's `_pending`,
-        due a delay after they were written); the driver's were read by the device."""
-        a, b, line, oa, ob = self.a, self.b, self.line, self.oa, self.ob
-        arrived = range(self.fa + self.delay, until + 1, self.ia)
+        them: the device's beats (or halves) that arrived went by on the wire (`written`, as
+        PtyPort._put keeps it), the driver read them (a first half it holds, as receive()
+        leaves it), those still on their way wait on the line (PtyPort's `_pending`, due
+        when PtyPort.write made them); the driver's beats were read by the device."""
+        a, b, line, oa, ob, ia = self.a, self.b, self.line, self.oa, self.ob, self.ia
+        whole = range(self.fa + self.delay + self.split, until + 1, ia)   # read whole
         sent_a = a.advance_idle(until + oa, range(self.fb + oa, until + oa + 1, self.ib))
-        sent_b = b.advance_idle(until + ob, range(arrived.start + ob, until + ob + 1, self.ia))
+        sent_b = b.advance_idle(until + ob, range(whole.start + ob, until + ob + 1, ia))
         beat = a.heartbeat_frame
-        if arrived:
-            line.written.add_repeated(beat, len(arrived))
-        for k in range(len(arrived), sent_a):           # still on the wire
-            line._pending.append((self.fa + k * self.ia + oa + self.delay, beat))
+        if not self.split:
+            if whole:
+                line.written.add_repeated(beat, len(whole))
+            for k in range(len(whole), sent_a):           # still on the wire
+                line._pending.append((self.fa + k * ia + oa + self.delay, beat))
+        else:
+            first, second = beat[:len(beat) // 2], beat[len(beat) // 2:]
+            for _ in whole:
+                line.written += first
+                line.written += second
+            for k in range(len(whole), sent_a):
+                t1 = self.fa + k * ia + self.delay
+                if t1 <= until:                           # its first half arrived
+                    line.written += first
+                    assert not b.receive(first, t1 + ob)  # held: half a frame
+                else:
+                    line._pending.append((t1 + oa, first))
+                line._pending.append((t1 + self.split + oa, second))
         if sent_b:
             line.read_total += sent_b * len(b.heartbeat_frame)
 

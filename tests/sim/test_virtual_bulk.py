@@ -65,11 +65,15 @@ def _play(tmp_path, name, bulk, game, slow_device=None):
             sim.link.protocol.heartbeat_interval_ns = int(2.7 * S)
             table.world.run_for(9.1)
         else:
-            # line faults that leave a heartbeat alone or only late: a bad CRC waits for
-            # the next EVENT frame, a delayed line's beats arrive 20 ms after they leave
+            # line faults that leave a heartbeat alone, late or in halves: a bad CRC waits
+            # for the next EVENT frame, a delayed line's beats arrive 20 ms after they
+            # leave, a split line's in two halves, a line both late and split
             sims = table.devices.sim.serial
             sims["card_reader"].inject("bad_crc", 2)
             sims["shoe"].inject("delay", 20)
+            sims["dealer_panel"].inject("split", 2)
+            sims["shuffler"].inject("delay", 30)
+            sims["shuffler"].inject("split", 7)
             table.world.run_for(31.7)
             table.play_round()                          # the delay still on
         table.ctl.journal.flush()
