@@ -22,7 +22,8 @@ The last line: `ratio whole / machine alone: GAME X.X, ...`.
     python bench/virtual_table.py --hours 24 [--game G]... [--stepwise]
 
 plays each game's virtual table for that many virtual hours (a gaming day: 24) and prints the
-rounds played and the CPU it took, measured, not extrapolated. `--stepwise` (either form)
+rounds played and the CPU it took, measured, not extrapolated; the last line: `CPU s for H
+virtual hours: GAME X.X, ...`. `--stepwise` (either form)
 runs the stepwise scheduler (every heartbeat serviced, every end asked at every pass:
 TABLECTL_VIRTUAL_STEPWISE=1), for the before and after of hal_sim/virtual.py's bulk path.
 """
@@ -105,10 +106,15 @@ def main(argv=None):
     bulk = False if args.stepwise else None
     if args.hours:
         print("%-26s %7s %9s %9s %11s" % ("game", "rounds", "virtual h", "CPU s", "ms/round"))
+        cpus = []
         for game in games:
             rounds, hours, cpu = day(game, args.hours, args.seed, pace, bulk)
+            cpus.append((game, cpu))
             print("%-26s %7d %9.2f %9.1f %11.2f" % (game, rounds, hours, cpu,
                                                      cpu / rounds * 1e3))
+        print("CPU s for %g virtual hours%s: %s" % (args.hours, ", stepwise" if args.stepwise
+                                                    else "", ", ".join("%s %.1f" % c
+                                                                       for c in cpus)))
         return
     ratios = []
     print("%-26s %9s %9s %6s %9s %11s" % ("game", "whole ms", "machine", "ratio", "rounds/h",
