@@ -18,6 +18,14 @@ of R repeats, interleaved. Printed per game:
 With `--faults`/`--power-cuts` the rounds are `tablectl soak`'s, its checks included (the
 machine's reference is then left out: a cut replays inputs the machine alone cannot).
 The last line: `ratio whole / machine alone: GAME X.X, ...`.
+
+    python bench/virtual_table.py --hours 24 [--game G]... [--stepwise]
+
+plays each game's virtual table for that many virtual hours (a gaming day: 24) and prints the
+rounds played and the CPU it took, measured, not extrapolated; the last line: `CPU s for H
+virtual hours: GAME X.X, ...`. `--stepwise` (either form)
+runs the stepwise scheduler (every heartbeat serviced, every end asked at every pass:
+TABLECTL_VIRTUAL_STEPWISE=1), for the before and after of hal_sim/virtual.py's bulk path.
 """
 
 import argparse
@@ -34,12 +42,13 @@ from controller.games import ALL_GAMES  # noqa: E402
 from sim_rounds import capture_events, machine_alone  # noqa: E402
 
 
-def whole(game, rounds, seed, pace_s):
+def whole(game, rounds, seed, pace_s, bulk=None):
     """(CPU s per round, virtual hours, the events journaled)."""
     from hal_sim.virtual import VirtualTable
     folder = tempfile.mkdtemp(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
     try:
-        table = VirtualTable(game, seed, os.path.join(folder, "j.journal"), pace_s=pace_s)
+        table = VirtualTable(game, seed, os.path.join(folder, "j.journal"), pace_s=pace_s,
+                             bulk=bulk)
         table.boot()
         events = capture_events(table.ctl)
         c0 = time.process_time()
@@ -53,6 +62,29 @@ def whole(game, rounds, seed, pace_s):
     return cpu / rounds, hours, events
 
 
+def day(game, hours, seed, pace_s, bulk=None):
+    """(rounds, virtual hours, CPU s) of the booted virtual table played for `hours` virtual
+    hours."""
+    from hal_sim.virtual import VirtualTable
+    folder = tempfile.mkdtemp(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
+    try:
+        table = VirtualTable(game, seed, os.path.join(folder, "j.journal"), pace_s=pace_s,
+                             bulk=bulk)
+        table.boot()                    # (the first one imports the table's modules)
+        c0 = time.process_time()
+        end = table.universe.t + int(hours * 3.6e12)
+        rounds = 0
+        while table.universe.t < end:
+            table.play_round()
+            rounds += 1
+        cpu = time.process_time() - c0
+        hours = table.universe.t / 3.6e12
+        table.close()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return rounds, hours, cpu
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=200)
@@ -63,10 +95,27 @@ def main(argv=None):
                     "action (default: the virtual table's dealer's pace)")
     ap.add_argument("--faults", type=float, default=0.0)
     ap.add_argument("--power-cuts", type=float, default=0.0)
+    ap.add_argument("--hours", type=float, default=None, help="play each game this many "
+                    "virtual hours and print its CPU (24: a gaming day)")
+    ap.add_argument("--stepwise", action="store_true", help="the stepwise scheduler (every "
+                    "heartbeat serviced), to compare with")
     args = ap.parse_args(argv)
     from hal_sim.virtual import DEALER_PACE_S
     pace = DEALER_PACE_S if args.pace is None else args.pace
     games = args.game or list(ALL_GAMES)
+    bulk = False if args.stepwise else None
+    if args.hours:
+        print("%-26s %7s %9s %9s %11s" % ("game", "rounds", "virtual h", "CPU s", "ms/round"))
+        cpus = []
+        for game in games:
+            rounds, hours, cpu = day(game, args.hours, args.seed, pace, bulk)
+            cpus.append((game, cpu))
+            print("%-26s %7d %9.2f %9.1f %11.2f" % (game, rounds, hours, cpu,
+                                                     cpu / rounds * 1e3))
+        print("CPU s for %g virtual hours%s: %s" % (args.hours, ", stepwise" if args.stepwise
+                                                    else "", ", ".join("%s %.1f" % c
+                                                                       for c in cpus)))
+        return
     ratios = []
     print("%-26s %9s %9s %6s %9s %11s" % ("game", "whole ms", "machine", "ratio", "rounds/h",
                                           "day CPU s"))
@@ -86,7 +135,7 @@ def main(argv=None):
             continue
         best_whole = best_machine = None
         for _ in range(args.repeat):
-            per_round, hours, events = whole(game, args.rounds, args.seed, pace)
+            per_round, hours, events = whole(game, args.rounds, args.seed, pace, bulk)
             _, machine = machine_alone(game, events, args.rounds, "%s:1" % args.seed, 1)
             best_whole = per_round if best_whole is None else min(best_whole, per_round)
             best_machine = machine if best_machine is None else min(best_machine, machine)

@@ -263,6 +263,22 @@ class Codec:
         (reported when a start byte follows, at 206 bytes, or by expire())."""
         return len(self._buf) + len(self._junk)
 
+    @property
+    def idle(self):
+        """Nothing held back: no bytes of a frame awaited, no junk run, no suspect frame."""
+        return not self._buf and not self._junk and self._suspect is None
+
+    def fed_intact(self, frames, length):
+        """The decoder as `frames` intact frames of `length` bytes, each one fed alone on
+        an idle decoder and accepted without a sequence check (heartbeats), leave it:
+        counted, and the stream offset past them. LinkProtocol.advance_idle uses it for
+        the heartbeats of an idle line; feed() is the reference it is tested against."""
+        if not self.idle:
+            raise ValueError("the decoder holds bytes: frames fed now would not be alone")
+        self.accepted += frames
+        self._pos += frames * length
+        self._quiet_end = self._pos
+
     def reset(self):
         """Forget buffered bytes and the inbound session (counts are kept)."""
         self._buf.clear()

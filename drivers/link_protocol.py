@@ -103,6 +103,7 @@ class LinkProtocol:
         self._silent = False             # the watchdog fired; nothing valid heard since
         self._last_heard = self._last_sent = self._last_rx = now
         self._rejections = deque()
+        self._heartbeat = None           # heartbeat_frame's bytes
 
     # -- state ---------------------------------------------------------------------------
 
@@ -174,21 +175,82 @@ class LinkProtocol:
         queued message, the quiet line's partial frame, the heartbeat, the watchdog), or None
         when only an input can make any: a transport sleeps until then rather than ticking
         (a tick costs a thread's wake-up, and on a Pi the loop's share of the GIL)."""
-        due = []
-        if self.codec.pending:
-            due.append(self._last_rx + self.frame_gap_ns)
+        # (no list: the virtual table's scheduler asks every end at every pass)
+        due = self._last_rx + self.frame_gap_ns if self.codec.pending else None
         sent = self._inflight
-        if sent is not None:
-            due.append(sent.due_ns)
-        elif self._retry_at is not None:
-            due.append(self._retry_at)
-        if self.connected:
+        t = sent.due_ns if sent is not None else self._retry_at
+        if t is not None and (due is None or t < due):
+            due = t
+        if self._hello_acked and self._peer_ok:  # connected
             if sent is None and self._queue:
                 return 0                         # now: the next message goes out
-            due.append(self._last_sent + self.heartbeat_interval_ns)
+            t = self._last_sent + self.heartbeat_interval_ns
             if not self._silent:                 # the watchdog fires once past its timeout
-                due.append(self._last_heard + self.heartbeat_timeout_ns + 1)
-        return min(due) if due else None
+                t = min(t, self._last_heard + self.heartbeat_timeout_ns + 1)
+            if due is None or t < due:
+                due = t
+        return due
+
+    # -- an idle line in bulk ---------------------------------------------------------------
+
+    @property
+    def quiet(self):
+        """Connected, nothing queued, nothing awaiting an ACK, no HELLO to retry, no bytes of
+        a frame held, the watchdog not fired: until an input or a send, the only frames this
+        end writes or reads are heartbeats (section 8), at times fixed by its timers."""
+        return (self._hello_acked and self._peer_ok and not self._silent
+                and not self._queue and self._inflight is None and self._retry_at is None
+                and self.codec.idle)
+
+    def heartbeats_until(self, until):
+        """The clock times up to `until` at which a quiet end polled at each of its timers
+        (next_due) writes a heartbeat, nothing else being sent: every interval from the
+        last frame it wrote. A range (empty when none is due)."""
+        step = self.heartbeat_interval_ns
+        return range(self._last_sent + step, until + 1, step)
+
+    def advance_idle(self, until, heard=()):
+        """Leave this end as poll() at each of its timers up to `until` and receive() of
+        one heartbeat at each time in `heard` (ascending, this end's clock, at most
+        `until`) would: the scheduler of the whole table on virtual time (hal_sim/virtual.py)
+        skips an idle line's heartbeats with it. Their wire bytes are the caller's to
+        account for (heartbeat_frame, the number returned). ValueError, with nothing
+        changed, when that is not what poll() would do: the end is not quiet, or the
+        watchdog would fire before a heartbeat is heard or by `until`. Returns the number
+        of heartbeats written."""
+        if not self.quiet:
+            raise ValueError("advance_idle: the link is not quiet")
+        timeout = self.heartbeat_timeout_ns
+        last = self._last_heard
+        for t in heard:
+            if t - last > timeout or t > until:
+                raise ValueError("advance_idle: the watchdog fires at %d, before the "
+                                 "heartbeat heard at %d" % (last + timeout + 1, t))
+            last = t
+        if until - last > timeout:
+            raise ValueError("advance_idle: the watchdog fires at %d, by %d"
+                             % (last + timeout + 1, until))
+        sent = self.heartbeats_until(until)
+        n = len(sent)
+        if n:
+            self._last_sent = sent[-1]
+            self.stats["frames_out"] += n
+            self.stats["heartbeats_sent"] += n
+        m = len(heard)
+        if m:
+            # receive(): _last_rx and the bytes; _on_frame: _last_heard; _items: connected
+            self._last_rx = self._last_heard = last
+            self.stats["bytes_in"] += m * len(self.heartbeat_frame)
+            self.codec.fed_intact(m, len(self.heartbeat_frame))
+            self.handshake_error = None
+        return n
+
+    @property
+    def heartbeat_frame(self):
+        """The bytes of one heartbeat (always the same: no payload, seq 0), encoded once."""
+        if self._heartbeat is None:
+            self._heartbeat = self.codec.encode(MsgType.HEARTBEAT, 0)
+        return self._heartbeat
 
     def port_fault(self, reason):
         """The port failed; the session is left as it is (the port may recover)."""
@@ -364,7 +426,7 @@ class LinkProtocol:
         if not self.connected:
             return
         if now - self._last_sent >= self.heartbeat_interval_ns:
-            self._write(self.codec.encode(MsgType.HEARTBEAT, 0), now, out)
+            self._write(self.heartbeat_frame, now, out)
             self.stats["heartbeats_sent"] += 1
         silent = now - self._last_heard
         if silent > self.heartbeat_timeout_ns and not self._silent:

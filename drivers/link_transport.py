@@ -110,6 +110,10 @@ class Link:
         self._wake_lock = threading.Lock()   # a nudge never writes to a closed (reused) fd
         self._closed = False
         self._started = False
+        # called where the reader thread is woken (a send, a handshake begun, close): a
+        # caller that services the link itself instead of a thread (the virtual table's
+        # scheduler) learns that its timers changed, as the thread would
+        self.on_wake = None
 
     @classmethod
     def open(cls, url, identity, *, baudrate=115200, **kwargs):
@@ -431,3 +435,5 @@ class Link:
                     os.write(self._wake[1], b"\0")
                 except BlockingIOError:           # full: the thread wakes anyway
                     pass
+        if self.on_wake is not None:             # no thread: whoever services us is told
+            self.on_wake()

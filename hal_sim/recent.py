@@ -36,3 +36,17 @@ class RecentBytes(bytearray):
         if len(self) > self.limit + self.limit // 4:
             del self[:len(self) - self.limit]
         return self
+
+    def add_repeated(self, data, times):
+        """What `times` additions of `data` leave, trimmed where each of them would have
+        trimmed (the virtual table's idle heartbeats, added in bulk): each run of
+        additions that stays under the trimming length goes in as one."""
+        most = self.limit + self.limit // 4
+        size = len(data)
+        while times > 0:
+            if not size:
+                return
+            fit = (most - len(self)) // size + 1         # additions until one trims
+            run = min(times, max(1, fit))
+            self += data * run
+            times -= run

@@ -33,6 +33,9 @@ left, as a table's power coming back does. controller/lab/soak.py drives it.
 """
 
 import collections
+import functools
+import heapq
+import os
 import random
 
 from controller import config as configuration
@@ -45,13 +48,17 @@ S = 1_000_000_000
 WALL_START_NS = 1_780_315_200 * S
 UTC_OFFSET_S = -4 * 3600
 POWER_ON_NS = S                 # a boot's monotonic clock reads 1 s when the controller starts
-SETTLE_LIMIT = 100_000
+SETTLE_LIMIT = 100_000          # passes at one instant before the scheduler calls it a livelock
 # A dealer's or player's action takes this long (a round of blackjack about 40 s): the table's
 # timers run through it, so virtual hours mean what a real table's hours mean
 DEALER_PACE_S = 1.5
 # The loop's timers are ticked at least this often while time passes (and at their deadlines):
 # its thread wakes every 50 ms at most on a table; nothing it does between needs more often
-TICK_NS = 250 * MS          # passes at one instant before the scheduler calls it a livelock
+TICK_NS = 250 * MS
+# set to 1: every heartbeat serviced one by one (World.bulk False), to compare with the bulk
+STEPWISE_ENV = "TABLECTL_VIRTUAL_STEPWISE"
+# World.idle_span's answers: it went through an idle span; a tick in it left work to do
+SPANNED, STOPPED = 1, 2
 
 
 class Livelock(RuntimeError):
@@ -110,6 +117,9 @@ class VirtualLine(_pty_port()):
         self.to_driver = bytearray()          # on the wire towards the driver, arrived
         self.to_device = bytearray()          # what the driver wrote, for the device
         self.driver_end = DriverEnd(self)
+        # the scheduler's wake-ups when bytes arrive for an end (a pty's select() would
+        # return): World.add_line sets them
+        self.wake_driver = self.wake_device = None
 
     @property
     def in_waiting(self):
@@ -128,6 +138,8 @@ class VirtualLine(_pty_port()):
     def _put(self, data):
         self.written += data
         self.to_driver += data
+        if self.wake_driver is not None:
+            self.wake_driver()
 
     def next_due(self):
         """When the bytes at the head of the wire are due: bytes do not overtake one another
@@ -167,8 +179,11 @@ class DriverEnd:
         return data
 
     def write(self, data):
-        self.line._check()
-        self.line.to_device += data
+        line = self.line
+        line._check()
+        line.to_device += data
+        if line.wake_device is not None:
+            line.wake_device()
         return len(data)
 
     def fileno(self):
@@ -196,14 +211,25 @@ class World:
     `ctl` the controller (its loop's `run_once`); `tasks` what a part runs off the loop (a
     clear's self-test) on the scheduler."""
 
-    def __init__(self, universe):
+    def __init__(self, universe, bulk=True):
         self.universe = universe
         self.ends = []
         self.lines = []
+        self.pairs = []                   # (line, device link, its clock, driver link, its):
+                                          # pair k's ends are ends[2k] and ends[2k + 1]
         self.runtime = None               # its ctl is the controller, once booted
         self.tasks = collections.deque()
         self.steps = 0                    # passes with work done (the summary's steps)
         self._ticked = -TICK_NS
+        # bulk: an idle table's heartbeats in bulk (idle_span), and the ends looked at only
+        # when woken or due (settle, next_due); False: every end asked at every pass, every
+        # heartbeat serviced -- the scheduler the bulk one is compared with
+        self.bulk = bulk
+        self.spans = 0                    # idle spans taken in bulk, for the bench
+        self._due = []                    # each end's next timer (universe ns) or None
+        self._timers = []                 # heap of (due, end), stale ones skipped
+        self._woken = set()               # ends to look at in the next pass
+        self._pass = None                 # the pass under way: (heap of ends, its cursor)
 
     @property
     def ctl(self):
@@ -211,8 +237,20 @@ class World:
 
     def add_line(self, line, device_link, device_clock, driver_link, driver_clock):
         self.lines.append(line)
-        self.ends.append((device_link, device_clock, line, True))
-        self.ends.append((driver_link, driver_clock, line, False))
+        self.pairs.append((line, device_link, device_clock, driver_link, driver_clock))
+        for link, clock, device_side in ((device_link, device_clock, True),
+                                         (driver_link, driver_clock, False)):
+            i = len(self.ends)
+            self.ends.append((link, clock, line, device_side))
+            self._due.append(None)
+            wake = functools.partial(self._wake, i)
+            if self.bulk:
+                link.on_wake = wake
+                if device_side:
+                    line.wake_device = wake
+                else:
+                    line.wake_driver = wake
+            self._woken.add(i)
 
     # -- one instant -----------------------------------------------------------------------
 
@@ -231,17 +269,16 @@ class World:
         return due is not None and due <= now
 
     def settle(self):
-        """Run everything that has work at this instant until nothing has."""
+        """Run everything that has work at this instant until nothing has: passes of the
+        tasks, every end with work (in their order), the loop."""
+        ends_pass = self._pass_woken if self.bulk else self._pass_all
         for _ in range(SETTLE_LIMIT):
             worked = False
             while self.tasks:
                 self.tasks.popleft()()
                 worked = True
-            now_u = self.universe.t
-            for link, clock, line, device_side in self.ends:
-                if self._has_work(link, clock, line, device_side, now_u):
-                    link.service()
-                    worked = True
+            if ends_pass(self.universe.t):
+                worked = True
             ctl = self.ctl
             if ctl is not None and not ctl.idle():
                 ctl.run_once()
@@ -252,26 +289,105 @@ class World:
         raise Livelock("the table found work %d times at virtual time %d ns"
                        % (SETTLE_LIMIT, self.universe.t))
 
+    def _pass_all(self, now_u):
+        """The stepwise pass: every end asked, in order."""
+        worked = False
+        for link, clock, line, device_side in self.ends:
+            if self._has_work(link, clock, line, device_side, now_u):
+                link.service()
+                worked = True
+        return worked
+
+    # -- the ends looked at only when woken or due ------------------------------------------
+    #
+    # The stepwise settle asks every end at every pass whether it has work. An end's work
+    # can only come from bytes arriving for it (the line wakes it, as select() wakes a
+    # reader thread), from its link's timers changed by a send, a handshake begun or a
+    # close (Link.on_wake, where the thread is nudged), from its own service, or from time
+    # reaching its next timer (`_due`, the heap `_timers`). So a pass asks only the ends
+    # woken or due, in the same order, an end woken during a pass being asked in it if it
+    # comes later (as the scan would reach it) and in the next one otherwise; every end
+    # serviced is asked again in the next pass, as the scan asks it.
+
+    def _wake(self, i):
+        run = self._pass
+        if run is not None and i > run[1]:
+            heapq.heappush(run[0], i)
+        else:
+            self._woken.add(i)
+
+    def _end_due(self, i):
+        """End i's next timer in universe time (its protocol's, its on_due, the bytes on
+        its line not yet due), or None."""
+        link, clock, line, device_side = self.ends[i]
+        if line.closed:
+            return None
+        t = self.universe.t
+        now = clock()
+        due = None
+        for d in (link.protocol.next_due(), link.on_due() if link.on_due is not None else None):
+            if d is not None and (due is None or t + max(0, d - now) < due):
+                due = t + max(0, d - now)
+        if line._pending:
+            d = t + max(0, line._pending[0][0] - line.clock())
+            if due is None or d < due:
+                due = d
+        return due
+
+    def _set_due(self, i):
+        """End i's next timer into the heap, if it changed."""
+        due = self._end_due(i)
+        if due != self._due[i]:
+            self._due[i] = due
+            if due is not None:
+                heapq.heappush(self._timers, (due, i))
+
+    def _pass_woken(self, now_u):
+        """The pass of the ends woken or due, in order (see above)."""
+        ends, timers, due_of = self.ends, self._timers, self._due
+        woken = self._woken
+        while timers and timers[0][0] <= now_u:
+            due, i = heapq.heappop(timers)
+            if due_of[i] == due:
+                due_of[i] = None                  # looked at now; _set_due puts it back
+                woken.add(i)
+        if not woken:
+            return False
+        worked = False
+        run = self._pass = [sorted(woken), -1]
+        woken.clear()
+        order = run[0]
+        try:
+            while order:
+                i = heapq.heappop(order)
+                if i <= run[1]:
+                    continue                      # woken twice in this pass
+                run[1] = i
+                link, clock, line, device_side = ends[i]
+                if self._has_work(link, clock, line, device_side, now_u):
+                    link.service()
+                    worked = True
+                    woken.add(i)                  # asked again in the next pass
+                self._set_due(i)
+        finally:
+            self._pass = None
+        return worked
+
     # -- time --------------------------------------------------------------------------
 
     def next_due(self):
         """The universe time of the earliest timer, or None."""
-        t = self.universe.t
-        due = []
-        for link, clock, line, device_side in self.ends:
-            if line.closed:
-                continue
-            now = clock()
-            d = link.protocol.next_due()
-            if d is not None:
-                due.append(t + max(0, d - now))
-            d = link.on_due() if link.on_due is not None else None
-            if d is not None:
-                due.append(t + max(0, d - now))
-            if line._pending:
-                due.append(t + max(0, line._pending[0][0] - line.clock()))
+        if self.bulk:
+            timers, due_of = self._timers, self._due
+            while timers and (due_of[timers[0][1]] != timers[0][0]
+                              or self.ends[timers[0][1]][2].closed):
+                heapq.heappop(timers)             # stale, or its line cut
+            due = [timers[0][0]] if timers else []
+        else:
+            due = [d for d in map(self._end_due, range(len(self.ends))) if d is not None]
         ctl = self.ctl
         if ctl is not None:
+            t = self.universe.t
             now = ctl.clock()
             for p in ctl.policies:
                 d = p.deadline()
@@ -306,12 +422,15 @@ class World:
                 return
         self._ticked = t
         ctl.run_once()
+        return True
 
     def run_for(self, seconds):
         """Step the table through `seconds` of virtual time (Autoplay.sleep)."""
         end = self.universe.t + int(seconds * S)
         while True:
             self.settle()
+            if self.bulk and self.idle_span(end) == STOPPED:
+                continue                  # a tick left work at its instant: settle there
             nxt = self.next_due()
             if nxt is None or nxt > end:
                 self.universe.t = max(self.universe.t, end)
@@ -320,6 +439,118 @@ class World:
                 return
             self.universe.t = max(nxt, self.universe.t + 1)
             self.tick()
+
+    # -- an idle table's heartbeats in bulk -------------------------------------------------
+
+    def idle_span(self, end):
+        """When nothing but heartbeats can happen up to `end` or before the next other timer (a
+        policy's deadline, a watchdog), move through the instants the heartbeats fall at
+        as the stepwise scheduler does -- the clock set to each, the loop ticked there
+        (`tick`) -- without servicing the lines: each line's ends are then advanced past
+        the heartbeats in one go (LinkProtocol.advance_idle, the line's bytes with them),
+        to the state servicing them would have left. Idle: no task, the controller's queue
+        empty, and on every line that is not cut both ends quiet (connected, nothing to
+        send or in flight, no partial frame), no byte on the wire either way, no silence
+        (a delayed or split line's beats arrive later, at instants of their own) and no
+        driver's rejections batched. If a
+        tick leaves anything to do, it stops at that instant with the heartbeats before
+        it done, and the caller's settle() goes on there, as it would have. Returns
+        0 when it did not move time, SPANNED when it went through them (nothing is left
+        to do at the instant it stopped at), STOPPED when a tick left work. The heartbeats' state is not read by the loop's tick (its
+        timers, the journal, the outputs), so the lines catch up after the ticks; the
+        proof that it is the stepwise scheduler's result is tests/sim/test_virtual_bulk.py
+        (both ends' complete state, and a soak's journal byte for byte)."""
+        if self.tasks or self._woken:
+            return 0
+        ctl = self.ctl
+        if ctl is not None and not ctl.idle():
+            return 0
+        t = self.universe.t
+        # `end` itself is run_for's: at it the stepwise scheduler ticks, settles (the beats
+        # due there) and ticks again; the span ends with the first two, run_for does the rest
+        horizon = end + 1
+        if ctl is not None:
+            now = ctl.clock()
+            for p in ctl.policies:
+                d = p.deadline()
+                if d is not None and d > now and t + d - now < horizon:
+                    horizon = t + d - now
+        plans = []
+        for k, (line, dev, dev_clock, drv, drv_clock) in enumerate(self.pairs):
+            if line.closed:
+                continue                  # a cut cable: the scheduler leaves its ends be
+            if not _line_quiet(line, dev, drv):
+                return 0
+            plans.append(_Plan(line, dev.protocol, drv.protocol, dev_clock() - t,
+                               drv_clock() - t, 2 * k))
+            if not plans[-1].ok:
+                return 0
+        if not plans or horizon <= t + 1:
+            return 0
+        # the watchdogs: an end whose peer's next heartbeat (or the one after, for an
+        # interval above the timeout) comes too late fires at its timeout: stop before it
+        for plan in plans:
+            for end_, off, first, step in ((plan.a, plan.oa, plan.fb, plan.ib),
+                                           (plan.b, plan.ob, plan.fa + plan.delay + plan.split,
+                                            plan.ia)):
+                timeout = end_.heartbeat_timeout_ns
+                fires = end_._last_heard - off + timeout + 1
+                if first < fires and first < horizon:
+                    fires = first + timeout + 1 if step > timeout else horizon
+                horizon = min(horizon, fires)
+        instants = set()
+        driver_beats = set()
+        for plan in plans:
+            instants.update(range(plan.fa, horizon, plan.ia))
+            for arriving in plan.arrivals(horizon):     # a delayed or split line's beats
+                instants.update(arriving)
+            beats = range(plan.fb, horizon, plan.ib)
+            instants.update(beats)
+            driver_beats.update(beats)
+        if not instants:
+            return 0
+        stop = None
+        done = t
+        try:
+            for u in sorted(instants):
+                self.universe.t = u
+                if self.tick() and not self._still_idle():
+                    stop = u
+                    break
+                done = u
+                # settle()'s passes at u: the beats sent or arriving, then the devices'
+                # reading of the drivers' (their ends come first in each pair)
+                self.steps += 2 if u in driver_beats else 1
+        finally:
+            if done > t:
+                self.spans += 1
+                for plan in plans:
+                    plan.advance(done)
+                self._beats_due(plans)            # their heartbeats moved on
+        return SPANNED if stop is None else STOPPED
+
+    def _beats_due(self, plans):
+        """Each end's next timer after a span, as _set_due reckons it for a quiet end (its
+        heartbeat or its watchdog), or by _set_due where beats are still on the wire."""
+        for plan in plans:
+            i = plan.index
+            if plan.line._pending:
+                self._set_due(i)
+                self._set_due(i + 1)
+                continue
+            for j, end, off in ((i, plan.a, plan.oa), (i + 1, plan.b, plan.ob)):
+                due = min(end._last_sent + end.heartbeat_interval_ns,
+                          end._last_heard + end.heartbeat_timeout_ns + 1) - off
+                if due != self._due[j]:
+                    self._due[j] = due
+                    heapq.heappush(self._timers, (due, j))
+
+    def _still_idle(self):
+        """After a tick in an idle span: still nothing but heartbeats to do. A tick runs
+        the loop, not the lines: what it can start is an input queued, a task, or a message
+        sent (or a handshake begun) on a link, which wakes that end (Link.on_wake); the
+        span began with no end woken (settle had just found none with work)."""
+        return not self.tasks and not self._woken and (self.ctl is None or self.ctl.idle())
 
     def wait(self, done, timeout_s):
         """Step the table until `done()` or `timeout_s` of virtual time passed; done()."""
@@ -341,6 +572,81 @@ class World:
                 done.append(True)
         self.tasks.append(task)
         return _Joinable(self, done)
+
+
+def _line_quiet(line, dev, drv):
+    """Nothing on or for the line but heartbeats (World.idle_span): no byte on the wire
+    either way, no silence (it drops a heartbeat; a delay makes it late, a split sends it
+    in two halves, a bad CRC is put on an EVENT frame only), both links quiet, no driver's
+    rejections batched."""
+    return (not line._pending and not line.to_driver and not line.to_device
+            and not line.silent
+            and dev.port is line and drv.port is line.driver_end
+            and not dev._pending and not drv._pending and not dev._closed
+            and not drv._closed and dev.protocol.quiet and drv.protocol.quiet
+            and (dev.on_due is None or dev.on_due() is None)
+            and (drv.on_due is None or drv.on_due() is None))
+
+
+class _Plan:
+    """One quiet line in an idle span: its device end `a` (writes at fa, fa+ia, ... in
+    universe time; they reach the driver `delay` later, in two halves `split` apart if the
+    line splits, as PtyPort.write sends them) and its driver end `b` (at fb, fb+ib, ...,
+    read by the device at once); `oa`, `ob` each end's clock minus universe time; `index`
+    its device end's in World.ends. `ok`: a split shorter than a beat's interval and the
+    driver's frame gap (a half is never left long enough to be given up on)."""
+
+    __slots__ = ("line", "a", "b", "oa", "ob", "fa", "ia", "fb", "ib", "delay", "split",
+                 "index", "ok")
+
+    def __init__(self, line, a, b, oa, ob, index):
+        self.line, self.a, self.b, self.oa, self.ob, self.index = line, a, b, oa, ob, index
+        self.ia, self.ib = a.heartbeat_interval_ns, b.heartbeat_interval_ns
+        self.fa, self.fb = a._last_sent + self.ia - oa, b._last_sent + self.ib - ob
+        self.delay, self.split = line.delay_ns, line.split_ns
+        self.ok = self.split < min(self.ia, b.frame_gap_ns)
+
+    def arrivals(self, horizon):
+        """The instants before `horizon` at which the device's beats (or their halves)
+        reach the driver, other than when they leave."""
+        out = []
+        if self.delay:
+            out.append(range(self.fa + self.delay, horizon, self.ia))
+        if self.split:
+            out.append(range(self.fa + self.delay + self.split, horizon, self.ia))
+        return out
+
+    def advance(self, until):
+        """Both ends past the heartbeats up to universe time `until`, and the line with
+        them: the device's beats (or halves) that arrived went by on the wire (`written`, as
+        PtyPort._put keeps it), the driver read them (a first half it holds, as receive()
+        leaves it), those still on their way wait on the line (PtyPort's `_pending`, due
+        when PtyPort.write made them); the driver's beats were read by the device."""
+        a, b, line, oa, ob, ia = self.a, self.b, self.line, self.oa, self.ob, self.ia
+        whole = range(self.fa + self.delay + self.split, until + 1, ia)   # read whole
+        sent_a = a.advance_idle(until + oa, range(self.fb + oa, until + oa + 1, self.ib))
+        sent_b = b.advance_idle(until + ob, range(whole.start + ob, until + ob + 1, ia))
+        beat = a.heartbeat_frame
+        if not self.split:
+            if whole:
+                line.written.add_repeated(beat, len(whole))
+            for k in range(len(whole), sent_a):           # still on the wire
+                line._pending.append((self.fa + k * ia + oa + self.delay, beat))
+        else:
+            first, second = beat[:len(beat) // 2], beat[len(beat) // 2:]
+            for _ in whole:
+                line.written += first
+                line.written += second
+            for k in range(len(whole), sent_a):
+                t1 = self.fa + k * ia + self.delay
+                if t1 <= until:                           # its first half arrived
+                    line.written += first
+                    assert not b.receive(first, t1 + ob)  # held: half a frame
+                else:
+                    line._pending.append((t1 + oa, first))
+                line._pending.append((t1 + self.split + oa, second))
+        if sent_b:
+            line.read_total += sent_b * len(b.heartbeat_frame)
 
 
 class _Joinable:
@@ -381,12 +687,16 @@ class VirtualDevices(_simulated_devices()):
         serial = {n: e for n, e in dev_cfg.items() if n in lines}
         drivers = build_devices({n: e for n, e in dev_cfg.items() if n not in lines},
                                 sim.factory, clock=clock, on_rejected=on_rejected)
+        # the drivers' own boot ids from the seed too (a table's are random): their HELLOs
+        # are bytes on the lines, which replay
+        driver_ids = random.Random("driver-boot-ids:%s" % self.rng.getrandbits(32))
         for name, entry in serial.items():
             entry = dict(entry)
             entry.pop("url")
             cls = SERIAL[entry.pop("type", name)]
             drivers[name] = cls(name, port=lines[name].driver_end, clock=clock,
-                                on_rejected=on_rejected, tick_s=None, **entry)
+                                on_rejected=on_rejected, tick_s=None,
+                                boot_id=driver_ids.getrandbits(31) | 1, **entry)
             drivers[name].waiter = self.world.wait
             drivers[name].stop = self._stopper(drivers[name])
         self.lines, self.drivers = lines, drivers
@@ -436,8 +746,12 @@ class VirtualTable:
     --fault`; `on_boot(table)` runs after each boot (the soak attaches its checks there)."""
 
     def __init__(self, game, seed, journal, faults=(), on_boot=None, universe=None,
-                 pace_s=DEALER_PACE_S):
+                 pace_s=DEALER_PACE_S, bulk=None):
         from hal_sim.simulation import game_config
+        # the idle lines' heartbeats in bulk (World.idle_span) unless bulk=False or
+        # TABLECTL_VIRTUAL_STEPWISE=1: the stepwise scheduler, kept to compare with
+        self.bulk = (os.environ.get(STEPWISE_ENV, "") not in ("1", "yes", "true")
+                     if bulk is None else bool(bulk))
         self.game, self.seed, self.journal = game, seed, journal
         self.faults = list(faults)
         self.universe = universe or Universe()
@@ -458,7 +772,7 @@ class VirtualTable:
         from hal_sim.simulation import resume
         self.boots += 1
         tag = "%s:%d" % (self.seed, self.boots)
-        world = World(self.universe)
+        world = World(self.universe, bulk=self.bulk)
         mono = BootClock(self.universe)
         devices = VirtualDevices(self.game, self.faults, self.cls(self.cfg), world, mono,
                                  random.Random("boot-ids:%s" % tag))

@@ -30,6 +30,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     (["soak.py", "--game", "props-and-hops", "--at", "3,6"], "RSS ratio round 6 / round 3: "),
     (["virtual_table.py", "--rounds", "2", "--repeat", "1", "--game", "props-and-hops"],
      "ratio whole / machine alone: props-and-hops "),
+    (["virtual_table.py", "--hours", "0.02", "--game", "props-and-hops", "--stepwise"],
+     "CPU s for 0.02 virtual hours, stepwise: props-and-hops "),
     (["loop_parts.py", "--game", "props-and-hops", "--rounds", "2", "--repeat", "1"],
      "loop parts / machine alone: loop "),
     (["fuzz_link.py", "--frames", "3000"], "ratio vs json.loads of the same payloads: "),

@@ -45,7 +45,7 @@ class SerialDevice:
 
     def __init__(self, name=None, url=None, *, port=None, identity=None, clock=time.monotonic_ns,
                  on_rejected=None, expect_id=None, tick_s=0.002, reject_interval_ms=1000,
-                 **link_options):
+                 boot_id=None, **link_options):
         if (url is None) == (port is None):
             raise DeviceError("%s: give exactly one of url or port" % (name or self.device))
         unknown = sorted(set(link_options) - set(LINK_OPTIONS))
@@ -59,6 +59,9 @@ class SerialDevice:
         self.expect = {"device": self.device, **({"id": expect_id} if expect_id else {})}
         self.tick_s = tick_s
         self.link_options = link_options
+        # our HELLO's boot id (random when None, as on a table; the virtual table draws it
+        # from its seed, so the bytes on its lines replay too)
+        self.boot_id = boot_id
         self.link = None
         self.sink = None
         self._running = False
@@ -86,7 +89,7 @@ class SerialDevice:
         kwargs = dict(role="controller", expect=self.expect, clock=self.clock,
                       on_message=self._on_message, on_fault=self._on_link_fault,
                       on_rejected=self._on_rejected, on_tick=self._flush_rejected,
-                      on_due=self._rejected_due,
+                      on_due=self._rejected_due, boot_id=self.boot_id,
                       **self.link_options)
         if self.url is not None:
             self.link = Link.open(self.url, self.identity, **kwargs)
