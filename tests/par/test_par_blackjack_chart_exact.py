@@ -161,11 +161,11 @@ def test_the_sheets_print_the_exact_figure_with_its_split_share():
         j = sheet.to_json()
         rules = sheet.rules
         chart, printed = s.solve(rules)
-        ex = X.ExactEdge(rules, chart, printed)
+        ex = X.solved(rules)
         assert j["house_edge"] == round(ex.house_edge(), 7)
         assert "split" in j["precision"] and "%.4f%%" % (100 * ex.split_share) in j["precision"]
         assert j["house_edge_first_two_cards"] == round(printed.house_edge(), 7)
-        best = O.OptimalEdge(rules, chart, printed, O.recorded(rules))
+        best = O.solved(rules)
         assert j["house_edge_optimal_total_dependent"] == round(best.house_edge(), 7) \
             < j["house_edge"]
         assert j["house_edge_corrected_chart"] == j["house_edge_optimal_total_dependent"]

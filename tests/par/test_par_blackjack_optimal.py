@@ -26,7 +26,7 @@ def test_the_walk_prices_the_chart_as_the_sheet_does(game, up):
     the value blackjack_exact.ExactEdge gives it, to 1e-12."""
     rules = _rules(game)
     chart, printed = s.solve(rules)
-    ex = X.ExactEdge(rules, chart, printed)
+    ex = X.solved(rules)
     _, _, play = ex.parts[up]
     shoe = rules.shoe()
     after_up = s._without(shoe, up)

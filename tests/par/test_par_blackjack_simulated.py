@@ -47,7 +47,7 @@ def test_the_recorded_figures_agree_with_a_short_run_and_with_the_exact_hold(gam
     short = B.figures(rules, chart, printed.double_attack, SHORT)
     assert short["sd_ci95"][0] <= got["sd"] <= short["sd_ci95"][1]
     assert short["hit_ci95"][0] <= got["hit"] <= short["hit_ci95"][1]
-    exact = X.ExactEdge(rules, chart, printed).expected_net
+    exact = X.solved(rules).expected_net
     assert got["mean_ci95"][0] <= exact <= got["mean_ci95"][1]
 
 

@@ -157,8 +157,7 @@ def test_report_carries_the_lab_fields_in_chromium_and_in_json(browser, tmp_path
     rec = B.RECORDED[bs.rules_key(bs.blackjack_rules())]
     assert blackjack.find_element(By.CSS_SELECTOR, "b.sd").text == "%.4f" % rec["sd"]
     assert "simulated: 4,000,000 rounds" in blackjack.text
-    chart, printed = bs.solve(bs.blackjack_rules())
-    best = O.OptimalEdge(bs.blackjack_rules(), chart, printed, O.recorded(bs.blackjack_rules()))
+    best = O.solved(bs.blackjack_rules())
     assert blackjack.find_element(By.CSS_SELECTOR, "b.optimal-hold").text == \
         "%.4f%%" % (100 * best.house_edge())
     riu = browser.find_element(By.CSS_SELECTOR, 'section[data-game="raise-it-up-stud"]'

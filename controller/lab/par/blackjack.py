@@ -52,7 +52,7 @@ class BaseGamePar:
         self.rules = rules
         self.chart, self.edge = strategy.solve(rules)
         # the printed chart played with every card seen removed (issue 36)
-        self.exact = blackjack_exact.ExactEdge(rules, self.chart, self.edge)
+        self.exact = blackjack_exact.solved(rules)
         self._corrected = None
         self._spread = None
         self.note = note
@@ -74,7 +74,7 @@ class BaseGamePar:
                                                      "(blackjack_optimal.optimise, about a "
                                                      "minute of CPU)"}
             return dict(self._corrected)
-        best = blackjack_optimal.OptimalEdge(self.rules, self.chart, self.edge, changes)
+        best = blackjack_optimal.solved(self.rules)
         figure = round(best.house_edge(), 7)
         self._corrected = {"chart_cells_losing": [blackjack_optimal.cell_words(self.rules, u,
                                                                                k, o, a)

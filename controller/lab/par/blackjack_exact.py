@@ -407,3 +407,17 @@ class ExactEdge:
         return -sum(p * (bj + play * (2 if self.rules.double_attack and double_attack[up]
                                       else 1))
                     for up, (p, bj, play) in self.parts.items())
+
+
+_SOLVED = {}
+
+
+def solved(rules):
+    """ExactEdge of `rules` under its chart (blackjack_strategy.solve), cached per rule set
+    within a process as solve is: the sheet, the readings, `tablectl strategy` and the tests
+    ask for the same figure many times, and each costs seconds."""
+    key = s.rules_key(rules)
+    if key not in _SOLVED:
+        chart, edge = s.solve(rules)
+        _SOLVED[key] = ExactEdge(rules, chart, edge)
+    return _SOLVED[key]

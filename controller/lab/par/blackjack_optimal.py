@@ -413,6 +413,20 @@ class OptimalEdge:
         return self.exact.placed(self.double_attack)
 
 
+_SOLVED = {}
+
+
+def solved(rules):
+    """OptimalEdge of `rules` with its recorded changes, cached per rule set within a
+    process (blackjack_exact.solved's reason); None where none are recorded."""
+    key = s.rules_key(rules)
+    if key not in _SOLVED:
+        changes = recorded(rules)
+        strategy, edge = s.solve(rules)
+        _SOLVED[key] = None if changes is None else OptimalEdge(rules, strategy, edge, changes)
+    return _SOLVED[key]
+
+
 CLAIM = ("the chart changed cell by cell (hard, soft, after a double, split aces, pairs, split "
          "hands) wherever another action the table allows wins with every card seen removed, "
          "split rounds included, until no single cell's change wins (gain over 1e-12 of the "
@@ -451,7 +465,7 @@ def strategy_text(game, options=None):
     rules = s.double_attack_rules(options) if game == "double-attack-blackjack" \
         else s.blackjack_rules(options)
     strategy, edge = s.solve(rules)
-    exact = X.ExactEdge(rules, strategy, edge)
+    exact = X.solved(rules)
     old = "house edge under this chart: %.4f%% of the Bet" % (100 * edge.house_edge())
     new = ("house edge under this chart: %.4f%% of the Bet (every card seen removed, split "
            "rounds included; %.4f%% with every draw by the first two cards)"
@@ -459,7 +473,7 @@ def strategy_text(game, options=None):
     text = s.render_chart(rules, strategy, edge).replace(old, new)
     changes = recorded(rules)
     if changes:
-        best = OptimalEdge(rules, strategy, edge, changes)
+        best = solved(rules)
         text += ("where the chart loses to the optimal total-dependent strategy (no single "
                  "cell of it can be improved, every card seen removed; its house edge "
                  "%.4f%%):\n" % (100 * best.house_edge()))

@@ -11,8 +11,7 @@ def _edge(rules):
     """The hold as the sheet prints it: the chart solved under `rules`, played with every
     card seen removed outside split rounds (blackjack_exact, issue 36)."""
     from controller.lab.par import blackjack_exact
-    chart, edge = strategy.solve(rules)
-    return Fraction(blackjack_exact.ExactEdge(rules, chart, edge).house_edge())
+    return Fraction(blackjack_exact.solved(rules).house_edge())
 
 
 def _both(make, **alternative):
