@@ -28,6 +28,7 @@ states.
 import numpy as np
 
 from controller.lab.par import blackjack_play as bp
+from controller.lab.par import blackjack_split_exact as split_exact
 from controller.lab.par import blackjack_strategy as s
 
 ACE, TEN, VALUES, BUST = s.ACE, s.TEN, s.VALUES, s.BUST
@@ -285,9 +286,8 @@ class SplitHands:
         self.memo = {}
 
     def _patterns(self, pair):
-        from controller.lab.par.blackjack_split_exact import phase_patterns
         resplit = pair != ACE and self.play.splits(pair)
-        return phase_patterns(self.rules.split_hands, resplit)
+        return split_exact.phase_patterns(self.rules.split_hands, resplit)
 
     def _hand(self, counts, st, pair, kmax):
         """[E(the hand's net from state `st`, the dealer without Blackjack, and then k cards
