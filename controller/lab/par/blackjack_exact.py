@@ -33,6 +33,7 @@ from controller.lab.par import blackjack_strategy as s
 
 ACE, TEN, VALUES, BUST = s.ACE, s.TEN, s.VALUES, s.BUST
 FINALS = (17, 18, 19, 20, 21, BUST)
+BUST_AT = FINALS.index(BUST)
 
 
 class DealerPricer:
@@ -130,60 +131,109 @@ def draws(counts):
 
 
 class ExactHand:
-    """One two-card hand the chart plays as it is (not split), against one up card."""
+    """One hand the chart plays against one up card, walked card by card from the shoe as
+    its earlier cards left it, the dealer from the shoe all its cards left: a hand that is not
+    split (`pair` None: its value a 1-vector) or a split hand of `pair` (a vector over k, the
+    other hands' kept cards drawn after the dealer: SplitHands). Values are expected nets
+    jointly with no dealer Blackjack, memoised on (shoe, hand)."""
 
-    def __init__(self, rules, chart_up, pricer):
+    def __init__(self, rules, chart_up, pricer, pair=None, kmax=0):
         self.rules = rules
-        self.play = bp.ChartPlay(rules, chart_up)
         self.chart = chart_up
+        self.play = bp.ChartPlay(rules, chart_up)
+        self.hand = self.play.hand
         self.pricer = pricer
+        self.pair = pair
+        self.kmax = kmax
+        self.memo = {}
+        self.after_double_loss = -1.0 if rules.surrender_double_down == "half" else -0.5
 
-    def _no_blackjack(self, counts):
-        """P(the hole card, taken after the player's cards, gives the dealer no Blackjack)."""
-        return float(self.pricer.joint(counts).sum())
+    # ---- the dealer and the ends of a hand ---------------------------------------------
 
-    def _bust(self, counts, stake):
-        """A busted hand loses its stake (jointly with no dealer Blackjack); under the
-        alternative reading priced in docs/interpretations.md it ties a busted dealer."""
-        joint = self.pricer.joint(counts)
-        lose = float(joint.sum())
-        if self.rules.bust_pushes_on_dealer_bust:
-            lose -= float(joint[FINALS.index(BUST)])
-        return -stake * lose
+    def joint(self, counts):
+        if self.pair is None:
+            return self.pricer.joint(counts)[None, :]
+        return self.pricer.joint_kept(counts, self.pair, self.kmax)
 
-    def _stand(self, total, counts, stake):
+    def stand(self, total, counts, stake):
+        j = self.joint(counts)
         if total > 21:
-            return self._bust(counts, stake)
-        return stake * float(self.pricer.joint(counts) @ _STAND[total])
+            lose = j.sum(axis=1)
+            if self.rules.bust_pushes_on_dealer_bust:
+                lose = lose - j[:, BUST_AT]
+            return -stake * lose
+        return stake * (j @ _STAND[total])
 
-    def _after_double(self, total, counts):
-        """The doubled stake (2 units) once its one card is out: stand, or surrender where
-        the chart says so and the table leaves it open (581.9(a))."""
-        if total <= 21 and self.rules.surrender == "any" and total < 21 and \
-                self.chart.get(("after_double", total)) == s.SURRENDER:
-            loss = -1.0 if self.rules.surrender_double_down == "half" else -0.5
-            return loss * self._no_blackjack(counts)
-        return self._stand(total, counts, 2.0)
+    def flat(self, counts, net):
+        """A net that does not depend on the dealer's total (a surrender, a split Blackjack),
+        jointly with his having no Blackjack."""
+        return net * self.joint(counts).sum(axis=1)
 
-    def value(self, total, soft, two_cards, counts):
-        """Expected net, jointly with no dealer Blackjack, of the hand from here."""
-        if total > 21:
-            return self._bust(counts, 1.0)
-        if total == 21:
-            return self._stand(21, counts, 1.0)
-        act = self.play.action(total, soft, two_cards, False)
+    def after_double(self, total, counts, act=None):
+        """The doubled hand once its card is out: stand, or surrender where the chart (or
+        `act`) says so and the table leaves it open (581.9(a))."""
+        if total < 21 and self.rules.surrender == "any":
+            act = act or self.chart.get(("after_double", total))
+            if act == s.SURRENDER:
+                return self.flat(counts, self.after_double_loss)
+        return self.stand(total, counts, 2.0)
+
+    def split_ace(self, total, counts, act=None):
+        """A split ace with its one card (the chart may surrender it where the table leaves
+        surrender open, as blackjack_play.ChartPlay does)."""
+        if total == 21 and self.rules.split_blackjack:
+            return self.flat(counts, float(self.rules.blackjack_pays))
+        if self.rules.surrender == "any" and total < 21:
+            act = act or self.chart.get(("split_ace", total))
+            if act == s.SURRENDER:
+                return self.flat(counts, -0.5)
+        return self.stand(total, counts, 1.0)
+
+    # ---- decisions ------------------------------------------------------------------------
+
+    def options(self, total, soft, ncards, split):
+        out = [s.STAND, s.HIT]
+        if self.hand.may_double(total, soft, ncards == 2, split):
+            out.append(s.DOUBLE)
+        if self.hand.may_surrender(ncards == 2, split):
+            out.append(s.SURRENDER)
+        return out
+
+    def next_card(self, total, soft, ncards, split, counts):
+        """The hand's value once it has `total` (a card just added): bust, 21, or decide."""
+        if total >= 21:
+            if total == 21 and ncards == 2 and split and self.pair is not None and \
+                    self.rules.split_blackjack:
+                return self.flat(counts, float(self.rules.blackjack_pays))
+            return self.stand(total, counts, 1.0)
+        return self.decide(total, soft, ncards, split, counts)
+
+    def action_value(self, act, total, soft, ncards, split, counts):
         if act == s.STAND:
-            return self._stand(total, counts, 1.0)
+            return self.stand(total, counts, 1.0)
         if act == s.SURRENDER:
-            return -0.5 * self._no_blackjack(counts)
-        out = 0.0
+            return self.flat(counts, -0.5)
+        out = np.zeros(self.kmax + 1)
         for v, p in draws(counts):
             t, sf = s._add(total, soft, v)
             if act == s.DOUBLE:
-                out += p * self._after_double(t, counts)
+                out += p * self.after_double(t, counts)
             else:
-                out += p * self.value(t, sf, False, counts)
+                out += p * self.next_card(t, sf, ncards + 1, split, counts)
         return out
+
+    def decide(self, total, soft, ncards, split, counts):
+        key = (tuple(counts), total, soft, ncards == 2, split)
+        out = self.memo.get(key)
+        if out is None:
+            act = self.hand.charted(total, soft, ncards == 2, split)
+            out = self.action_value(act, total, soft, ncards, split, counts)
+            self.memo[key] = out
+        return out
+
+    def value(self, total, soft, two_cards, counts):
+        """Expected net, jointly with no dealer Blackjack, of a hand not split from here."""
+        return float(self.next_card(total, soft, 2 if two_cards else 3, False, counts)[0])
 
 
 class SplitRound(bp.ChartPlay):
@@ -279,74 +329,74 @@ class SplitHands:
     then the other hands' draws (which end with certainty and are summed out). The round's
     net is the sum over hands, and hands of one kind in one pattern are priced alike."""
 
-    def __init__(self, rules, chart_up, pricer):
+    def __init__(self, rules, chart_up, pricer, hand=None):
         self.rules = rules
-        self.play = SplitRound(rules, chart_up, pricer)     # the walk's steps, nets by final
+        self.chart = chart_up
         self.pricer = pricer
-        self.memo = {}
+        self.hand = hand or ExactHand       # the hand walk (blackjack_optimal's adds gains)
+        self.walks = {}
 
-    def _patterns(self, pair):
-        resplit = pair != ACE and self.play.splits(pair)
-        return split_exact.phase_patterns(self.rules.split_hands, resplit)
+    def walk(self, pair):
+        """(the hand walk of a split hand of `pair`, the patterns of its second cards)."""
+        if pair not in self.walks:
+            resplit = pair != ACE and self.chart.get(("pair", pair)) == s.SPLIT
+            patterns = split_exact.phase_patterns(self.rules.split_hands, resplit)
+            kmax = max(nc for (_, nc, _) in patterns)
+            self.walks[pair] = (self.hand(self.rules, self.chart, self.pricer, pair, kmax),
+                                patterns)
+        return self.walks[pair]
 
-    def _hand(self, counts, st, pair, kmax):
-        """[E(the hand's net from state `st`, the dealer without Blackjack, and then k cards
-        none of the pair's value) for k in 0..kmax]."""
-        key = (tuple(counts), st)
-        out = self.memo.get(key)
-        if out is not None:
-            return out
-        out = np.zeros(kmax + 1)
-        for v, p in draws(counts):
-            out += p * self._next(counts, self.play.after(st, v, pair), pair, kmax)
-        self.memo[key] = out
-        return out
-
-    def _next(self, counts, st, pair, kmax):
-        if st[0] == "end":
-            return self.pricer.joint_kept(counts, pair, kmax) @ st[1]
-        return self._hand(counts, st, pair, kmax)
-
-    def _kept(self, counts, pair, constrained, kmax):
-        """Hand i from its kept second card on: [sum over that card of its chance times
-        _hand] for k in 0..kmax; `constrained`: the card is not of the pair's value."""
-        # the hand waits for its second card with no resplit open: its one card and the
-        # table's count of hands (>= 2: a split hand, as the chart reads it)
-        start = self.play._start_split_hand(pair, self.rules.split_hands, 0, None)
-        out = np.zeros(kmax + 1)
-        for v, p in draws(counts):
-            if not (constrained and v == pair):
-                out += p * self._next(counts, self.play.after(start, v, pair), pair, kmax)
-        return out
-
-    def value(self, pair, counts):
-        """Expected net, per unit of the Bet, of splitting pair-pair on `counts` (the shoe
-        less the up card and the two), jointly with no dealer Blackjack."""
-        patterns = self._patterns(pair)
-        kmax = max(nc for (_, nc, _) in patterns)
+    def coefficients(self, pair, counts):
+        """[(the shoe less r resplit cards, kept card constrained, the weights over k)]:
+        hand i's share of the round, summed over the patterns with r resplits, each pattern
+        (ways of it) x P(the r resplit cards) x (its hands of that kind), at k = the other
+        hands' constrained kept cards."""
+        walk, patterns = self.walk(pair)
         n0, p0 = sum(counts[v] for v in VALUES), counts[pair]
-        total = 0.0
-        by_r = {}
-        for (r, nc, na), ways in sorted(patterns.items()):
-            if r not in by_r:
-                shoe = list(counts)
-                shoe[pair] -= r
-                chance = 1.0
-                for j in range(r):
-                    chance *= (p0 - j) / (n0 - j)
-                if shoe[pair] < 0:
-                    by_r[r] = None
-                else:
-                    by_r[r] = (chance, self._kept(list(shoe), pair, True, kmax),
-                               self._kept(list(shoe), pair, False, kmax))
-            got = by_r[r]
-            if got is None:
+        out = {}
+        for (r, nc, na), ways in patterns.items():
+            if counts[pair] < r:
                 continue
-            chance, kept_c, kept_f = got
-            if nc:
-                total += ways * chance * nc * kept_c[nc - 1]
-            if na:
-                total += ways * chance * na * kept_f[nc]
+            chance = 1.0
+            for j in range(r):
+                chance *= (p0 - j) / (n0 - j)
+            for constrained, hands, k in ((True, nc, nc - 1), (False, na, nc)):
+                if hands:
+                    coef = out.setdefault((r, constrained), np.zeros(walk.kmax + 1))
+                    coef[k] += ways * chance * hands
+        return [(s._without(counts, *[pair] * r), constrained, coef)
+                for (r, constrained), coef in sorted(out.items())]
+
+    def starts(self, pair, counts, weight=1.0):
+        """(the walk, {(shoe, total, soft, 2, True): weights}: the split hands' first
+        decisions; the value of the hands that end on their second card; [(total, shoe,
+        weights)] of split aces, which take no decision but the chart's surrender)."""
+        walk, _ = self.walk(pair)
+        starts, ended, aces = {}, 0.0, []
+        for shoe, constrained, coef in self.coefficients(pair, counts):
+            coef = coef * weight
+            for v, p in draws(shoe):
+                if constrained and v == pair:
+                    continue
+                t, sf = s._add(*s.hand_state([pair]), v)
+                w = coef * p
+                if pair == ACE:
+                    aces.append((t, tuple(shoe), w))
+                elif t >= 21:
+                    ended += float(w @ walk.next_card(t, sf, 2, True, shoe))
+                else:
+                    key = (tuple(shoe), t, sf, 2, True)
+                    starts[key] = w if key not in starts else starts[key] + w
+        return walk, starts, ended, aces
+
+    def value(self, pair, counts, weight=1.0):
+        """Expected net, per unit of the Bet (times `weight`), of splitting pair-pair on
+        `counts` (the shoe less the up card and the two), jointly with no dealer Blackjack."""
+        walk, starts, total, aces = self.starts(pair, counts, weight)
+        for (shoe, t, sf, nc, sp), w in starts.items():
+            total += float(w @ walk.decide(t, sf, nc, sp, list(shoe)))
+        for t, shoe, w in aces:
+            total += float(w @ walk.split_ace(t, list(shoe)))
         return total
 
 

@@ -24,7 +24,6 @@ more than nothing to the player, as the printed chart's is.
 import numpy as np
 
 from controller.lab.par import blackjack_exact as X
-from controller.lab.par import blackjack_play as bp
 from controller.lab.par import blackjack_strategy as s
 
 ACE, TEN, VALUES = s.ACE, s.TEN, s.VALUES
@@ -51,108 +50,12 @@ def alternatives(rules, key):
 
 
 
-class _Walk:
-    """One hand's values and reaches against one up card, for one chart: a hand that is not
-    split (`pair` None: values are scalars, as a 1-vector) or a split hand of `pair` (values
-    are vectors over k, the other hands' kept cards drawn after the dealer: SplitHands)."""
-
-    def __init__(self, rules, chart_up, pricer, pair=None, kmax=0):
-        self.rules = rules
-        self.chart = chart_up
-        self.play = bp.ChartPlay(rules, chart_up)
-        self.hand = self.play.hand
-        self.pricer = pricer
-        self.pair = pair
-        self.kmax = kmax
-        self.memo = {}
-        self.after_double_loss = -1.0 if rules.surrender_double_down == "half" else -0.5
-
-    # ---- the dealer and the ends of a hand ---------------------------------------------
-
-    def joint(self, counts):
-        if self.pair is None:
-            return self.pricer.joint(counts)[None, :]
-        return self.pricer.joint_kept(counts, self.pair, self.kmax)
-
-    def stand(self, total, counts, stake):
-        j = self.joint(counts)
-        if total > 21:
-            lose = j.sum(axis=1)
-            if self.rules.bust_pushes_on_dealer_bust:
-                lose = lose - j[:, BUST_AT]
-            return -stake * lose
-        return stake * (j @ X._STAND[total])
-
-    def flat(self, counts, net):
-        """A net that does not depend on the dealer's total (a surrender, a split Blackjack),
-        jointly with his having no Blackjack."""
-        return net * self.joint(counts).sum(axis=1)
-
-    def after_double(self, total, counts, act=None):
-        """The doubled hand once its card is out: stand, or surrender where the chart (or
-        `act`) says so and the table leaves it open (581.9(a))."""
-        if total < 21 and self.rules.surrender == "any":
-            act = act or self.chart.get(("after_double", total))
-            if act == SURRENDER:
-                return self.flat(counts, self.after_double_loss)
-        return self.stand(total, counts, 2.0)
-
-    def split_ace(self, total, counts, act=None):
-        """A split ace with its one card (the chart may surrender it where the table leaves
-        surrender open, as blackjack_play.ChartPlay does)."""
-        if total == 21 and self.rules.split_blackjack:
-            return self.flat(counts, float(self.rules.blackjack_pays))
-        if self.rules.surrender == "any" and total < 21:
-            act = act or self.chart.get(("split_ace", total))
-            if act == SURRENDER:
-                return self.flat(counts, -0.5)
-        return self.stand(total, counts, 1.0)
-
-    # ---- decisions ------------------------------------------------------------------------
-
-    def options(self, total, soft, ncards, split):
-        out = [STAND, HIT]
-        if self.hand.may_double(total, soft, ncards == 2, split):
-            out.append(DOUBLE)
-        if self.hand.may_surrender(ncards == 2, split):
-            out.append(SURRENDER)
-        return out
+class _Walk(X.ExactHand):
+    """The hand walk (blackjack_exact.ExactHand) with each cell's gain on the walk forward."""
 
     def acted(self, key, act, options):
         """What the chart with `key` set to `act` plays where `options` are open."""
         return self.hand.chart_action(key, {o: 0 for o in options}, act)
-
-    def next_card(self, total, soft, ncards, split, counts):
-        """The hand's value once it has `total` (a card just added): bust, 21, or decide."""
-        if total >= 21:
-            if total == 21 and ncards == 2 and split and self.pair is not None and \
-                    self.rules.split_blackjack:
-                return self.flat(counts, float(self.rules.blackjack_pays))
-            return self.stand(total, counts, 1.0)
-        return self.decide(total, soft, ncards, split, counts)
-
-    def action_value(self, act, total, soft, ncards, split, counts):
-        if act == STAND:
-            return self.stand(total, counts, 1.0)
-        if act == SURRENDER:
-            return self.flat(counts, -0.5)
-        out = np.zeros(self.kmax + 1)
-        for v, p in X.draws(counts):
-            t, sf = s._add(total, soft, v)
-            if act == DOUBLE:
-                out += p * self.after_double(t, counts)
-            else:
-                out += p * self.next_card(t, sf, ncards + 1, split, counts)
-        return out
-
-    def decide(self, total, soft, ncards, split, counts):
-        key = (tuple(counts), total, soft, ncards == 2, split)
-        out = self.memo.get(key)
-        if out is None:
-            act = self.hand.charted(total, soft, ncards == 2, split)
-            out = self.action_value(act, total, soft, ncards, split, counts)
-            self.memo[key] = out
-        return out
 
     # ---- the walk forward: each cell's gain -----------------------------------------------
 
@@ -214,55 +117,8 @@ class UpCard:
         self.up = up
         self.pricer = pricer
         self.plain = _Walk(rules, chart_up, pricer)
-        self.splits = {}
-
-    def _split(self, pair):
-        """(SplitHands' patterns as weights, the split hands' walk) for `pair`."""
-        if pair not in self.splits:
-            sh = X.SplitHands(self.rules, self.chart, self.pricer)
-            patterns = sh._patterns(pair)
-            kmax = max(nc for (_, nc, _) in patterns)
-            self.splits[pair] = (sh, patterns, _Walk(self.rules, self.chart, self.pricer,
-                                                     pair, kmax))
-        return self.splits[pair]
-
-    def _split_starts(self, pair, counts, weight):
-        """The split hands' decision states with their weight vectors, and the value of the
-        hands that end on their second card (21s, split aces): (starts, ended value)."""
-        sh, patterns, walk = self._split(pair)
-        n0, p0 = sum(counts[v] for v in VALUES), counts[pair]
-        starts, ended = {}, 0.0
-        aces = []
-        for (r, nc, na), ways in patterns.items():
-            shoe = list(counts)
-            shoe[pair] -= r
-            if shoe[pair] < 0:
-                continue
-            chance = 1.0
-            for j in range(r):
-                chance *= (p0 - j) / (n0 - j)
-            n = sum(shoe[v] for v in VALUES)
-            for constrained, hands, k in ((True, nc, nc - 1), (False, na, nc)):
-                if not hands:
-                    continue
-                coef = np.zeros(walk.kmax + 1)
-                coef[k] = weight * ways * chance * hands
-                for v in VALUES:
-                    c = shoe[v]
-                    if not c or (constrained and v == pair):
-                        continue
-                    shoe[v] = c - 1
-                    t, sf = s._add(*s.hand_state([pair]), v)
-                    if pair == ACE:
-                        aces.append((t, tuple(shoe), coef * (c / n)))
-                    elif t >= 21:
-                        ended += float(coef * (c / n) @ walk.next_card(t, sf, 2, True, shoe))
-                    else:
-                        key = (tuple(shoe), t, sf, 2, True)
-                        got = starts.get(key)
-                        starts[key] = coef * (c / n) if got is None else got + coef * (c / n)
-                    shoe[v] = c
-        return walk, starts, ended, aces
+        self.splits = X.SplitHands(rules, chart_up, pricer, hand=_Walk)
+        self.splitting = {}
 
     def rounds(self):
         """[(a, b, chance, shoe after the three, the chart splits)] of the rounds that are
@@ -275,27 +131,17 @@ class UpCard:
 
     def _splitting(self, pair):
         """This up card's rounds under the chart with `pair` split."""
-        key = ("splitting", pair)
-        if key not in self.splits:
+        if pair not in self.splitting:
             chart = dict(self.chart)
             chart[("pair", pair)] = SPLIT
-            self.splits[key] = UpCard(self.rules, chart, self.up, self.pricer)
-        return self.splits[key]
-
-    def split_value(self, pair, counts, weight=1.0):
-        walk, starts, ended, aces = self._split_starts(pair, counts, weight)
-        total = ended
-        for (shoe, t, sf, nc, sp), w in starts.items():
-            total += float(w @ walk.decide(t, sf, nc, sp, list(shoe)))
-        for t, shoe, w in aces:
-            total += float(w @ walk.split_ace(t, list(shoe)))
-        return total
+            self.splitting[pair] = UpCard(self.rules, chart, self.up, self.pricer)
+        return self.splitting[pair]
 
     def value(self):
         total = 0.0
         for a, b, pp, counts, split in self.rounds():
             if split:
-                total += self.split_value(a, counts, pp)
+                total += self.splits.value(a, counts, pp)
             else:
                 t, sf = s.hand_state([a, b])
                 total += pp * float(self.plain.next_card(t, sf, 2, False, counts)[0])
@@ -312,14 +158,14 @@ class UpCard:
             if a == b and self.rules.split_hands >= 2:
                 key = ("pair", a)
                 if split:
-                    v_split = self.split_value(a, counts, pp)
+                    v_split = self.splits.value(a, counts, pp)
                     out[(key, NO_SPLIT)] = out.get((key, NO_SPLIT), 0.0) + pp * as_is - v_split
                 else:
                     # split by a chart that splits this pair (and so resplits it)
-                    v_split = self._splitting(a).split_value(a, counts, pp)
+                    v_split = self._splitting(a).splits.value(a, counts, pp)
                     out[(key, SPLIT)] = out.get((key, SPLIT), 0.0) + v_split - pp * as_is
             if split:
-                walk, starts, _, aces = self._split_starts(a, counts, pp)
+                walk, starts, _, aces = self.splits.starts(a, counts, pp)
                 walk.gains(starts, out)
                 for t2, shoe, w in aces:
                     if t2 < 21 and self.rules.surrender == "any":
