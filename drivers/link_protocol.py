@@ -198,7 +198,7 @@ class LinkProtocol:
         """Connected, nothing queued, nothing awaiting an ACK, no HELLO to retry, no bytes of
         a frame held, the watchdog not fired: until an input or a send, the only frames this
         end writes or reads are heartbeats (section 8), at times fixed by its timers."""
-        return (self._hello_acked and self._peer_ok and not self._silent
+        return (self.connected and not self._silent
                 and not self._queue and self._inflight is None and self._retry_at is None
                 and self.codec.idle)
 
