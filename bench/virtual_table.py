@@ -19,6 +19,17 @@ With `--faults`/`--power-cuts` the rounds are `tablectl soak`'s, its checks incl
 machine's reference is then left out: a cut replays inputs the machine alone cannot).
 The last line: `ratio whole / machine alone: GAME X.X, ...`.
 
+    python bench/virtual_table.py --parts [--rounds N] [--game G]...
+
+where a round's CPU goes: N rounds of each game's virtual table under cProfile, each
+function's own time given to the part of the table its module is (the game machine with
+`transitions`; the journal; the drivers with the link protocol objects of both ends of each
+line, the simulated device's end too; the controller's loop with its policies and outputs;
+the simulated devices; the autoplay; the scheduler); time in the
+standard library and built-ins (json, zlib, fdatasync, ...) goes to the parts that called it,
+in the shares the profile's call edges give. Shares of the profiled run, so of a run slowed
+by the profiler (most where calls are smallest): where to look, not a figure to quote alone.
+
     python bench/virtual_table.py --hours 24 [--game G]... [--stepwise]
 
 plays each game's virtual table for that many virtual hours (a gaming day: 24) and prints the
@@ -85,6 +96,75 @@ def day(game, hours, seed, pace_s, bulk=None):
     return rounds, hours, cpu
 
 
+# the parts of a table, by the path of a module (first match); the rest goes to its callers
+PARTS = (("game machine", ("/controller/games/", "/controller/rules/", "/transitions/",
+                           "/controller/paytables")),
+         ("journal", ("/controller/journal/",)),
+         ("drivers and link protocol", ("/drivers/",)),
+         ("simulated devices", ("/hal_sim/devices/", "/hal_sim/sim")),
+         ("autoplay", ("/hal_sim/autoplay",)),
+         ("scheduler", ("/hal_sim/",)),
+         ("loop, policies, outputs", ("/controller/",)))
+
+
+SHORT = {"game machine": "machine", "drivers and link protocol": "links",
+         "simulated devices": "devices", "loop, policies, outputs": "loop"}
+
+
+def parts(profile):
+    """{part: own CPU s} of a cProfile run (see the module docstring)."""
+    import pstats
+    stats = pstats.Stats(profile).stats
+    memo = {}
+
+    def part_of(func):
+        path = func[0].replace(os.sep, "/")
+        if "/site-packages/" in path and "/transitions/" not in path:
+            return None
+        for name, marks in PARTS:
+            if any(m in path for m in marks):
+                return name
+        return None
+
+    def shares(func):
+        name = part_of(func)
+        if name is not None:
+            return {name: 1.0}
+        if func in memo:
+            return memo[func]
+        memo[func] = {"other": 1.0}                 # a cycle through callers: left there
+        callers = stats.get(func, (0, 0, 0, 0, {}))[4]
+        total = sum(edge[2] for edge in callers.values())
+        got = {}
+        for caller, edge in callers.items():
+            weight = edge[2] / total if total > 0 else 1.0 / len(callers)
+            for name, f in shares(caller).items():
+                got[name] = got.get(name, 0.0) + weight * f
+        memo[func] = got or {"other": 1.0}
+        return memo[func]
+
+    out = {}
+    for func, (_, _, own, _, _) in stats.items():
+        for name, f in shares(func).items():
+            out[name] = out.get(name, 0.0) + own * f
+    return out
+
+
+def where(game, rounds, seed, pace_s):
+    """{part: share of the profiled CPU} of `rounds` rounds of the virtual table."""
+    import cProfile
+    whole(game, 5, seed, pace_s)                   # the modules imported, the caches warm
+    profile = cProfile.Profile()
+    profile.enable()
+    try:
+        whole(game, rounds, seed, pace_s)
+    finally:
+        profile.disable()
+    got = parts(profile)
+    total = sum(got.values()) or 1.0
+    return {name: own / total for name, own in got.items()}
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=200)
@@ -99,11 +179,22 @@ def main(argv=None):
                     "virtual hours and print its CPU (24: a gaming day)")
     ap.add_argument("--stepwise", action="store_true", help="the stepwise scheduler (every "
                     "heartbeat serviced), to compare with")
+    ap.add_argument("--parts", action="store_true", help="where a round's CPU goes, by part "
+                    "of the table (under cProfile)")
     args = ap.parse_args(argv)
     from hal_sim.virtual import DEALER_PACE_S
     pace = DEALER_PACE_S if args.pace is None else args.pace
     games = args.game or list(ALL_GAMES)
     bulk = False if args.stepwise else None
+    if args.parts:
+        names = [name for name, _ in PARTS] + ["other"]
+        print("%% of a round's CPU (cProfile, %d rounds, pace %g s)" % (args.rounds, pace))
+        print("%-26s " % "game" + " ".join("%9s" % SHORT.get(n, n) for n in names))
+        for game in games:
+            got = where(game, args.rounds, args.seed, pace)
+            print("%-26s " % game + " ".join("%9.1f" % (100 * got.get(n, 0)) for n in names))
+        print("parts: " + "; ".join(names))
+        return
     if args.hours:
         print("%-26s %7s %9s %9s %11s" % ("game", "rounds", "virtual h", "CPU s", "ms/round"))
         cpus = []

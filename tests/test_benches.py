@@ -32,6 +32,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
      "ratio whole / machine alone: props-and-hops "),
     (["virtual_table.py", "--hours", "0.02", "--game", "props-and-hops", "--stepwise"],
      "CPU s for 0.02 virtual hours, stepwise: props-and-hops "),
+    (["virtual_table.py", "--parts", "--rounds", "2", "--game", "props-and-hops"],
+     "parts: game machine; journal; "),
     (["loop_parts.py", "--game", "props-and-hops", "--rounds", "2", "--repeat", "1"],
      "loop parts / machine alone: loop "),
     (["fuzz_link.py", "--frames", "3000"], "ratio vs json.loads of the same payloads: "),

@@ -58,9 +58,18 @@ def wait_state(step, need):
     return step + WAITING_SEP + need
 
 
+_STEPS = {}                    # machine state -> its round step (the states are few)
+
+
 def step_of(state):
-    """The round step of a machine state: a wait's step, or the state itself."""
-    return state.split(WAITING_SEP, 1)[0]
+    """The round step of a machine state: a wait's step, or the state itself. Remembered:
+    `state` is read some 70 times a step (the outputs, the policies, the checks)."""
+    step = _STEPS.get(state)
+    if step is None:
+        step = state.split(WAITING_SEP, 1)[0]
+        if len(_STEPS) < 4096:                 # a journal's unknown names cannot grow it
+            _STEPS[state] = step
+    return step
 
 
 class IllegalEvent(RulesError):

@@ -2,7 +2,7 @@
 drawn from one seed, every step checked against the invariants of controller/lab/soak_checks.py.
 
     tablectl soak --game GAME|all --rounds N --seed S [--faults RATE] [--power-cuts RATE]
-                  [--json] [--replay SEED:STEP] [--journal-dir DIR]
+                  [--json] [--replay SEED:STEP] [--journal-dir DIR] [--jobs N]
 
 The table is hal_sim/virtual.py's: the real runtime, controller, game machine, policies,
 drivers and link protocol objects, and the journal writing its real bytes to a real file (in
@@ -19,6 +19,12 @@ kind, power_cuts, invariants_checked, violations, each violation with the seed a
 replay it). `--replay SEED:STEP` runs the same soak (give the same other options) and stops at
 that step with the table's state shown. The same seed gives a byte-identical journal. Exit 1
 when a violation was found, 2 for bad usage.
+
+`--game all` soaks the games side by side, one process each, at most `--jobs` at once (default:
+the CPUs this process may use): a game's soak depends on its name and the seed alone, so each
+writes the journal, and gives the summary, that it gives alone (only `cpu_s`, the sum of the
+games' own CPU, and `wall_s` differ). `--first` and `--replay` run one game after another, as
+they stop at a step.
 """
 
 import json
@@ -212,11 +218,17 @@ def cmd_soak(args, out, err=None):
         progress.update("%s: round %d/%d  steps %d  power cuts %d  violations %d"
                         % (game, n, total, checks.step, cuts, len(checks.violations)),
                         force=n == total)
-    summaries = []
+    jobs = min(args.jobs or _cpus(), len(games))
+    wall = time.monotonic()
     try:
-        for game in games:
-            summaries.append(soak_game(game, args.rounds, seed, args.faults, args.power_cuts,
-                                       args.journal_dir, show, stop_at, args.first))
+        if jobs > 1 and stop_at is None and not args.first:
+            summaries = _side_by_side(games, jobs, (args.rounds, seed, args.faults,
+                                                    args.power_cuts, args.journal_dir),
+                                      progress)
+        else:
+            summaries = [soak_game(game, args.rounds, seed, args.faults, args.power_cuts,
+                                   args.journal_dir, show, stop_at, args.first)
+                         for game in games]
     finally:
         progress.done()
     total = {"games": summaries, "rounds": sum(s["rounds"] for s in summaries),
@@ -224,7 +236,8 @@ def cmd_soak(args, out, err=None):
              "power_cuts": sum(s["power_cuts"] for s in summaries),
              "invariants_checked": sum(s["invariants_checked"] for s in summaries),
              "violations": [v for s in summaries for v in s["violations"]],
-             "cpu_s": round(sum(s["cpu_s"] for s in summaries), 2), "seed": seed}
+             "cpu_s": round(sum(s["cpu_s"] for s in summaries), 2), "seed": seed,
+             "jobs": jobs, "wall_s": round(time.monotonic() - wall, 2)}
     faults = {}
     for s in summaries:
         for k, n in s["faults"].items():
@@ -236,6 +249,63 @@ def cmd_soak(args, out, err=None):
     else:
         _print(total, out)
     return 1 if total["violations"] else 0
+
+
+def _cpus():
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:                      # not Linux
+        return os.cpu_count() or 1
+
+
+_REPORTS = None          # a worker's queue of progress reports to the parent
+
+
+def _worker_start(reports):
+    global _REPORTS
+    _REPORTS = reports
+
+
+def _report(game, n, total, checks, cuts):
+    if n == total or n % 10 == 0:
+        _REPORTS.put((game, n, total, checks.step, cuts, len(checks.violations)))
+
+
+def _soak_in_worker(game, options):
+    return soak_game(game, *options, progress=_report)
+
+
+def _side_by_side(games, jobs, options, progress):
+    """Each game's soak in a process of its own, `jobs` at once (spawned: nothing of this
+    process's state comes along), the summaries in the games' order; the progress line sums
+    the games' latest reports."""
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from queue import Empty
+    ctx = multiprocessing.get_context("spawn")
+    reports = ctx.Queue()
+    latest = {}
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_start,
+                             initargs=(reports,)) as pool:
+        futures = {pool.submit(_soak_in_worker, game, options): game for game in games}
+        pending = set(futures)
+        while pending:
+            _, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            while True:
+                try:
+                    got = reports.get_nowait()
+                except Empty:
+                    break
+                latest[got[0]] = got[1:]
+            ended = sum(1 for f in futures if f.done())
+            progress.update("%d games, %d done: round %d/%d  steps %d  power cuts %d  "
+                            "violations %d" % (
+                                len(games), ended, sum(r[0] for r in latest.values()),
+                                options[0] * len(games), sum(r[2] for r in latest.values()),
+                                sum(r[3] for r in latest.values()),
+                                sum(r[4] for r in latest.values())), force=not pending)
+        by_game = {futures[f]: f.result() for f in futures}
+    return [by_game[game] for game in games]
 
 
 def _print(total, out):
@@ -262,6 +332,9 @@ def _print(total, out):
                   "--replay %s (with the same --rounds, --faults, --power-cuts)\n"
                   % (v["invariant"], v["game"], v["round"], v["detail"], v["game"],
                      v["replay"]))
+    if len(total["games"]) > 1:
+        out.write("%d games: %.2f s CPU, %.2f s wall, %d side by side\n"
+                  % (len(total["games"]), total["cpu_s"], total["wall_s"], total["jobs"]))
     if not total["violations"]:
         out.write("no violations\n")
 
@@ -291,6 +364,8 @@ def add_parser(sub):
                       "step a violation names, with the table's state shown")
     soak.add_argument("--first", action="store_true", help="stop at the first violation, "
                       "with the table's state shown (the time to find a bug)")
+    soak.add_argument("--jobs", type=positive_int, metavar="N", help="with --game all, the "
+                      "games soaked side by side, a process each (default: the CPUs usable)")
     soak.add_argument("--journal-dir", metavar="DIR", help="an empty directory to keep the "
                       "journals in (default: a temporary one, removed)")
     soak.set_defaults(func=cmd_soak)

@@ -297,3 +297,28 @@ def test_soak_bad_input_is_one_line(argv, says, capsys):
     err = capsys.readouterr().err
     assert code == 2
     assert says in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_all_games_side_by_side_give_what_each_gives_alone(shm_dir, capsys):
+    """`--game all` soaks the games in processes of their own, two at once: each game's
+    summary and journal are the ones the games give one after another in this process (so
+    the speed of a lab's run costs nothing of its replay)."""
+    got = {}
+    for jobs in ("1", "2"):
+        directory = os.path.join(shm_dir, jobs)
+        os.mkdir(directory)
+        code = cli.main(["soak", "--game", "all", "--rounds", "2", "--seed", "3", "--faults",
+                         "2", "--power-cuts", "0.5", "--json", "--jobs", jobs,
+                         "--journal-dir", directory])
+        summary = json.loads(capsys.readouterr().out)
+        assert code == 0 and summary["jobs"] == int(jobs)
+        journals = {}
+        for game in ALL_GAMES:
+            with open(os.path.join(directory, "%s.journal" % game), "rb") as f:
+                journals[game] = f.read()
+        for s in [summary] + summary["games"]:
+            s.pop("cpu_s"), s.pop("wall_s", None), s.pop("jobs", None)
+        got[jobs] = summary, journals
+    assert [s["game"] for s in got["2"][0]["games"]] == list(ALL_GAMES)
+    assert sum(s["power_cuts"] for s in got["1"][0]["games"]) >= 2
+    assert got["1"] == got["2"]

@@ -29,7 +29,7 @@ from controller.errors import InvalidCard
 from controller.games.engine import CLOSED, ROUND_OVER, SHUFFLED, WAGERS_OPEN, IllegalEvent
 from controller.rules import cards as C
 
-_BATCHES = {}                     # copies of each card -> {code: copies} (read-only)
+_BATCHES = {}                     # copies (or deck, decks) -> {code: copies} (read-only)
 DETERMINANT = "determinant"
 SIDES = ("hearts_diamonds", "spades_clubs")
 IRREGULARITIES = {"cover_card": "633a.7(e)", "new_dealer": "633a.7(c)"}
@@ -50,13 +50,19 @@ class Shoe:
         self.model = model
 
     def batch_counts(self):
-        """{code: copies} in one batch of the game's decks."""
+        """{code: copies} in one batch of the game's decks: built once per deck and number
+        of decks and shared, read-only (asked twice for every card out of the shoe; rebuilt
+        each time it was 4% of a Double Attack soak, issue 33)."""
         m = self.model
-        counts = {}
-        for card in m.DECK():
-            code = C.code(card)
-            counts[code] = counts.get(code, 0) + m.DECKS
-        return counts
+        key = (m.DECK, m.DECKS)
+        batch = _BATCHES.get(key)
+        if batch is None:
+            counts = {}
+            for card in m.DECK():
+                code = C.code(card)
+                counts[code] = counts.get(code, 0) + m.DECKS
+            batch = _BATCHES[key] = MappingProxyType(counts)
+        return batch
 
     def check_card(self, code, seen, what):
         """A code that is a card the batch holds and not one copy too many; its canonical code."""
