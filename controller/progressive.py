@@ -327,10 +327,11 @@ def link_sync(meter, data):
             lk["synced"] = False        # comes back only with the link's meter
 
 
-def display_values(model):
+def display_values(model, meters=None):
     """What the meter display shows: {name: cents}, or LINK_DOWN when a linked meter's link
-    is down (no amount a player could take for the meter's)."""
-    meters = progressives(model)
+    is down (no amount a player could take for the meter's). `meters`: progressives(model),
+    when the caller has them (the outputs ask both this and accepting_progressive)."""
+    meters = progressives(model) if meters is None else meters
     if any(linked(m) and not link_up(m) for m in meters.values()):
         return LINK_DOWN
     out = {name: m["value"] for name, m in meters.items()}
@@ -342,9 +343,10 @@ def display_values(model):
     return out
 
 
-def accepting_progressive(model):
+def accepting_progressive(model, meters=None):
     """False while a linked meter's link is down: its sensors stay locked out."""
-    return all(link_up(m) for m in progressives(model).values())
+    meters = progressives(model) if meters is None else meters
+    return all(link_up(m) for m in meters.values())
 
 
 def linked_meters(model):

@@ -33,7 +33,8 @@ from controller.games.events import Event
 from controller.journal_part import JournalPart, MemoryJournal, Record, Tail
 from controller.outputs import Outputs
 from controller.policies import CONSUMED  # noqa: F401 - a policy handled the event itself
-from controller.progressive import accepting_progressive, display_values, progressive_wagers
+from controller.progressive import (accepting_progressive, display_values, progressive_wagers,
+                                    progressives)
 
 log = logging.getLogger(__name__)
 
@@ -439,15 +440,16 @@ class TableController:
     def _timers(self, now):
         if self._rejects:
             self.flush_rejections(now)
-        notes, changed = self._notes, False
+        notes, changed, model = self._notes, False, self.model
         for p in self.policies:
-            was = self.model.state
+            was = model.state
             try:
                 p.tick(self, now)
             except TablectlError as e:
                 self.note("refused", now, event_kind="tick", error=type(e).__name__, reason=str(e))
-            changed = changed or self.model.state != was
-            self._track_lockout(was)
+            if model.state != was:               # (no step changed: no lock-out to track)
+                changed = True
+                self._track_lockout(was)
         # once, and not again right after a step that synced them, unless a timer did
         # something (a close of wagers, a warning): a step costs one sync, not two
         if changed or notes != self._notes or not self._synced:
@@ -519,7 +521,8 @@ class TableController:
         in_round = state == WAGERS_OPEN or state in self.model.ROUND_STATES
         # a linked meter whose link is down: its progressive is unplayable, the sensors locked
         # out and the acceptance lights off (docs/linked-progressives.md); base play goes on
-        link_ok = accepting_progressive(self.model)
+        meters_of = progressives(self.model)
+        link_ok = accepting_progressive(self.model, meters_of)
         if in_round and self._outputs.seats and link_ok:
             names = progressive_wagers(self.model)
             lit = frozenset(s for s, placed in self.model.wagers.items()
@@ -529,7 +532,7 @@ class TableController:
         attention = state not in ACCEPTING + tuple(self.model.ROUND_STATES) or \
             any(p.attention(self) for p in self.policies)
         meters = None if state == CLOSED or self._outputs.meters is None \
-            else display_values(self.model)
+            else display_values(self.model, meters_of)
         jackpot = state == "settled" and bool(getattr(self.model, "jackpots", None))
         lockout = not self.accepting() or not link_ok
         shown = (lockout, attention, jackpot, lit,
