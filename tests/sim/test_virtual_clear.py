@@ -90,3 +90,47 @@ def test_a_lockout_ended_by_a_boot_without_a_journaled_clear_is_a_violation(monk
     # (the approval journaled before the cut is no clear with a self-test either)
     found = [v for v in s["violations"] if v["invariant"] == "clear"]
     assert found, [v["detail"] for v in s["violations"]]
+
+
+@pytest.mark.reg("581.13(i)")
+def test_a_device_failing_the_clears_selftest_is_repaired_and_the_table_cleared(tmp_path):
+    """tablectl soak --game blackjack --rounds 40 --seed 11 --faults 3 --power-cuts 0.3
+    --replay 11:708: the meter display froze in a round its amounts did not change (no
+    read-back differed, so no lock-out of its own), then babbled while the dealer panel's
+    babble held the table locked out. Every clear tested the display too, as it must, and it
+    failed (stuck); the simulated floorperson repaired only the panel the lock-out named, so
+    the table stayed locked out: the autoplay's error, not the table's. The floorperson now
+    has what failed repaired and asks again; the clear that passes names the display."""
+    checks = Checks("blackjack", 11)
+    table = VirtualTable("blackjack", 11, str(tmp_path / "j.journal"), on_boot=checks.attach)
+    table.boot()
+    try:
+        table.play_round()
+        ctl = table.ctl
+        display = table.devices.sim.serial["meter_display"]
+        display.stick()
+        _fault(ctl, "dealer_panel", "babbling")
+        _fault(ctl, "meter_display", "babbling")
+        table.world.settle()
+        assert ctl.model.state == LOCKED_OUT
+        assert ctl.model.lockout["device"] == "dealer_panel"
+        table.autoplay.ready()
+        assert ctl.model.state != LOCKED_OUT
+        assert display.malfunction is None
+        clears = [e for e in ctl.journal if getattr(e, "kind", None) == "clear"
+                  and "selftest" in e.data]
+        assert [c.data["selftest"] for c in clears] == [False, True]
+        assert clears[-1].data["tested"] == ["meter_display"]
+        assert checks.violations == []
+        assert table.play_round() in ("settled", "void")
+    finally:
+        table.close()
+
+
+@pytest.mark.reg("581.13(i)")
+def test_the_soak_of_blackjack_seed_11_clears_its_lockouts_past_step_708():
+    """The soak that found it, stopped a little past where it stayed locked out."""
+    from controller.lab.soak import soak_game
+    s = soak_game("blackjack", 40, 11, faults=3.0, power_cuts=0.3, stop_at=760)
+    assert s["stopped_at"]["step"] == 760
+    assert s["violations"] == []
