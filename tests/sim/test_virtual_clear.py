@@ -121,6 +121,10 @@ def test_a_device_failing_the_clears_selftest_is_repaired_and_the_table_cleared(
                   and "selftest" in e.data]
         assert [c.data["selftest"] for c in clears] == [False, True]
         assert clears[-1].data["tested"] == ["meter_display"]
+        # the refused clear said which device failed: the display, not the panel
+        assert clears[0].data["failed"] == "meter_display"
+        refused = [r for e, r in ctl.refusals if e is clears[0]]
+        assert refused == ["lock-out not cleared: meter_display has not passed its self-test"]
         assert checks.violations == []
         assert table.play_round() in ("settled", "void")
     finally:
