@@ -20,23 +20,37 @@ def _fault(ctl, device, reason):
                                "section": "581.13(i)"}, device, ctl.clock()))
 
 
+def _blackjack(tmp_path, seed):
+    """A virtual blackjack table (it has a meter display), booted, the soak's checks on it."""
+    checks = Checks("blackjack", seed)
+    table = VirtualTable("blackjack", seed, str(tmp_path / "j.journal"), on_boot=checks.attach)
+    table.boot()
+    return table, checks
+
+
+def _panel_locked_out(table, panel_reason, display_reason):
+    """After a round, the dealer panel's malfunction locks the table out and the meter
+    display reports one during that lock-out (what both blackjack findings had); the
+    controller."""
+    table.play_round()
+    ctl = table.ctl
+    _fault(ctl, "dealer_panel", panel_reason)
+    _fault(ctl, "meter_display", display_reason)
+    table.world.settle()
+    assert ctl.model.state == LOCKED_OUT
+    assert ctl.model.lockout["device"] == "dealer_panel"
+    return ctl
+
+
 @pytest.mark.reg("581.13(i)")
 def test_a_device_faulted_before_a_power_cut_is_tested_by_the_clear_after_the_boot(tmp_path):
     """tablectl soak --game blackjack --seed 1 --rounds 1000 --faults 1 --power-cuts 0.1
     --replay 1:1182: the meter display malfunctioned during the dealer panel's lock-out,
     then the power went; the new drivers hold no fault and the lock-out names the panel, so
     the clear tested the panel alone. What faulted is the journal's, and survives the boot."""
-    checks = Checks("blackjack", 1)
-    table = VirtualTable("blackjack", 1, str(tmp_path / "j.journal"), on_boot=checks.attach)
-    table.boot()
+    table, checks = _blackjack(tmp_path, 1)
     try:
-        table.play_round()
-        ctl = table.ctl
-        _fault(ctl, "dealer_panel", "silent")
-        _fault(ctl, "meter_display", "selftest")
-        table.world.settle()
-        assert ctl.model.state == LOCKED_OUT
-        assert ctl.model.lockout["device"] == "dealer_panel"
+        ctl = _panel_locked_out(table, "silent", "selftest")
         assert checks.untested == {"dealer_panel", "meter_display"}
         table.close()                       # every process state gone; the journal stays
         table.boot()                        # the floorperson called to the lock-out clears it
@@ -101,19 +115,11 @@ def test_a_device_failing_the_clears_selftest_is_repaired_and_the_table_cleared(
     failed (stuck); the simulated floorperson repaired only the panel the lock-out named, so
     the table stayed locked out: the autoplay's error, not the table's. The floorperson now
     has what failed repaired and asks again; the clear that passes names the display."""
-    checks = Checks("blackjack", 11)
-    table = VirtualTable("blackjack", 11, str(tmp_path / "j.journal"), on_boot=checks.attach)
-    table.boot()
+    table, checks = _blackjack(tmp_path, 11)
     try:
-        table.play_round()
-        ctl = table.ctl
+        ctl = _panel_locked_out(table, "babbling", "babbling")
         display = table.devices.sim.serial["meter_display"]
         display.stick()
-        _fault(ctl, "dealer_panel", "babbling")
-        _fault(ctl, "meter_display", "babbling")
-        table.world.settle()
-        assert ctl.model.state == LOCKED_OUT
-        assert ctl.model.lockout["device"] == "dealer_panel"
         table.autoplay.ready()
         assert ctl.model.state != LOCKED_OUT
         assert display.malfunction is None
