@@ -17,7 +17,8 @@ The self-test (or the journal check) runs on the service's own thread, never the
 console, the dealer panel (its `approval`, through the SelftestOnClear policy) and the
 simulated floorperson all ask `ClearService.request()`, which checks the rule, runs the test
 and then submits Event("clear", {"role", "selftest", "device", "at", "check"}) for the loop to
-apply like any other input, so the journal holds the result and a replay needs no device.
+apply like any other input, so the journal holds the result and a replay needs no device
+(with `tested`, the other devices a passing clear tested; `failed`, the device that failed).
 
 The dealer panel's approval reaches the loop without a self-test. SelftestOnClear (the policy,
 kept under the name older journals' headers give it) refuses it there when the rule does not
@@ -104,6 +105,7 @@ class Ticket:
         self.ok = None
         self.reason = None
         self.event = None             # the clear the service submitted, if it got that far
+        self.failed = None            # the device whose self-test failed, if one did
         self.done = threading.Event()
 
     def finish(self, ok, reason=None):
@@ -184,6 +186,10 @@ class ClearService:
         data = {"role": ticket.role, "selftest": passed, "device": rule.device,
                 "at": ticket.place, "check": rule.kind}
         besides = [(n, d) for n, d in drivers if getattr(d, "device", n) != rule.device]
+        if not passed and ticket.failed is not None:
+            # the device that failed, which need not be the lock-out's: the refusal names it
+            # (the person at the dealer panel was told the lock-out's device had failed)
+            data["failed"] = ticket.failed
         if passed and besides and rule.kind == "device":
             # the other devices faulted since, which passed their self-tests here too
             data["tested"] = sorted({str(getattr(d, "device", None) or n) for n, d in besides})
@@ -222,6 +228,7 @@ class ClearService:
             ticket.lines.append("self-test %s: %s%s" % (name, "pass" if ok else "FAIL",
                                                         "" if ok else " (%s)" % detail))
             if not ok:
+                ticket.failed = str(getattr(driver, "device", None) or name)
                 return False, drivers
         return True, drivers
 

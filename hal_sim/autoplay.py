@@ -442,14 +442,17 @@ class Autoplay:
         self.stats["faults_injected"][key] = self.stats["faults_injected"].get(key, 0) + 1
 
     def floorperson(self):
-        """Repair the device, let its self-test run (controller side), clear the lock-out."""
+        """Repair the device, let its self-test run (controller side), clear the lock-out.
+
+        A clear tests every device that reported a malfunction since the last one, not only
+        the lock-out's (controller/clearing.py); when one of them fails, the floorperson has
+        it repaired too before asking again, as the clear's lines and the console's
+        `devices` name it (issue 33's soak, blackjack seed 11 step 708: the meter display,
+        frozen in a round its amounts did not change, babbled during the dealer panel's
+        lock-out and failed every clear after; only the panel was repaired, so the table
+        stayed locked out)."""
         lockout = self.model.lockout or {}
-        device = lockout.get("device")
-        sim = self.sim.serial.get(device) or next(      # a fault names the kind: dealing_shoe
-            (s for s in self.sim.serial.values() if s.device == device), None)
-        if sim is not None:
-            sim.malfunction = None
-            sim.inject("none")
+        self.repair(lockout.get("device"))
         if self.manual_clear:
             self.wait_for_console_clear(lockout)
             return
@@ -462,8 +465,27 @@ class Autoplay:
                 lambda: self.model.state != LOCKED_OUT or (
                     (service is None or service.busy is None) and self.ctl.idle()),
                 WAIT_S) or self.model.state == LOCKED_OUT:
-            # a failed self-test (a fault still in the line): wait, then try again
+            # a failed self-test (a fault still in the line, or another device broken):
+            # what failed is repaired, then the clear is asked again
+            self.repair_failed()
             self.sleep(0.01)
+
+    def repair(self, device):
+        """The simulated device `device` (a driver's name or its kind, as a lock-out names
+        it: dealing_shoe) repaired: no malfunction, its line healed."""
+        sim = self.sim.serial.get(device) or next(      # a fault names the kind: dealing_shoe
+            (s for s in self.sim.serial.values() if s.device == device), None)
+        if sim is not None:
+            sim.malfunction = None
+            sim.inject("none")
+
+    def repair_failed(self):
+        """Repair every device whose last self-test failed (the console's `devices` shows
+        each one's `last_selftest`)."""
+        for name, driver in sorted(self.drivers.items()):
+            last = getattr(driver, "last_selftest", None)
+            if isinstance(last, dict) and last.get("ok") is False:
+                self.repair(name)
 
     def wait_for_console_clear(self, lockout):
         """Run the controller's loop (the console submits to it) until the lock-out is
@@ -472,6 +494,7 @@ class Autoplay:
             self.on_locked(lockout)
         while self.model.state == LOCKED_OUT:
             self.ctl.run_once()
+            self.repair_failed()             # what a clear at the console found broken
             time.sleep(0.01)
         self.stats.setdefault("console_clears", 0)
         self.stats["console_clears"] += 1

@@ -455,8 +455,11 @@ class GameModel:
         lockout = self.lockout or {}
         # a device covered as out of order is out of service: no self-test of it is asked for
         if event.get("selftest") is not True and not lockout.get("covered"):
+            # `failed`: the device whose self-test failed, when the clear service names one
+            # (it tests every device faulted since, not only the lock-out's)
             raise IllegalEvent("lock-out not cleared: %s has not passed its self-test"
-                               % (lockout.get("device") or "the device"))
+                               % (event.get("failed") or lockout.get("device")
+                                  or "the device"))
         self.note("clear", role=role)
         self.lockout = None
         self.resume()

@@ -149,6 +149,7 @@ def soak_game(game, rounds, seed, faults=0.0, power_cuts=0.0, directory=None, pr
         keep_stats()
     except Stuck as e:
         stuck = str(e)
+        keep_stats()                            # the rounds and faults of the boot it ended
         checks.check(False, "liveness", "round %d cannot end: %s" % (played + 1, e))
     finally:
         checks.stop_logs()

@@ -282,6 +282,23 @@ def test_soak_json_summary_and_replay(capsys):
     assert code == 0 and "stopped at step %d" % (steps // 2) in out
 
 
+def test_a_stuck_soak_counts_the_rounds_and_faults_of_its_last_boot(monkeypatch):
+    """A liveness violation ends the soak in the middle of a boot: its summary still counts
+    that boot's rounds and faults (blackjack seed 11's said 12 rounds completed where the
+    replay stopped at the same step said 14)."""
+    from hal_sim.autoplay import Autoplay, Stuck
+    played = Autoplay.play_round
+
+    def stuck_at_the_fourth(self):
+        if self.stats["rounds_completed"] + self.stats["rounds_void"] == 3:
+            raise Stuck("planted: the table does not get ready")
+        return played(self)
+    monkeypatch.setattr(Autoplay, "play_round", stuck_at_the_fourth)
+    s = soak_game("poker", 6, 1)
+    assert [v["invariant"] for v in s["violations"]] == ["liveness"]
+    assert s["rounds_completed"] + s["rounds_void"] == 3
+
+
 @pytest.mark.parametrize("argv, says", [
     (["--game", "chess", "--rounds", "3"], "game 'chess'"),
     (["--game", "poker", "--rounds", "3", "--replay", "x"], "--replay 'x': SEED:STEP"),

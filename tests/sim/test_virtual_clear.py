@@ -20,23 +20,37 @@ def _fault(ctl, device, reason):
                                "section": "581.13(i)"}, device, ctl.clock()))
 
 
+def _blackjack(tmp_path, seed):
+    """A virtual blackjack table (it has a meter display), booted, the soak's checks on it."""
+    checks = Checks("blackjack", seed)
+    table = VirtualTable("blackjack", seed, str(tmp_path / "j.journal"), on_boot=checks.attach)
+    table.boot()
+    return table, checks
+
+
+def _panel_locked_out(table, panel_reason, display_reason):
+    """After a round, the dealer panel's malfunction locks the table out and the meter
+    display reports one during that lock-out (what both blackjack findings had); the
+    controller."""
+    table.play_round()
+    ctl = table.ctl
+    _fault(ctl, "dealer_panel", panel_reason)
+    _fault(ctl, "meter_display", display_reason)
+    table.world.settle()
+    assert ctl.model.state == LOCKED_OUT
+    assert ctl.model.lockout["device"] == "dealer_panel"
+    return ctl
+
+
 @pytest.mark.reg("581.13(i)")
 def test_a_device_faulted_before_a_power_cut_is_tested_by_the_clear_after_the_boot(tmp_path):
     """tablectl soak --game blackjack --seed 1 --rounds 1000 --faults 1 --power-cuts 0.1
     --replay 1:1182: the meter display malfunctioned during the dealer panel's lock-out,
     then the power went; the new drivers hold no fault and the lock-out names the panel, so
     the clear tested the panel alone. What faulted is the journal's, and survives the boot."""
-    checks = Checks("blackjack", 1)
-    table = VirtualTable("blackjack", 1, str(tmp_path / "j.journal"), on_boot=checks.attach)
-    table.boot()
+    table, checks = _blackjack(tmp_path, 1)
     try:
-        table.play_round()
-        ctl = table.ctl
-        _fault(ctl, "dealer_panel", "silent")
-        _fault(ctl, "meter_display", "selftest")
-        table.world.settle()
-        assert ctl.model.state == LOCKED_OUT
-        assert ctl.model.lockout["device"] == "dealer_panel"
+        ctl = _panel_locked_out(table, "silent", "selftest")
         assert checks.untested == {"dealer_panel", "meter_display"}
         table.close()                       # every process state gone; the journal stays
         table.boot()                        # the floorperson called to the lock-out clears it
@@ -90,3 +104,43 @@ def test_a_lockout_ended_by_a_boot_without_a_journaled_clear_is_a_violation(monk
     # (the approval journaled before the cut is no clear with a self-test either)
     found = [v for v in s["violations"] if v["invariant"] == "clear"]
     assert found, [v["detail"] for v in s["violations"]]
+
+
+@pytest.mark.reg("581.13(i)")
+def test_a_device_failing_the_clears_selftest_is_repaired_and_the_table_cleared(tmp_path):
+    """tablectl soak --game blackjack --rounds 40 --seed 11 --faults 3 --power-cuts 0.3
+    --replay 11:708: the meter display froze in a round its amounts did not change (no
+    read-back differed, so no lock-out of its own), then babbled while the dealer panel's
+    babble held the table locked out. Every clear tested the display too, as it must, and it
+    failed (stuck); the simulated floorperson repaired only the panel the lock-out named, so
+    the table stayed locked out: the autoplay's error, not the table's. The floorperson now
+    has what failed repaired and asks again; the clear that passes names the display."""
+    table, checks = _blackjack(tmp_path, 11)
+    try:
+        ctl = _panel_locked_out(table, "babbling", "babbling")
+        display = table.devices.sim.serial["meter_display"]
+        display.stick()
+        table.autoplay.ready()
+        assert ctl.model.state != LOCKED_OUT
+        assert display.malfunction is None
+        clears = [e for e in ctl.journal if getattr(e, "kind", None) == "clear"
+                  and "selftest" in e.data]
+        assert [c.data["selftest"] for c in clears] == [False, True]
+        assert clears[-1].data["tested"] == ["meter_display"]
+        # the refused clear said which device failed: the display, not the panel
+        assert clears[0].data["failed"] == "meter_display"
+        refused = [r for e, r in ctl.refusals if e is clears[0]]
+        assert refused == ["lock-out not cleared: meter_display has not passed its self-test"]
+        assert checks.violations == []
+        assert table.play_round() in ("settled", "void")
+    finally:
+        table.close()
+
+
+@pytest.mark.reg("581.13(i)")
+def test_the_soak_of_blackjack_seed_11_clears_its_lockouts_past_step_708():
+    """The soak that found it, stopped a little past where it stayed locked out."""
+    from controller.lab.soak import soak_game
+    s = soak_game("blackjack", 40, 11, faults=3.0, power_cuts=0.3, stop_at=760)
+    assert s["stopped_at"]["step"] == 760
+    assert s["violations"] == []
