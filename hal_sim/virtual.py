@@ -746,8 +746,9 @@ class VirtualTable:
     --fault`; `on_boot(table)` runs after each boot (the soak attaches its checks there)."""
 
     def __init__(self, game, seed, journal, faults=(), on_boot=None, universe=None,
-                 pace_s=DEALER_PACE_S, bulk=None):
+                 pace_s=DEALER_PACE_S, bulk=None, key=None):
         from hal_sim.simulation import game_config
+        self.key = key                  # the journal key (bytes), as `run --key-file` gives
         # the idle lines' heartbeats in bulk (World.idle_span) unless bulk=False or
         # TABLECTL_VIRTUAL_STEPWISE=1: the stepwise scheduler, kept to compare with
         self.bulk = (os.environ.get(STEPWISE_ENV, "") not in ("1", "yes", "true")
@@ -776,7 +777,7 @@ class VirtualTable:
         mono = BootClock(self.universe)
         devices = VirtualDevices(self.game, self.faults, self.cls(self.cfg), world, mono,
                                  random.Random("boot-ids:%s" % tag))
-        runtime = Runtime(self.cfg, devices, journal=self.journal, loop=False,
+        runtime = Runtime(self.cfg, devices, journal=self.journal, loop=False, key=self.key,
                           clocks=dict(clock=mono, wall=self.universe.wall,
                                       boot_id=lambda: "virtual-boot-%d" % self.boots,
                                       utc_offset=lambda wall_ns: UTC_OFFSET_S))

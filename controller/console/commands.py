@@ -81,7 +81,8 @@ class Commands:
         self.bench = PracticeCommands(self)
         store = getattr(controller, "store", None)
         self.meters_book = WagerMeters(controller, M.gaming_day,
-                                       getattr(store, "path", None) or None)
+                                       getattr(store, "path", None) or None,
+                                       key=getattr(store, "key", None))
         S = self._show_children(T, M, J, V)
         self.command_tree = {c.name: c for c in (
             Command("help", "dealer", "help [COMMAND]", "what you may run here", self.c_help,

@@ -15,11 +15,40 @@ blocking); the rounds before this console started are read, once, from the journ
 snapshots (one is written after every round that ends), on the console's thread, the first
 time the meters are shown. Rounds up to the one the table stood at when the console started
 are the journal's, later ones the live observer's: no round is counted twice.
+
+Reading every snapshot since installation at each start grows with the journal: on a year's
+journal (tablectl soak, issue 33: about 500,000 rounds) the first screen after a boot took
+some 30 s of CPU here, minutes on a Pi. So what the reading found is kept beside the journal,
+`PATH.wager-meters` (a checkpoint: the books up to the snapshot row `seq`, with that row's
+hash, the last round counted and the late awards seen), and the next start reads only the
+snapshots after it. It is checked against what the journal shows before it is used: row
+`seq` must be in the journal with that hash (a rewritten or rolled-back journal, another
+journal's file: read from the start), and on a keyed journal its HMAC under the journal key
+(keys.py), so a file edited without the key (a leaked config or a shell on the table) cannot
+change a meter; it is read from the start then. It is only ever a shortcut: a missing,
+damaged or refused checkpoint costs the full read, never a count. Written whole (a temporary
+file renamed over it), not synced: a power cut that loses it loses the shortcut.
 """
 
+import hashlib
+import hmac
 import json
+import os
 import threading
 from collections import deque
+
+CHECKPOINT_FORMAT = 1
+
+
+def checkpoint_path(journal_path):
+    return str(journal_path) + ".wager-meters"
+
+
+def _checkpoint_mac(key, doc):
+    body = json.dumps({k: v for k, v in doc.items() if k != "mac"}, sort_keys=True,
+                      separators=(",", ":"))
+    return hmac.new(key, b"tablectl wager meters\0" + body.encode("utf-8"),
+                    hashlib.sha256).hexdigest()
 
 
 def new_meter():
@@ -88,10 +117,12 @@ class WagerMeters:
     """`day_of(ts_ns)` gives a stamp's gaming day; `journal_path` the file whose snapshots
     hold the rounds before now (None: since this controller started)."""
 
-    def __init__(self, ctl, day_of, journal_path=None):
+    def __init__(self, ctl, day_of, journal_path=None, key=None):
         self.ctl = ctl
         self.day_of = day_of
         self.journal_path = journal_path
+        self.key = key                     # the journal key, for the checkpoint's HMAC
+        self.read_from = None              # the row the last seeding read after (tests)
         self.start_round = getattr(ctl.model, "round_no", 0) or 0
         self.last = self.start_round
         self.live_total, self.live_days = {}, {}      # {wager: meter}, {day: {wager: meter}}
@@ -140,27 +171,47 @@ class WagerMeters:
             if self.seeded:
                 return
             import types
-            from controller.journal.reader import JournalReader
+            from controller.journal.formats import open_journal
             from controller.progressive import late_awards
-            last = 0
             upto = dict(self.late_seen)           # the late awards before this console
-            late = {}                             # (name, n) -> (entry, day)
-            for row in JournalReader(self.journal_path).iter_records(kinds=("snapshot",)):
-                data = row.get("data")
-                if isinstance(data, (str, bytes)):
-                    data = json.loads(data)
-                model = ((data or {}).get("table") or {}).get("model") or {}
-                ns = types.SimpleNamespace(meters=model.get("meters"), meter=model.get("meter"))
-                for name, e in late_awards(ns):
-                    if e["n"] <= upto.get(name, 0):
-                        late.setdefault((name, e["n"]), (e, self.day_of(row.get("ts_ns") or 0)))
-                n = model.get("round_no") or 0
-                if n <= last or n > self.start_round or model.get("status") != "settled":
-                    continue
-                last = n
-                day = self.day_of(row.get("ts_ns") or 0)
-                add_ended(self.past_total, model, self.take)
-                add_ended(self.past_days.setdefault(day, {}), model, self.take)
+            store = open_journal(self.journal_path, readonly=True)
+            try:
+                found = store.snapshots(before_round=self.start_round + 1)
+                last_counted = found[0] if found else 0     # rows after it count no round
+                kept = self._checkpoint(store, last_counted)
+                seq, last = kept["seq"], kept["last"]
+                late = {(name, n): (e, day) for name, n, e, day in kept["late"]}
+                total, days = kept["total"], dict(kept["days"])
+                self.read_from = seq
+                mark = None                      # the checkpoint at row last_counted
+                for row in store.select(kinds=("snapshot",), after=seq):
+                    if mark is None and row["seq"] > last_counted:
+                        mark = self._mark(store, seq, last, total, days, late)
+                    seq = row["seq"]
+                    data = row.get("data")
+                    if isinstance(data, (str, bytes)):
+                        data = json.loads(data)
+                    model = ((data or {}).get("table") or {}).get("model") or {}
+                    ns = types.SimpleNamespace(meters=model.get("meters"),
+                                               meter=model.get("meter"))
+                    for name, e in late_awards(ns):
+                        if e["n"] <= upto.get(name, 0):
+                            late.setdefault((name, e["n"]),
+                                            (e, self.day_of(row.get("ts_ns") or 0)))
+                    n = model.get("round_no") or 0
+                    if n <= last or n > self.start_round or model.get("status") != "settled":
+                        continue
+                    last = n
+                    day = self.day_of(row.get("ts_ns") or 0)
+                    add_ended(total, model, self.take)
+                    add_ended(days.setdefault(day, {}), model, self.take)
+                if mark is None:
+                    mark = self._mark(store, seq, last, total, days, late)
+            finally:
+                store.close()
+            if mark is not None and mark["seq"] > self.read_from:
+                self._write_checkpoint(mark)
+            self.past_total, self.past_days = total, days
             today = self.day_of(self.ctl.clock())
             for name, e in self.start_late:        # paid after the last snapshot
                 late.setdefault((name, e["n"]), (e, today))
@@ -168,6 +219,63 @@ class WagerMeters:
                 add_late(self.past_total, name, e)
                 add_late(self.past_days.setdefault(day, {}), name, e)
             self.seeded = True
+
+    # ---- the checkpoint (see the module docstring) -------------------------------------------
+
+    def _empty(self):
+        return {"seq": 0, "last": 0, "total": {}, "days": [], "late": []}
+
+    def _checkpoint(self, store, limit):
+        """The checkpoint's books if the journal bears it out, else empty ones (row 0)."""
+        try:
+            with open(checkpoint_path(self.journal_path), encoding="utf-8") as f:
+                doc = json.load(f)
+            seq = doc["seq"]
+            ok = (doc.get("format") == CHECKPOINT_FORMAT and type(seq) is int
+                  and 0 < seq <= limit and store.hash_at(seq) == doc["hash"]
+                  and doc.get("key_id") == getattr(store, "key_id", None)
+                  and (self.key is None) == (doc.get("mac") is None)
+                  and (self.key is None or hmac.compare_digest(
+                      str(doc["mac"]), _checkpoint_mac(self.key, doc)))
+                  and doc.get("take") == bool(self.take))
+            if not ok:
+                return self._empty()
+            books = json.loads(json.dumps([doc["last"], doc["total"], doc["days"],
+                                           doc["late"]]))
+            last, total, days, late = books
+            if not (type(last) is int and isinstance(total, dict) and
+                    all(isinstance(d, list) and len(d) == 2 for d in days) and
+                    all(isinstance(x, list) and len(x) == 4 for x in late)):
+                return self._empty()
+            return {"seq": seq, "last": last, "total": total,
+                    "days": [(d, b) for d, b in days], "late": late}
+        except (OSError, ValueError, KeyError, TypeError):
+            return self._empty()
+
+    def _mark(self, store, seq, last, total, days, late):
+        """The books as they stand after row `seq`, as the checkpoint holds them (a copy)."""
+        if not seq:
+            return None
+        doc = {"format": CHECKPOINT_FORMAT, "seq": seq, "hash": store.hash_at(seq),
+               "key_id": getattr(store, "key_id", None), "take": bool(self.take),
+               "last": last, "total": total, "days": sorted(days.items()),
+               "late": [[name, n, e, day] for (name, n), (e, day) in sorted(late.items())]}
+        doc = json.loads(json.dumps(doc))
+        doc["mac"] = None if self.key is None else _checkpoint_mac(self.key, doc)
+        return doc
+
+    def _write_checkpoint(self, doc):
+        path = checkpoint_path(self.journal_path)
+        tmp = "%s.%d.tmp" % (path, os.getpid())
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                json.dump(doc, f, sort_keys=True, separators=(",", ":"))
+            os.replace(tmp, path)
+        except OSError:                        # a read-only place: the shortcut is lost only
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
 
     def read(self):
         """(today's {wager: meter}, since installation {wager: meter}, today's day)."""

@@ -194,8 +194,9 @@ class JournalStore(abc.ABC):
         """Rows as dicts in seq order, `data` as stored text, from `start` to before `stop`."""
 
     @abc.abstractmethod
-    def select(self, kinds=None, last=None):
-        """Rows as dicts in seq order: only `kinds`, only the last `last`, if given."""
+    def select(self, kinds=None, last=None, after=0):
+        """Rows as dicts in seq order: only `kinds`, only the last `last`, if given; only
+        those after row `after` (the console's wager meters resume from a checkpoint)."""
 
     @abc.abstractmethod
     def hash_at(self, seq):

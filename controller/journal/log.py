@@ -487,24 +487,29 @@ class LogStore(RunningIndex, JournalStore):
                 prev = rows[-1]["hash"]
             i += 1
 
-    def select(self, kinds=None, last=None):
+    def select(self, kinds=None, last=None, after=0):
         """As Store.select (the rows are filtered as they stream: no index of kinds). A tail
         (`last`) is read newest first, as Store.select's DESC LIMIT reads it: commits from
         the end back, a span twice the one before each time, until `last` rows are found.
         The console's `events` after every card of a soak read the whole file each time
         (issue 33: 57 of 166 s of a 300-round soak, growing with the journal)."""
+        after = int(after)
+
         def picked(start, stop=None):
-            return [r for r in self.rows(start, stop) if not kinds or r["kind"] in kinds]
+            return [r for r in self.rows(max(start, after + 1), stop)
+                    if not kinds or r["kind"] in kinds]
         if kinds and set(kinds) == {"snapshot"}:
-            yield from self._indexed(sorted(set(self._snap_seq) |
-                                            set(self._records.get("snapshot", ()))), kinds, last)
+            yield from self._indexed(sorted(s for s in set(self._snap_seq) |
+                                            set(self._records.get("snapshot", ()))
+                                            if s > after), kinds, last)
             return
         if last is None:
-            yield from (r for r in self.rows(1) if not kinds or r["kind"] in kinds)
+            yield from (r for r in self.rows(after + 1) if not kinds or r["kind"] in kinds)
             return
         last = int(last)
         found, hi, span = [], len(self._firsts), 1
-        while hi > 0 and len(found) < last:
+        while hi > 0 and len(found) < last and (hi >= len(self._firsts)
+                                                or self._firsts[hi] > after + 1):
             lo = max(0, hi - span)
             found[:0] = picked(self._firsts[lo], self._firsts[hi] if hi < len(self._firsts)
                                else None)

@@ -17,10 +17,11 @@ class JournalReader:
     def __init__(self, path):
         self.path = str(path)
 
-    def iter_records(self, kinds=None, last=None):
-        """Rows as dicts in seq order: only `kinds` if given, only the last `last` if given."""
+    def iter_records(self, kinds=None, last=None, after=0):
+        """Rows as dicts in seq order: only `kinds` if given, only the last `last` if given,
+        only those after row `after`."""
         store = open_journal(self.path, readonly=True)
         try:
-            yield from store.select(kinds, last)
+            yield from store.select(kinds, last, after)
         finally:
             store.close()

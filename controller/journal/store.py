@@ -352,13 +352,14 @@ class Store(JournalStore):
             except sqlite3.ProgrammingError:
                 pass                    # the Store was closed first: nothing left to release
 
-    def select(self, kinds=None, last=None):
+    def select(self, kinds=None, last=None, after=0):
         """Rows as dicts in seq order: only `kinds` if given, only the last `last` if given
-        (the console's listing: a tail read newest first, never the whole journal)."""
-        where, args = "", []
+        (the console's listing: a tail read newest first, never the whole journal), only
+        those after row `after`."""
+        where, args = " WHERE seq > ?", [int(after)]
         if kinds:
-            where = " WHERE kind IN (%s)" % ", ".join("?" * len(kinds))
-            args = list(kinds)
+            where += " AND kind IN (%s)" % ", ".join("?" * len(kinds))
+            args += list(kinds)
         sql = "SELECT %s FROM journal%s ORDER BY seq" % (", ".join(COLUMNS), where)
         if last is not None:
             sql = "SELECT * FROM (%s DESC LIMIT ?) ORDER BY seq" % sql
