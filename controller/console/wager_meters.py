@@ -125,6 +125,16 @@ class WagerMeters:
         self.read_from = None              # the row the last seeding read after (tests)
         self.start_round = getattr(ctl.model, "round_no", 0) or 0
         self.last = self.start_round
+        # the round the table stood at, if it was settled: its snapshot is committed with the
+        # next input or a second later (journal/live.py), so a console started in between
+        # found it neither in the journal nor live (a session begun right after a round)
+        model = ctl.model
+        self.take = house_take(getattr(model, "GAME", None))
+        self.start_settled = None
+        if getattr(model, "status", None) == "settled" and self.start_round and journal_path:
+            data = model.to_json() if self.take else {"wagers": model.wagers,
+                                                      "results": model.results}
+            self.start_settled = (json.loads(json.dumps(data)), self.day_of(ctl.clock()))
         self.live_total, self.live_days = {}, {}      # {wager: meter}, {day: {wager: meter}}
         self.past_total, self.past_days = {}, {}
         self.seeded = journal_path is None
@@ -136,7 +146,6 @@ class WagerMeters:
         for name, e in self.start_late:
             self.late_seen[name] = max(self.late_seen.get(name, 0), e["n"])
         self.recent = deque(maxlen=5)      # the last rounds seen ended: round, status, handle, net
-        self.take = house_take(getattr(ctl.model, "GAME", None))
         self._seed_lock = threading.Lock()
         watchers = getattr(ctl, "step_watchers", None)
         if watchers is not None:
@@ -211,6 +220,10 @@ class WagerMeters:
                 store.close()
             if mark is not None and mark["seq"] > self.read_from:
                 self._write_checkpoint(mark)
+            if last < self.start_round and self.start_settled is not None:
+                data, day = self.start_settled      # not in the journal yet: the model's
+                add_ended(total, data, self.take)
+                add_ended(days.setdefault(day, {}), data, self.take)
             self.past_total, self.past_days = total, days
             today = self.day_of(self.ctl.clock())
             for name, e in self.start_late:        # paid after the last snapshot
