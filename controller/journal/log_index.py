@@ -3,7 +3,9 @@ log is written, so an opening after any stop scans only what came after its last
 A mixin of LogStore, which holds the scan (offsets, firsts, snapshots, records) it saves
 and restores; see the comment at the top of RunningIndex for the format and its checks."""
 
+import itertools
 import json
+import operator
 import os
 import struct
 import zlib
@@ -13,6 +15,12 @@ from controller.errors import JournalDamaged
 from controller.journal.chain import canonical
 from controller.journal.log_layout import (INDEX_SEGMENT, IX_HEAD, IX_MAGIC, SECTOR, STREAM,
                                            _crc, _index_header, _zero)
+
+
+def _increasing(a):
+    """Each item below the next: compared in C (map, operator.lt), not a generator of pairs,
+    which was most of an opening of a year's journal (1.3 of 1.45 s for 6.5 M commits)."""
+    return all(map(operator.lt, a, itertools.islice(a, 1, None)))
 
 
 class RunningIndex:
@@ -168,8 +176,7 @@ class RunningIndex:
                 return
             offs, firsts = part[0], part[1]
             if any(not prev_end <= o < rec_end for o in offs[:1] + offs[-1:]) or \
-                    any(x >= y for x, y in zip(offs, offs[1:])) or \
-                    any(x >= y for x, y in zip(firsts, firsts[1:])):
+                    not _increasing(offs) or not _increasing(firsts):
                 return
             if arrays is None:
                 arrays = [array("q") for _ in range(4)]
