@@ -211,6 +211,10 @@ def test_passwd_with_no_terminal_input(tmp_path):
     assert not (tmp_path / "pins.json").exists()
 
 
+def _sigint_default():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Terminal:
     """A process whose stdin and stderr are a pty (a person's terminal); `wait_for(text)`
     reads the terminal until the text appears."""
@@ -218,10 +222,13 @@ class Terminal:
     def __init__(self, tmp_path, *args, env=None):
         master, slave = pty.openpty()
         self.master = master
+        # Ctrl-C's default, as a person's shell gives it: a suite started as a background
+        # job without job control (`(pytest &)`) hands its children SIGINT ignored, and a
+        # Python started so never sees the Ctrl-C these tests send (four failed so, 12:34)
         self.proc = subprocess.Popen([sys.executable, "-m", "controller.cli", *map(str, args)],
                                      cwd=ROOT, env=env or env_for(tmp_path), stdin=slave,
                                      stdout=subprocess.PIPE, stderr=slave,
-                                     start_new_session=True)
+                                     start_new_session=True, preexec_fn=_sigint_default)
         os.close(slave)
         self.seen = b""
 
