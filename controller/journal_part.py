@@ -118,6 +118,12 @@ class JournalPart(Tail, abc.ABC):
         """The tick begun by `tick_clock` is over: the policies' timers ran (`done`), or one
         raised (False: the part forgets the tick, the exception goes on)."""
 
+    def quiet_tick(self, now):
+        """Whether a tick at `now` with nothing else to do would leave this part as it is
+        (nothing to commit, no idle flush due): a scheduler that may skip such a tick
+        (hal_sim/virtual.py's bulk path) asks it. Not known: False."""
+        return False
+
     @abc.abstractmethod
     def started(self):
         """The loop's thread started."""
@@ -153,6 +159,9 @@ class MemoryJournal(JournalPart):
 
     def ticked(self, done):
         pass
+
+    def quiet_tick(self, now):
+        return True
 
     def started(self):
         pass

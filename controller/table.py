@@ -437,6 +437,24 @@ class TableController:
             self._tick_clock = None
             self.journal.ticked(done)
 
+    def tick_is_quiet(self, now):
+        """Whether a tick at `now` would change nothing: nothing queued, no rejections
+        batched, no policy's timer or time-dependent output due (`Policy.quiet_until`), the
+        outputs written, the journal part with nothing to flush. hal_sim/virtual.py's bulk
+        scheduler skips such ticks (the stepwise one runs them all, and both are held to
+        the same journal byte for byte); the real loop runs them all."""
+        if not self.idle() or self._rejects or self._shown is None:
+            return False
+        for p in self.policies:
+            q = p.quiet_until(self)
+            if q is not None and q <= now:
+                return False
+        return self.journal.quiet_tick(now)
+
+    def skip_quiet_tick(self):
+        """What a quiet tick leaves (see tick_is_quiet): the next tick syncs the outputs."""
+        self._synced = False
+
     def _timers(self, now):
         if self._rejects:
             self.flush_rejections(now)

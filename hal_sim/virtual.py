@@ -221,6 +221,7 @@ class World:
         self.tasks = collections.deque()
         self.steps = 0                    # passes with work done (the summary's steps)
         self._ticked = -TICK_NS
+        self.quiet_ticks = 0               # ticks the bulk path skipped (tick_is_quiet)
         # bulk: an idle table's heartbeats in bulk (idle_span), and the ends looked at only
         # when woken or due (settle, next_due); False: every end asked at every pass, every
         # heartbeat serviced -- the scheduler the bulk one is compared with
@@ -421,6 +422,10 @@ class World:
                        (p.deadline() for p in ctl.policies)):
                 return
         self._ticked = t
+        if self.bulk and ctl.tick_is_quiet(ctl.clock()):
+            ctl.skip_quiet_tick()                 # nothing it would do (tick_is_quiet)
+            self.quiet_ticks += 1
+            return True
         ctl.run_once()
         return True
 

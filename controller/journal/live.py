@@ -188,6 +188,16 @@ class DurableJournal(MemoryJournal):
         if self._background_break is not None:
             self._apply_background()
 
+    def quiet_tick(self, now):
+        """A tick that journals nothing (no policy acted) leaves this part as it is unless
+        rows wait for their idle flush (the tick starts its second, or ends it) or a
+        background break waits to be applied (see `ticked`)."""
+        if self._background_break is not None:
+            return False
+        if self._pending or self._pending_meters is not None:
+            return self._pending_since is not None and now - self._pending_since < FLUSH_IDLE_NS
+        return True
+
     def after_step(self):
         model = self.ctl.model
         ended = M.observe(self.counters, model)

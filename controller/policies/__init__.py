@@ -38,6 +38,17 @@ class Policy:
     def attention(self, ctl):
         return False
 
+    def quiet_until(self, ctl):
+        """The clock time (ns) before which `tick`, `accepting` and `attention` cannot change
+        but by an input, or None: never on their own. A scheduler may skip the loop's idle
+        ticks before it (hal_sim/virtual.py's bulk path; the real loop ticks every 50 ms).
+        A policy that overrides any of the three and not this is never quiet."""
+        cls = type(self)
+        if any(getattr(cls, m) is not getattr(Policy, m)
+               for m in ("tick", "accepting", "attention")):
+            return ctl.clock()
+        return None
+
     def offers(self, ctl):
         """{name: plain data} of what this policy lets a screen show (issue 32): the console
         asks the controller by name (`TableController.offered`), never for a policy's class,

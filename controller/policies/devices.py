@@ -91,6 +91,11 @@ class ReaderInspection(Policy):
     def attention(self, ctl):
         return not self._done(ctl.clock())
 
+    def quiet_until(self, ctl):
+        """The next gaming day's first instant: the inspection done today no longer is."""
+        return (self.gaming_day(ctl.clock()) + 1) * DAY_NS - self.wall_offset_ns + \
+            self.day_start_ns
+
 
 class FaultedInLockout:
     """The devices that reported a malfunction during the lock-out in force: a mixin of the

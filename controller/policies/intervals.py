@@ -94,6 +94,18 @@ class ChangeIntervals(Policy):
     def attention(self, ctl):
         return bool(self.warned or self.expired)
 
+    def quiet_until(self, ctl):
+        """The next instant `_check` finds something new: an interval's warning
+        (`lead_ns` before its end), its expiry (past its end); attention follows them."""
+        due = None
+        for what, limit_ns, _, _ in self._limits(ctl.model):
+            placed = self.placed[what]
+            for when, done in ((placed + limit_ns - self.lead_ns, what in self.warned),
+                               (placed + limit_ns + 1, what in self.expired)):
+                if not done and (due is None or when < due):
+                    due = when
+        return due
+
     def offers(self, ctl):
         """When the cards or dice went on the table, for the console's `inspections`."""
         return {"intervals": {"placed": dict(self.placed)}}

@@ -141,6 +141,11 @@ class NoMoreBets(Policy):
     def accepting(self, ctl):
         return self.press is None
 
+    def quiet_until(self, ctl):
+        """The press's window: its tick acts at its end at the earliest; accepting is the
+        press's alone."""
+        return self.deadline()
+
     def close(self, ctl):
         """The game's own "no more bets", then the reconciliation of the chip count."""
         press, count = self.press, self.count

@@ -77,7 +77,7 @@ def _play(tmp_path, name, bulk, game, slow_device=None):
             table.world.run_for(31.7)
             table.play_round()                          # the delay still on
         table.ctl.journal.flush()
-        return _complete(table, journal), table.world.spans
+        return _complete(table, journal), (table.world.spans, table.world.quiet_ticks)
     finally:
         table.close()
 
@@ -86,8 +86,9 @@ def _play(tmp_path, name, bulk, game, slow_device=None):
                                         ("blackjack", "shoe")])
 def test_an_idle_table_in_bulk_is_the_stepwise_table_to_the_byte(tmp_path, game, slow):
     stepwise, none = _play(tmp_path, "stepwise", False, game, slow)
-    bulk, spans = _play(tmp_path, "bulk", True, game, slow)
-    assert none == 0 and spans > 20                 # the bulk path did run, the other not
+    bulk, (spans, quiet) = _play(tmp_path, "bulk", True, game, slow)
+    # the bulk path did run (idle spans, idle ticks skipped), the other not
+    assert none == (0, 0) and spans > 20 and quiet > 20
     assert set(stepwise) == set(bulk)
     for key in stepwise:
         assert stepwise[key] == bulk[key], key
