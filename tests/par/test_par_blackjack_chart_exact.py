@@ -340,8 +340,7 @@ def test_split_hands_equals_the_whole_seat_walk_to_four_hands(game, up, pair):
     chart_up = dict(chart[up])
     chart_up[("pair", pair)] = s.SPLIT
     counts = s._without(s._without(s._without(shoe, up), pair), pair)
-    want = X.SplitRound(rules, chart_up, X.DealerPricer(up, rules)).value(pair, counts)
-    got = X.SplitHands(rules, chart_up, X.DealerPricer(up, rules)).value(pair, counts)
+    want, got = _walk_and_hands(rules, chart_up, up, pair, counts)
     assert got == pytest.approx(want, abs=1e-12)
 
 
@@ -356,14 +355,20 @@ def test_split_hands_on_the_full_shoe_equals_the_walk_where_the_old_method_does_
     up, pair = 6, 9
     assert chart[up][("pair", pair)] == s.SPLIT
     counts = s._without(s._without(s._without(rules.shoe(), up), pair), pair)
-    pricer = X.DealerPricer(up, rules)
-    want = X.SplitRound(rules, chart[up], pricer).value(pair, counts)
-    got = X.SplitHands(rules, chart[up], pricer).value(pair, counts)
+    want, got = _walk_and_hands(rules, chart[up], up, pair, counts)
     assert got == pytest.approx(want, abs=1e-12)
     old = s.Hand(rules, s.draw_probabilities(counts, up, rules.peek_ups),
                  s.dealer_outcomes(counts, up, rules.peek_ups), chart=chart[up])
     p_no_bj = 1 - counts[ACE] / sum(counts)
     assert abs(old.split_value(pair) * p_no_bj - want) > 1e-5
+
+
+def _walk_and_hands(rules, chart_up, up, pair, counts):
+    """A split of `pair` against `up` priced both ways: (the card-by-card walk of the whole
+    seat, hand by hand)."""
+    pricer = X.DealerPricer(up, rules)
+    return (X.SplitRound(rules, chart_up, pricer).value(pair, counts),
+            X.SplitHands(rules, chart_up, pricer).value(pair, counts))
 
 
 def _split_case(game, up, pair):
