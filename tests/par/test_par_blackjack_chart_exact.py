@@ -333,13 +333,7 @@ def test_split_hands_equals_the_whole_seat_walk_to_four_hands(game, up, pair):
     of the whole seat card by card."""
     shoe = [0] + [1] * 9 + [7]
     shoe[pair] = 5 if pair != TEN else 11
-    rules = _split_rules(game)
-    rules.shoe = lambda: list(shoe)
-    rules.split_hands = 4
-    chart, _ = s.solve(_split_rules(game))
-    chart_up = dict(chart[up])
-    chart_up[("pair", pair)] = s.SPLIT
-    counts = s._without(s._without(s._without(shoe, up), pair), pair)
+    rules, chart_up, counts = _split_case(game, up, pair, shoe, hands=4)
     want, got = _walk_and_hands(rules, chart_up, up, pair, counts)
     assert got == pytest.approx(want, abs=1e-12)
 
@@ -371,11 +365,13 @@ def _walk_and_hands(rules, chart_up, up, pair, counts):
             X.SplitHands(rules, chart_up, pricer).value(pair, counts))
 
 
-def _split_case(game, up, pair):
-    shoe = _split_shoe(pair)
+def _split_case(game, up, pair, shoe=None, hands=3):
+    """(rules on `shoe` with splits to `hands` hands, the chart for `up` splitting `pair`,
+    the shoe's counts after the up card and the pair)."""
+    shoe = _split_shoe(pair) if shoe is None else shoe
     rules = _split_rules(game)
     rules.shoe = lambda: list(shoe)
-    rules.split_hands = 3
+    rules.split_hands = hands
     chart, _ = s.solve(_split_rules(game))
     chart_up = dict(chart[up])
     chart_up[("pair", pair)] = s.SPLIT
