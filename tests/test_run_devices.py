@@ -14,6 +14,7 @@ import time
 
 import pytest
 
+from controller.clearing import service_for
 from controller.games.engine import LOCKED_OUT
 from controller.run import Runner, load_config
 from hal_sim.devices import TABLE_DEVICES, SimHardware
@@ -98,7 +99,6 @@ def test_a_missing_adapter_starts_the_table_and_connects_when_it_appears(tmp_pat
         until(lambda: shoe.connected, what="the shoe's handshake")
         # the first clear answered (an approval pressed before is "a clear is already
         # running", as the panel says: tests/games/test_double_attack_shuffler.py saw it)
-        from controller.clearing import service_for
         until(lambda: service_for(runner.ctl).busy is None, what="the first clear's answer")
         table.serial["dealer_panel"].key("approval", role="floor", badge="F1")
         until(lambda: model.state != LOCKED_OUT, what="the clear")

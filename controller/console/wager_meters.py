@@ -45,10 +45,9 @@ def checkpoint_path(journal_path):
 
 
 def _checkpoint_mac(key, doc):
-    body = json.dumps({k: v for k, v in doc.items() if k != "mac"}, sort_keys=True,
-                      separators=(",", ":"))
-    return hmac.new(key, b"tablectl wager meters\0" + body.encode("utf-8"),
-                    hashlib.sha256).hexdigest()
+    from controller.journal.chain import canonical
+    body = canonical({k: v for k, v in doc.items() if k != "mac"})
+    return hmac.new(key, b"tablectl wager meters\0" + body, hashlib.sha256).hexdigest()
 
 
 def new_meter():
@@ -190,7 +189,7 @@ class WagerMeters:
                 kept = self._checkpoint(store, last_counted)
                 seq, last = kept["seq"], kept["last"]
                 late = {(name, n): (e, day) for name, n, e, day in kept["late"]}
-                total, days = kept["total"], dict(kept["days"])
+                total, days = kept["total"], kept["days"]
                 self.read_from = seq
                 mark = None                      # the checkpoint at row last_counted
                 for row in store.select(kinds=("snapshot",), after=seq):
@@ -236,7 +235,7 @@ class WagerMeters:
     # ---- the checkpoint (see the module docstring) -------------------------------------------
 
     def _empty(self):
-        return {"seq": 0, "last": 0, "total": {}, "days": [], "late": []}
+        return {"seq": 0, "last": 0, "total": {}, "days": {}, "late": []}
 
     def _checkpoint(self, store, limit):
         """The checkpoint's books if the journal bears it out, else empty ones (row 0)."""
@@ -253,15 +252,13 @@ class WagerMeters:
                   and doc.get("take") == bool(self.take))
             if not ok:
                 return self._empty()
-            books = json.loads(json.dumps([doc["last"], doc["total"], doc["days"],
-                                           doc["late"]]))
-            last, total, days, late = books
+            last, total, days, late = doc["last"], doc["total"], doc["days"], doc["late"]
             if not (type(last) is int and isinstance(total, dict) and
                     all(isinstance(d, list) and len(d) == 2 for d in days) and
                     all(isinstance(x, list) and len(x) == 4 for x in late)):
                 return self._empty()
-            return {"seq": seq, "last": last, "total": total,
-                    "days": [(d, b) for d, b in days], "late": late}
+            return {"seq": seq, "last": last, "total": total, "days": dict(days),
+                    "late": late}
         except (OSError, ValueError, KeyError, TypeError):
             return self._empty()
 

@@ -508,8 +508,7 @@ class LogStore(RunningIndex, JournalStore):
             return
         last = int(last)
         found, hi, span = [], len(self._firsts), 1
-        while hi > 0 and len(found) < last and (hi >= len(self._firsts)
-                                                or self._firsts[hi] > after + 1):
+        while hi > 0 and len(found) < last:
             lo = max(0, hi - span)
             found[:0] = picked(self._firsts[lo], self._firsts[hi] if hi < len(self._firsts)
                                else None)

@@ -16,6 +16,9 @@ output); `attention` lights the tower. What each policy leaves to the games, and
 CONSUMED = object()
 
 
+_ACTS_ON_TIME = {}       # policy class -> whether it overrides tick, accepting or attention
+
+
 class Policy:
     """Does nothing; a policy overrides what it needs."""
 
@@ -44,10 +47,11 @@ class Policy:
         ticks before it (hal_sim/virtual.py's bulk path; the real loop ticks every 50 ms).
         A policy that overrides any of the three and not this is never quiet."""
         cls = type(self)
-        if any(getattr(cls, m) is not getattr(Policy, m)
-               for m in ("tick", "accepting", "attention")):
-            return ctl.clock()
-        return None
+        acts = _ACTS_ON_TIME.get(cls)
+        if acts is None:                        # asked at every idle tick: once a class
+            acts = _ACTS_ON_TIME[cls] = any(getattr(cls, m) is not getattr(Policy, m)
+                                            for m in ("tick", "accepting", "attention"))
+        return ctl.clock() if acts else None
 
     def offers(self, ctl):
         """{name: plain data} of what this policy lets a screen show (issue 32): the console

@@ -47,18 +47,25 @@ class ChangeIntervals(Policy):
                 if got is not None:
                     yield interval.what, got[0] * HOUR_NS, got[1], interval.by_game
 
+    def _instants(self, what, limit_ns):
+        """(when its warning is due, when it has expired): `lead_ns` before its end, and
+        past its end (the one place `_check` and `quiet_until` take them from)."""
+        placed = self.placed[what]
+        return placed + limit_ns - self.lead_ns, placed + limit_ns + 1
+
     def _check(self, ctl, now_ns):
         for what, limit_ns, section, by_game in self._limits(ctl.model):
+            warn_at, expired_at = self._instants(what, limit_ns)
             age = now_ns - self.placed[what]
-            if age > limit_ns:
+            if now_ns >= expired_at:
                 self.expired.add(what)
-            elif age >= limit_ns - self.lead_ns and what not in self.warned:
+            elif now_ns >= warn_at and what not in self.warned:
                 self.warned.add(what)
                 left = (limit_ns - age) // 10 ** 9
                 self.warnings.append({"what": what, "seconds_left": left, "section": section})
                 ctl.note("interval_warning", now_ns, what=what, seconds_left=left,
                          section=section, enforced_by="game" if by_game else "controller")
-            if age > limit_ns and not by_game:
+            if now_ns >= expired_at and not by_game:
                 yield what, limit_ns // HOUR_NS, section
 
     def before(self, ctl, event):
@@ -99,9 +106,9 @@ class ChangeIntervals(Policy):
         (`lead_ns` before its end), its expiry (past its end); attention follows them."""
         due = None
         for what, limit_ns, _, _ in self._limits(ctl.model):
-            placed = self.placed[what]
-            for when, done in ((placed + limit_ns - self.lead_ns, what in self.warned),
-                               (placed + limit_ns + 1, what in self.expired)):
+            warn_at, expired_at = self._instants(what, limit_ns)
+            for when, done in ((warn_at, what in self.warned),
+                               (expired_at, what in self.expired)):
                 if not done and (due is None or when < due):
                     due = when
         return due

@@ -140,11 +140,17 @@ def test_a_poker_room_resumes_its_room_meter(folder):
         table.close()
 
 
-def test_the_journal_selects_rows_after_a_row(folder):
-    """The stores' `after` (the checkpoint's resumption): the same rows as filtering all."""
-    from controller.journal.formats import open_journal
-    table = _played(folder, 4, key=None)
-    table.close()
+@pytest.mark.parametrize("fmt", ["log", "sqlite"])
+def test_the_journal_selects_rows_after_a_row(folder, fmt):
+    """The stores' `after` (the checkpoint's resumption): the same rows as filtering all, on
+    the sector log and on an older version's SQLite journal."""
+    import contextlib
+    from controller.journal.formats import format_of, open_journal
+    from tests.journal.legacy import new_journals_as_sqlite
+    with new_journals_as_sqlite() if fmt == "sqlite" else contextlib.nullcontext():
+        table = _played(folder, 4, key=None)
+        table.close()
+    assert format_of(table.journal) == fmt
     store = open_journal(table.journal, readonly=True)
     try:
         every = list(store.select())
