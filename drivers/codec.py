@@ -171,6 +171,42 @@ def encode_payload(payload):
     return text.replace("~", "\\u007e").encode("utf-8")
 
 
+def _frame(msg_type, seq, body):
+    frame = bytes((len(body), seq, msg_type)) + body
+    return bytes((SOF,)) + frame + crc16_ccitt_false(frame).to_bytes(2, "big")
+
+
+_EMPTY_FRAMES = {}      # (type, seq) -> the frame of an ACK or a heartbeat: 2 x 256 at most
+
+
+def _strict_as_sent(value, depth):
+    """True when `value`, encoded by encode_payload (which already refused NaN, Infinity
+    and lone surrogates), is certainly what strict_json accepts: string keys (so no two
+    can encode alike), integers within +-MAX_INT, nesting at most MAX_DEPTH, plain JSON
+    types. False when unsure: the caller then parses the bytes (strict_json), the
+    reference this is tested against (tests/drivers: the encoder's check)."""
+    t = type(value)
+    if t is str or t is bool or t is float or value is None:
+        return True
+    if t is int:
+        return -MAX_INT <= value <= MAX_INT
+    if t is dict:
+        if depth > MAX_DEPTH:
+            return False
+        for key, item in value.items():
+            if type(key) is not str or not _strict_as_sent(item, depth + 1):
+                return False
+        return True
+    if t is list or t is tuple:
+        if depth > MAX_DEPTH:
+            return False
+        for item in value:
+            if not _strict_as_sent(item, depth + 1):
+                return False
+        return True
+    return False
+
+
 @dataclass(frozen=True)
 class Frame:
     """A frame the decoder accepted."""
@@ -219,6 +255,12 @@ class Codec:
 
     def encode(self, msg_type, seq, payload=None):
         """One frame as bytes; raises FrameError for what the format cannot carry."""
+        msg_type = self.frame_type(msg_type, seq)
+        return self.frame(msg_type, seq, self.body(msg_type, payload))
+
+    @staticmethod
+    def frame_type(msg_type, seq):
+        """`msg_type` as a MsgType, if a frame of it may carry `seq`; FrameError if not."""
         try:
             msg_type = MsgType(msg_type)
         except ValueError:
@@ -229,6 +271,13 @@ class Codec:
             raise FrameError("HELLO must carry seq 0, not %d" % seq)
         if msg_type in (MsgType.EVENT, MsgType.COMMAND) and seq == HELLO_SEQ:
             raise FrameError("seq 0 is reserved for HELLO")
+        return msg_type
+
+    @staticmethod
+    def body(msg_type, payload):
+        """The payload bytes of a `msg_type` frame (a MsgType); FrameError for a payload
+        the type or the format cannot carry. LinkProtocol.send keeps them for the frame it
+        sends later (frame()), so a message is encoded and checked once."""
         payload = dict(payload or {})
         problem = payload_problem(msg_type, payload)
         if problem:
@@ -237,14 +286,25 @@ class Codec:
             body = encode_payload(payload)
         except (TypeError, ValueError) as exc:      # a set, a NaN, a lone surrogate ...
             raise FrameError("payload %r is not strict JSON: %s" % (payload, exc)) from None
-        if body and strict_json(body) is None:
+        # what the decoder at the other end accepts: the walk answers for the payloads
+        # sent every round, the parse for the rest (a key not a string, deep nesting)
+        if body and not _strict_as_sent(payload, 1) and strict_json(body) is None:
             raise FrameError("payload %r is not strict JSON (docs/protocols.md section 2)"
                              % (payload,))
         if len(body) > MAX_PAYLOAD:
             raise FrameError("payload of %d bytes exceeds %d: %r"
                              % (len(body), MAX_PAYLOAD, payload))
-        frame = bytes((len(body), seq, msg_type)) + body
-        return bytes((SOF,)) + frame + crc16_ccitt_false(frame).to_bytes(2, "big")
+        return body
+
+    @staticmethod
+    def frame(msg_type, seq, body):
+        """The frame of a checked `msg_type` (frame_type), `seq` and `body` (body())."""
+        if not body:
+            raw = _EMPTY_FRAMES.get((msg_type, seq))
+            if raw is None:
+                raw = _EMPTY_FRAMES[msg_type, seq] = _frame(msg_type, seq, body)
+            return raw
+        return _frame(msg_type, seq, body)
 
     # -- decoding ------------------------------------------------------------
     #

@@ -15,8 +15,8 @@ import os
 from collections import Counter, deque, namedtuple
 from dataclasses import dataclass
 
-from drivers.codec import (DUPLICATE, HELLO_SEQ, PROTOCOL_NAME, PROTOCOL_VERSION, Codec, Frame,
-                           MsgType, next_seq)
+from drivers.codec import (CRC_LEN, DUPLICATE, HEADER_LEN, HELLO_SEQ, PROTOCOL_NAME,
+                           PROTOCOL_VERSION, Codec, Frame, MsgType, next_seq)
 from drivers.errors import DeviceError, HandshakeTimeout, IdentityMismatch, VersionMismatch
 
 MS = 1_000_000  # ns
@@ -95,7 +95,7 @@ class LinkProtocol:
         self.peer = None                 # the last HELLO accepted (kept to see a new boot)
         self.handshake_error = None      # why the link is not connected, until it is
         self._peer_ok = False            # the peer's HELLO accepted and not refused since
-        self._queue = deque()            # (type, payload) waiting to be sent
+        self._queue = deque()            # (type, payload, its body bytes) waiting to be sent
         self._inflight = None            # the one _Outgoing awaiting its ACK
         self._out_seq = HELLO_SEQ
         self._hello_acked = False
@@ -140,9 +140,9 @@ class LinkProtocol:
 
     def send(self, payload, msg_type=None):
         """Queue a message (FrameError now if it cannot be framed); poll() sends it."""
-        msg_type = MsgType(msg_type or self.data_type)
-        self.codec.encode(msg_type, 1, payload)
-        self._queue.append((msg_type, dict(payload)))
+        msg_type = self.codec.frame_type(msg_type or self.data_type, 1)
+        body = self.codec.body(msg_type, payload)     # checked once, framed when it goes
+        self._queue.append((msg_type, dict(payload), body))
         return len(self._queue)
 
     def begin_handshake(self, now):
@@ -369,7 +369,7 @@ class LinkProtocol:
         self.stats["frames_out"] += 1
 
     def _ack(self, seq, now, out):
-        self._write(self.codec.encode(MsgType.ACK, seq), now, out)
+        self._write(self.codec.frame(MsgType.ACK, seq, b""), now, out)
         self.stats["acks_sent"] += 1
 
     def _transmit(self, sent, now, out):
@@ -381,7 +381,8 @@ class LinkProtocol:
 
     def _requeue_inflight(self):
         if self._inflight is not None and self._inflight.type is not MsgType.HELLO:
-            self._queue.appendleft((self._inflight.type, self._inflight.payload))
+            sent = self._inflight
+            self._queue.appendleft((sent.type, sent.payload, sent.raw[HEADER_LEN:-CRC_LEN]))
         self._inflight = None
 
     def _send_hello(self, now, out):
@@ -418,9 +419,9 @@ class LinkProtocol:
             self.stats["hello_retries"] += 1
             self._send_hello(now, out)
         if self._inflight is None and self._queue and self.connected:
-            msg_type, payload = self._queue.popleft()
+            msg_type, payload, body = self._queue.popleft()
             self._out_seq = next_seq(self._out_seq)
-            raw = self.codec.encode(msg_type, self._out_seq, payload)
+            raw = self.codec.frame(msg_type, self._out_seq, body)
             self._inflight = _Outgoing(msg_type, payload, self._out_seq, raw)
             self._transmit(self._inflight, now, out)
         if not self.connected:

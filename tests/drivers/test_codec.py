@@ -402,3 +402,69 @@ def test_the_encoder_refuses_what_the_decoder_would_reject():
                     {"kind": "x", "v": 2 ** 60}, {"kind": "Bad"}):
         with pytest.raises(FrameError):
             enc(MsgType.EVENT, 1, payload)
+
+
+def _tricky_payloads(rng, n):
+    """Payloads of every shape the encoder's quick check (_strict_as_sent) answers or
+    leaves to the parse: keys not strings (two that encode alike), integers about
+    +-MAX_INT, bools, floats, None, tuples, nesting 1 to 6, strings with '~' and
+    surrogate pairs."""
+    leaves = [0, 1, -1, 2 ** 53 - 1, -(2 ** 53 - 1), 2 ** 53, -(2 ** 53), 10 ** 17, True,
+              False, None, 1.5, -0.0, 1e300, "", "a~b", "\U0001f600", "x" * 20]
+    keys = ["k", "1", 1, True, "true", None, "null", 2.5, "2.5"]
+
+    def value(depth):
+        roll = rng.random()
+        if depth < 6 and roll < 0.25:
+            return {rng.choice(keys): value(depth + 1) for _ in range(rng.randrange(3))}
+        if depth < 6 and roll < 0.4:
+            return (list if rng.random() < 0.5 else tuple)(
+                value(depth + 1) for _ in range(rng.randrange(3)))
+        return rng.choice(leaves)
+    for _ in range(n):
+        payload = {"kind": "x"}
+        for _ in range(rng.randrange(4)):
+            payload[rng.choice(keys)] = value(2)
+        yield payload
+
+
+def test_the_encoders_quick_check_never_passes_what_the_decoder_rejects():
+    """Codec.body checks a payload by walking it, and parses the bytes (strict_json, what
+    the far end's decoder runs) only when the walk is unsure: the walk must never pass a
+    payload the parse refuses, and the frames must be the ones the parse-checked encoder
+    made (byte for byte, found by the decoder)."""
+    from drivers.codec import _strict_as_sent, encode_payload, strict_json
+    rng = random.Random(33)
+    quick = parsed = refused = 0
+    for payload in _tricky_payloads(rng, 3000):
+        try:
+            body = encode_payload(payload)
+        except (TypeError, ValueError):
+            continue
+        verdict = strict_json(body) is not None
+        if _strict_as_sent(payload, 1):
+            quick += 1
+            assert verdict, payload
+        else:
+            parsed += 1
+        try:
+            raw = enc(MsgType.EVENT, 1, payload)
+        except FrameError:
+            refused += 1
+            assert not verdict or len(body) > MAX_PAYLOAD, payload
+            continue
+        assert verdict, payload
+        codec = Codec()
+        codec.feed(hello())
+        got = codec.feed(raw)
+        assert [type(i).__name__ for i in got] == ["Frame"] and got[0].raw == raw
+    assert quick > 500 and parsed > 100 and refused > 50     # every branch was taken
+
+
+def test_an_ack_or_heartbeat_frame_is_the_same_bytes_from_the_frame_cache():
+    for msg_type in (MsgType.ACK, MsgType.HEARTBEAT):
+        for seq in (0, 1, 254, 255) if msg_type is MsgType.ACK else (0,):
+            inner = bytes((0, seq, msg_type))
+            want = bytes((SOF,)) + inner + crc16_ccitt_false(inner).to_bytes(2, "big")
+            assert enc(msg_type, seq) == want
+            assert enc(msg_type, seq) == want           # the cached one
