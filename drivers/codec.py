@@ -333,7 +333,7 @@ class Codec:
         an idle decoder and accepted without a sequence check (heartbeats), leave it:
         counted, and the stream offset past them. LinkProtocol.advance_idle uses it for
         the heartbeats of an idle line; feed() is the reference it is tested against."""
-        if not self.idle:
+        if self._buf or self._junk or self._suspect is not None:       # not idle
             raise ValueError("the decoder holds bytes: frames fed now would not be alone")
         self.accepted += frames
         self._pos += frames * length

@@ -198,9 +198,11 @@ class LinkProtocol:
         """Connected, nothing queued, nothing awaiting an ACK, no HELLO to retry, no bytes of
         a frame held, the watchdog not fired: until an input or a send, the only frames this
         end writes or reads are heartbeats (section 8), at times fixed by its timers."""
-        return (self.connected and not self._silent
+        # (connected and codec.idle spelled out: the virtual table asks at every idle span)
+        codec = self.codec
+        return (self._hello_acked and self._peer_ok and not self._silent
                 and not self._queue and self._inflight is None and self._retry_at is None
-                and self.codec.idle)
+                and not codec._buf and not codec._junk and codec._suspect is None)
 
     def heartbeats_until(self, until):
         """The clock times up to `until` at which a quiet end polled at each of its timers
@@ -222,26 +224,32 @@ class LinkProtocol:
             raise ValueError("advance_idle: the link is not quiet")
         timeout = self.heartbeat_timeout_ns
         last = self._last_heard
-        for t in heard:
-            if t - last > timeout or t > until:
-                raise ValueError("advance_idle: the watchdog fires at %d, before the "
-                                 "heartbeat heard at %d" % (last + timeout + 1, t))
-            last = t
+        if type(heard) is range and heard and heard[0] - last <= timeout and \
+                (len(heard) == 1 or 0 < heard.step <= timeout) and heard[-1] <= until:
+            last = heard[-1]                      # (what the loop finds: gaps all `step`)
+        else:
+            for t in heard:
+                if t - last > timeout or t > until:
+                    raise ValueError("advance_idle: the watchdog fires at %d, before the "
+                                     "heartbeat heard at %d" % (last + timeout + 1, t))
+                last = t
         if until - last > timeout:
             raise ValueError("advance_idle: the watchdog fires at %d, by %d"
                              % (last + timeout + 1, until))
-        sent = self.heartbeats_until(until)
-        n = len(sent)
+        step = self.heartbeat_interval_ns
+        n = max(0, (until - self._last_sent) // step)     # len(heartbeats_until(until))
+        stats = self.stats
         if n:
-            self._last_sent = sent[-1]
-            self.stats["frames_out"] += n
-            self.stats["heartbeats_sent"] += n
+            self._last_sent += n * step
+            stats["frames_out"] += n
+            stats["heartbeats_sent"] += n
         m = len(heard)
         if m:
             # receive(): _last_rx and the bytes; _on_frame: _last_heard; _items: connected
             self._last_rx = self._last_heard = last
-            self.stats["bytes_in"] += m * len(self.heartbeat_frame)
-            self.codec.fed_intact(m, len(self.heartbeat_frame))
+            size = len(self._heartbeat or self.heartbeat_frame)
+            stats["bytes_in"] += m * size
+            self.codec.fed_intact(m, size)
             self.handshake_error = None
         return n
 

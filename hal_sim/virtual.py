@@ -495,14 +495,24 @@ class World:
         # the watchdogs: an end whose peer's next heartbeat (or the one after, for an
         # interval above the timeout) comes too late fires at its timeout: stop before it
         for plan in plans:
-            for end_, off, first, step in ((plan.a, plan.oa, plan.fb, plan.ib),
-                                           (plan.b, plan.ob, plan.fa + plan.delay + plan.split,
-                                            plan.ia)):
-                timeout = end_.heartbeat_timeout_ns
-                fires = end_._last_heard - off + timeout + 1
-                if first < fires and first < horizon:
-                    fires = first + timeout + 1 if step > timeout else horizon
-                horizon = min(horizon, fires)
+            # the device end hears the driver's beats (fb, fb+ib, ...), the driver end the
+            # device's (fa, fa+ia, ..., after the line's delay and split)
+            end_ = plan.a
+            timeout = end_.heartbeat_timeout_ns
+            fires = end_._last_heard - plan.oa + timeout + 1
+            first = plan.fb
+            if first < fires and first < horizon:
+                fires = first + timeout + 1 if plan.ib > timeout else horizon
+            if fires < horizon:
+                horizon = fires
+            end_ = plan.b
+            timeout = end_.heartbeat_timeout_ns
+            fires = end_._last_heard - plan.ob + timeout + 1
+            first = plan.fa + plan.delay + plan.split
+            if first < fires and first < horizon:
+                fires = first + timeout + 1 if plan.ia > timeout else horizon
+            if fires < horizon:
+                horizon = fires
         instants = set()
         driver_beats = set()
         for plan in plans:

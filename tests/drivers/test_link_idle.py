@@ -185,3 +185,30 @@ def test_recent_bytes_added_in_bulk_trim_where_one_by_one_would(start, times):
         one += beat
     bulk.add_repeated(beat, times)
     assert bytes(one) == bytes(bulk) and one.total == bulk.total
+
+
+@pytest.mark.parametrize("first, step, count, until_after, outcome", [
+    (0, 500 * MS, 3, 0, "ok"),                    # beats in time
+    (0, 500 * MS, 1, 10, "ok"),
+    (1, 2_000 * MS + 1, 2, 0, "refused"),         # the second beat comes too late
+    (2_000 * MS + 1, 500 * MS, 2, 0, "refused"),  # the first one does
+    (0, 500 * MS, 3, -1, "refused"),              # the last one is after `until`
+    (0, 500 * MS, 0, 0, "ok"),                    # none heard
+])
+def test_heartbeats_heard_given_as_a_range_are_judged_as_the_list_of_them(first, step, count,
+                                                                         until_after, outcome):
+    """advance_idle takes the beats heard as any ascending sequence and judges a range by
+    arithmetic (the virtual table passes ranges): the same end state, or the same refusal
+    word for word, as the list of the same times."""
+    results = []
+    for kind in (list, range):
+        a = Pair().a
+        start = a._last_heard + first
+        beats = range(start, start + count * step, step)
+        until = (beats[-1] if count else a._last_heard + 1_000 * MS) + until_after
+        try:
+            n = a.advance_idle(until, list(beats) if kind is list else beats)
+            results.append(("ok", n, state(a)))
+        except ValueError as exc:
+            results.append(("refused", str(exc)))
+    assert results[0] == results[1] and results[0][0] == outcome
