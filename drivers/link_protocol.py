@@ -219,7 +219,20 @@ class LinkProtocol:
         account for (heartbeat_frame, the number returned). ValueError, with nothing
         changed, when that is not what poll() would do: the end is not quiet, or the
         watchdog would fire before a heartbeat is heard or by `until`. Returns the number
-        of heartbeats written."""
+        of heartbeats written.
+
+        It is idle_timers() then idle_counts(): a caller may count later, adding up the
+        counts of several calls of idle_timers() (the virtual table does, for a line no
+        one looks at), as long as nothing is read from the decoder and no counter is
+        looked at in between (Link.counted)."""
+        sent, heard_n = self.idle_timers(until, heard)
+        self.idle_counts(sent, heard_n)
+        return sent
+
+    def idle_timers(self, until, heard=()):
+        """advance_idle's timers: the times of the last heartbeat written and heard, and
+        the link marked connected; returns (heartbeats written, heartbeats heard), for
+        idle_counts(). Refuses as advance_idle does, changing nothing."""
         if not self.quiet:
             raise ValueError("advance_idle: the link is not quiet")
         timeout = self.heartbeat_timeout_ns
@@ -237,21 +250,29 @@ class LinkProtocol:
             raise ValueError("advance_idle: the watchdog fires at %d, by %d"
                              % (last + timeout + 1, until))
         step = self.heartbeat_interval_ns
-        n = max(0, (until - self._last_sent) // step)     # len(heartbeats_until(until))
-        stats = self.stats
-        if n:
+        n = (until - self._last_sent) // step        # len(heartbeats_until(until))
+        if n > 0:
             self._last_sent += n * step
-            stats["frames_out"] += n
-            stats["heartbeats_sent"] += n
+        else:
+            n = 0
         m = len(heard)
         if m:
-            # receive(): _last_rx and the bytes; _on_frame: _last_heard; _items: connected
+            # receive(): _last_rx; _on_frame: _last_heard; _items: connected
             self._last_rx = self._last_heard = last
-            size = len(self._heartbeat or self.heartbeat_frame)
-            stats["bytes_in"] += m * size
-            self.codec.fed_intact(m, size)
             self.handshake_error = None
-        return n
+        return n, m
+
+    def idle_counts(self, sent, heard):
+        """advance_idle's counts of `sent` heartbeats written and `heard` read (bytes,
+        frames, the decoder's stream offset): after idle_timers(), at once or later."""
+        stats = self.stats
+        if sent:
+            stats["frames_out"] += sent
+            stats["heartbeats_sent"] += sent
+        if heard:
+            size = len(self._heartbeat or self.heartbeat_frame)
+            stats["bytes_in"] += heard * size
+            self.codec.fed_intact(heard, size)
 
     @property
     def heartbeat_frame(self):

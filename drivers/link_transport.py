@@ -114,6 +114,10 @@ class Link:
         # caller that services the link itself instead of a thread (the virtual table's
         # scheduler) learns that its timers changed, as the thread would
         self.on_wake = None
+        # called before the counters or the decoder are read, and before a service: a
+        # caller that moved an idle link's timers on in bulk (LinkProtocol.idle_timers,
+        # the virtual table's scheduler) and owes it the counts pays them here
+        self.before_counts = None
 
     @classmethod
     def open(cls, url, identity, *, baudrate=115200, **kwargs):
@@ -130,8 +134,18 @@ class Link:
     identity = property(lambda self: self.protocol.identity)
     role = property(lambda self: self.protocol.role)
     expect = property(lambda self: self.protocol.expect)
-    codec = property(lambda self: self.protocol.codec)
-    stats = property(lambda self: self.protocol.stats)
+    @property
+    def codec(self):
+        if self.before_counts is not None:
+            self.before_counts()
+        return self.protocol.codec
+
+    @property
+    def stats(self):
+        if self.before_counts is not None:
+            self.before_counts()
+        return self.protocol.stats
+
     faults = property(lambda self: self.protocol.faults)
     peer = property(lambda self: self.protocol.peer)
     handshake_error = property(lambda self: self.protocol.handshake_error)
@@ -218,6 +232,8 @@ class Link:
 
     def service(self):
         """Read what arrived, acknowledge, retransmit, beat, watch. Returns new Messages."""
+        if self.before_counts is not None:
+            self.before_counts()
         with self._lock:
             if self._closed:
                 return []

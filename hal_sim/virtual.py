@@ -107,6 +107,7 @@ class VirtualLine(_pty_port()):
         from hal_sim.recent import RecentBytes
         self.clock = clock
         self.path = "virtual://%s" % name
+        self.before_counts = None             # World: the idle heartbeats' bytes it owes
         self._lock = _NoLock()
         self._pending = []
         self.closed = False
@@ -120,6 +121,28 @@ class VirtualLine(_pty_port()):
         # the scheduler's wake-ups when bytes arrive for an end (a pty's select() would
         # return): World.add_line sets them
         self.wake_driver = self.wake_device = None
+
+    # the bytes that went by, and the driver's the device read: the scheduler adds an idle
+    # line's heartbeats when someone looks (World._pay), as it does the ends' counts
+    @property
+    def written(self):
+        if self.before_counts is not None:
+            self.before_counts()
+        return self._written
+
+    @written.setter
+    def written(self, value):
+        self._written = value
+
+    @property
+    def read_total(self):
+        if self.before_counts is not None:
+            self.before_counts()
+        return self._read_total
+
+    @read_total.setter
+    def read_total(self, value):
+        self._read_total = value
 
     @property
     def in_waiting(self):
@@ -231,6 +254,10 @@ class World:
         self._timers = []                 # heap of (due, end), stale ones skipped
         self._woken = set()               # ends to look at in the next pass
         self._pass = None                 # the pass under way: (heap of ends, its cursor)
+        # pair k -> the counts its idle spans owe it (_Plan.advance_timers), paid when
+        # anyone looks at them or services an end (_pay): a line nothing happens on but
+        # heartbeats, span after span, has only its timers moved at each
+        self._owed = {}
 
     @property
     def ctl(self):
@@ -239,6 +266,9 @@ class World:
     def add_line(self, line, device_link, device_clock, driver_link, driver_clock):
         self.lines.append(line)
         self.pairs.append((line, device_link, device_clock, driver_link, driver_clock))
+        if self.bulk:
+            pay = functools.partial(self._pay, len(self.pairs) - 1)
+            line.before_counts = device_link.before_counts = driver_link.before_counts = pay
         for link, clock, device_side in ((device_link, device_clock, True),
                                          (driver_link, driver_clock, False)):
             i = len(self.ends)
@@ -539,8 +569,12 @@ class World:
         finally:
             if done > t:
                 self.spans += 1
+                owed = self._owed
                 for plan in plans:
-                    plan.advance(done)
+                    if plan.delay or plan.split:
+                        plan.advance(done)        # beats on the wire: the line now
+                    else:
+                        plan.advance_timers(done, owed)
                 self._beats_due(plans)            # their heartbeats moved on
         return SPANNED if stop is None else STOPPED
 
@@ -559,6 +593,27 @@ class World:
                 if due != self._due[j]:
                     self._due[j] = due
                     heapq.heappush(self._timers, (due, j))
+
+    def _pay(self, k):
+        """Pair k's counts its idle spans owe (_Plan.advance_timers): the ends' frames,
+        bytes and decoders, the line's bytes that went by; before anyone reads them, or
+        services an end (the decoder's stream offset is in them)."""
+        owed = self._owed.pop(k, None)
+        if owed is None:
+            return
+        line, dev, _, drv, _ = self.pairs[k]
+        a, b = dev.protocol, drv.protocol
+        a.idle_counts(owed[0], owed[1])
+        b.idle_counts(owed[2], owed[3])
+        if owed[4]:
+            line._written.add_repeated(a.heartbeat_frame, owed[4])
+        line._read_total += owed[5] * len(b.heartbeat_frame)
+
+    def pay_counts(self):
+        """Every count the idle spans owe, paid (_pay): a test reading the ends' state
+        directly, not through their Links, calls this first."""
+        for k in list(self._owed):
+            self._pay(k)
 
     def _still_idle(self):
         """After a tick in an idle span: still nothing but heartbeats to do. A tick runs
@@ -662,6 +717,27 @@ class _Plan:
                 line._pending.append((t1 + self.split + oa, second))
         if sent_b:
             line.read_total += sent_b * len(b.heartbeat_frame)
+
+    def advance_timers(self, until, owed):
+        """advance() of a line with no delay and no split (every beat read whole when it
+        is written), its ends' timers moved now and their counts and the line's bytes
+        added to what `owed` (World._owed) holds for it, to be paid when someone looks."""
+        a, b, oa, ob, ia = self.a, self.b, self.oa, self.ob, self.ia
+        whole = range(self.fa, until + 1, ia)
+        sent_a, heard_a = a.idle_timers(until + oa, range(self.fb + oa, until + oa + 1,
+                                                          self.ib))
+        sent_b, heard_b = b.idle_timers(until + ob, range(self.fa + ob, until + ob + 1, ia))
+        k = self.index // 2
+        got = owed.get(k)
+        if got is None:
+            owed[k] = [sent_a, heard_a, sent_b, heard_b, len(whole), sent_b]
+        else:
+            got[0] += sent_a
+            got[1] += heard_a
+            got[2] += sent_b
+            got[3] += heard_b
+            got[4] += len(whole)
+            got[5] += sent_b
 
 
 class _Joinable:

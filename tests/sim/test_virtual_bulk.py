@@ -30,6 +30,7 @@ def _complete(table, journal):
     w = table.world
     out = {"t": w.universe.t, "steps": w.steps}
     for line, dev, _, drv, _ in w.pairs:
+        dev.stats, drv.stats                # read as a reader would: the counts owed paid
         out[line.path] = {
             "device": (end_state(dev.protocol), _transport(dev)),
             "driver": (end_state(drv.protocol), _transport(drv)),
