@@ -224,7 +224,7 @@ class LinkProtocol:
         It is idle_timers() then idle_counts(): a caller may count later, adding up the
         counts of several calls of idle_timers() (the virtual table does, for a line no
         one looks at), as long as nothing is read from the decoder and no counter is
-        looked at in between (Link.counted)."""
+        looked at in between (Link.before_use)."""
         sent, heard_n = self.idle_timers(until, heard)
         self.idle_counts(sent, heard_n)
         return sent

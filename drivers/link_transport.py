@@ -114,10 +114,11 @@ class Link:
         # caller that services the link itself instead of a thread (the virtual table's
         # scheduler) learns that its timers changed, as the thread would
         self.on_wake = None
-        # called before the counters or the decoder are read, and before a service: a
-        # caller that moved an idle link's timers on in bulk (LinkProtocol.idle_timers,
-        # the virtual table's scheduler) and owes it the counts pays them here
-        self.before_counts = None
+        # called before the link is used -- serviced, sent on, a handshake begun, its
+        # counters, decoder or handshake error read: a caller that moves an idle link's
+        # timers and counts on in bulk, later (LinkProtocol.idle_timers, the virtual
+        # table's scheduler), brings them up to date here
+        self.before_use = None
 
     @classmethod
     def open(cls, url, identity, *, baudrate=115200, **kwargs):
@@ -136,19 +137,24 @@ class Link:
     expect = property(lambda self: self.protocol.expect)
     @property
     def codec(self):
-        if self.before_counts is not None:
-            self.before_counts()
+        if self.before_use is not None:
+            self.before_use()
         return self.protocol.codec
 
     @property
     def stats(self):
-        if self.before_counts is not None:
-            self.before_counts()
+        if self.before_use is not None:
+            self.before_use()
         return self.protocol.stats
+
+    @property
+    def handshake_error(self):
+        if self.before_use is not None:
+            self.before_use()
+        return self.protocol.handshake_error
 
     faults = property(lambda self: self.protocol.faults)
     peer = property(lambda self: self.protocol.peer)
-    handshake_error = property(lambda self: self.protocol.handshake_error)
     connected = property(lambda self: self.protocol.connected)
     fault = property(lambda self: self.protocol.fault)
     idle = property(lambda self: self.protocol.idle)
@@ -180,6 +186,8 @@ class Link:
 
     def send(self, payload, msg_type=None):
         """Queue a message; it goes out, acknowledged, once the link is connected."""
+        if self.before_use is not None:
+            self.before_use()
         with self._lock:
             if self._closed:
                 raise LinkClosed("link to %s is closed" % describe(self.peer))
@@ -189,6 +197,8 @@ class Link:
 
     def begin_handshake(self):
         """Send our HELLO (restarting our outbound sequence); service() completes it."""
+        if self.before_use is not None:
+            self.before_use()
         with self._lock:
             self._started = True
             if self.port is not None:
@@ -232,8 +242,8 @@ class Link:
 
     def service(self):
         """Read what arrived, acknowledge, retransmit, beat, watch. Returns new Messages."""
-        if self.before_counts is not None:
-            self.before_counts()
+        if self.before_use is not None:
+            self.before_use()
         with self._lock:
             if self._closed:
                 return []
@@ -351,6 +361,8 @@ class Link:
 
     def close(self):
         """Stop and join the reader thread; close the port if the link opened it."""
+        if self.before_use is not None:
+            self.before_use()
         self._stop.set()
         self._nudge()
         if self._thread is not None:

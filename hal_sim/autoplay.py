@@ -456,10 +456,17 @@ class Autoplay:
         if self.manual_clear:
             self.wait_for_console_clear(lockout)
             return
+        # the clear service tests the device on its own thread (controller/clearing.py), then
+        # submits the clear and, once the loop has applied it, ends (`busy` None): a clear
+        # asked before the last one's service ended is refused ("a clear is already
+        # running"), so the floorperson waits for it, as one at the table would (a fault in
+        # the next round can lock the table out again that soon in real time)
+        service = getattr(self.ctl, "clearing", None)
+        if service is not None:
+            self.pump(lambda: service.busy is None, WAIT_S)
         self.stats["floor_clears"] += 1
         self.panel("approval", role="floor", badge="FP-%d" % self.stats["floor_clears"])
-        # the clear service tests the device on its own thread (controller/clearing.py), then
-        # submits the clear: pump the loop until it has answered
+        # pump the loop until the service has answered (made at the first clear it serves)
         service = getattr(self.ctl, "clearing", None)
         if self.model.state == LOCKED_OUT and not self.pump(
                 lambda: self.model.state != LOCKED_OUT or (

@@ -107,7 +107,7 @@ class VirtualLine(_pty_port()):
         from hal_sim.recent import RecentBytes
         self.clock = clock
         self.path = "virtual://%s" % name
-        self.before_counts = None             # World: the idle heartbeats' bytes it owes
+        self.before_use = None                # World._touch: see the properties below
         self._lock = _NoLock()
         self._pending = []
         self.closed = False
@@ -122,27 +122,31 @@ class VirtualLine(_pty_port()):
         # return): World.add_line sets them
         self.wake_driver = self.wake_device = None
 
-    # the bytes that went by, and the driver's the device read: the scheduler adds an idle
-    # line's heartbeats when someone looks (World._pay), as it does the ends' counts
-    @property
-    def written(self):
-        if self.before_counts is not None:
-            self.before_counts()
-        return self._written
+    # What the scheduler moves on in bulk for an idle line and brings up to date when
+    # someone looks (World._touch, `before_use`): the bytes that went by and the driver's
+    # the device read; and what ends a line's idleness, set only once the line is up to
+    # date: a delay, a split or silence begun or healed, the cable cut
 
-    @written.setter
-    def written(self, value):
-        self._written = value
+    def _brought_up_to_date(key):          # noqa: N805 -- makes the two properties below
+        def get(self):
+            if self.before_use is not None:
+                self.before_use()
+            return self.__dict__[key]
 
-    @property
-    def read_total(self):
-        if self.before_counts is not None:
-            self.before_counts()
-        return self._read_total
+        def put(self, value):
+            self.__dict__[key] = value
+        return property(get, put)
 
-    @read_total.setter
-    def read_total(self, value):
-        self._read_total = value
+    written = _brought_up_to_date("_written")
+    read_total = _brought_up_to_date("_read_total")
+    del _brought_up_to_date
+
+    _IDLENESS = frozenset(("delay_ns", "split_ns", "silent", "closed"))
+
+    def __setattr__(self, name, value):
+        if name in self._IDLENESS and self.__dict__.get("before_use") is not None:
+            self.before_use()
+        object.__setattr__(self, name, value)
 
     @property
     def in_waiting(self):
@@ -254,9 +258,15 @@ class World:
         self._timers = []                 # heap of (due, end), stale ones skipped
         self._woken = set()               # ends to look at in the next pass
         self._pass = None                 # the pass under way: (heap of ends, its cursor)
-        # pair k -> the counts its idle spans owe it (_Plan.advance_timers), paid when
-        # anyone looks at them or services an end (_pay): a line nothing happens on but
-        # heartbeats, span after span, has only its timers moved at each
+        # An idle line nothing else happens on, span after span (84% of a line's spans in
+        # a game), is carried by its plan alone: `_lazy`, pair k -> the _Plan whose beats
+        # run on from span to span, its ends' state left as it was when the plan was made;
+        # and `_owed`, pair k -> the counts of beats whose timers were moved on
+        # (_Plan.advance_timers). Both are brought up to date (_touch) before anything
+        # looks at or uses the line or its ends: a service, a send, a handshake, the
+        # counters, the decoder, the line's bytes or its fault settings (Link.before_use,
+        # VirtualLine's), and before the scheduler asks an end whether it has work.
+        self._lazy = {}
         self._owed = {}
 
     @property
@@ -267,8 +277,8 @@ class World:
         self.lines.append(line)
         self.pairs.append((line, device_link, device_clock, driver_link, driver_clock))
         if self.bulk:
-            pay = functools.partial(self._pay, len(self.pairs) - 1)
-            line.before_counts = device_link.before_counts = driver_link.before_counts = pay
+            touch = functools.partial(self._touch, len(self.pairs) - 1)
+            line.before_use = device_link.before_use = driver_link.before_use = touch
         for link, clock, device_side in ((device_link, device_clock, True),
                                          (driver_link, driver_clock, False)):
             i = len(self.ends)
@@ -385,6 +395,7 @@ class World:
         if not woken:
             return False
         worked = False
+        lazy = self._lazy
         run = self._pass = [sorted(woken), -1]
         woken.clear()
         order = run[0]
@@ -394,6 +405,8 @@ class World:
                 if i <= run[1]:
                     continue                      # woken twice in this pass
                 run[1] = i
+                if lazy and i >> 1 in lazy:
+                    self._touch(i >> 1)           # its plan applied: the end as it is now
                 link, clock, line, device_side = ends[i]
                 if self._has_work(link, clock, line, device_side, now_u):
                     link.service()
@@ -511,34 +524,38 @@ class World:
                 if d is not None and d > now and t + d - now < horizon:
                     horizon = t + d - now
         plans = []
+        lazy = self._lazy
         for k, (line, dev, dev_clock, drv, drv_clock) in enumerate(self.pairs):
+            plan = lazy.get(k)
+            if plan is not None:
+                plans.append(plan)        # idle since its plan was made: nothing to ask
+                continue
             if line.closed:
                 continue                  # a cut cable: the scheduler leaves its ends be
             if not _line_quiet(line, dev, drv):
                 return 0
-            plans.append(_Plan(line, dev.protocol, drv.protocol, dev_clock() - t,
-                               drv_clock() - t, 2 * k))
-            if not plans[-1].ok:
+            plan = _Plan(line, dev.protocol, drv.protocol, dev_clock() - t, drv_clock() - t,
+                         2 * k)
+            if not plan.ok:
                 return 0
+            plans.append(plan)
         if not plans or horizon <= t + 1:
             return 0
         # the watchdogs: an end whose peer's next heartbeat (or the one after, for an
-        # interval above the timeout) comes too late fires at its timeout: stop before it
+        # interval above the timeout) comes too late fires at its timeout: stop before it.
+        # The device end hears the driver's beats (nb, nb+ib, ...), the driver end the
+        # device's (na, na+ia, ..., after the line's delay and split)
         for plan in plans:
-            # the device end hears the driver's beats (fb, fb+ib, ...), the driver end the
-            # device's (fa, fa+ia, ..., after the line's delay and split)
-            end_ = plan.a
-            timeout = end_.heartbeat_timeout_ns
-            fires = end_._last_heard - plan.oa + timeout + 1
-            first = plan.fb
+            timeout = plan.a.heartbeat_timeout_ns
+            fires = plan.ha + timeout + 1
+            first = plan.nb
             if first < fires and first < horizon:
                 fires = first + timeout + 1 if plan.ib > timeout else horizon
             if fires < horizon:
                 horizon = fires
-            end_ = plan.b
-            timeout = end_.heartbeat_timeout_ns
-            fires = end_._last_heard - plan.ob + timeout + 1
-            first = plan.fa + plan.delay + plan.split
+            timeout = plan.b.heartbeat_timeout_ns
+            fires = plan.hb + timeout + 1
+            first = plan.na + plan.delay + plan.split
             if first < fires and first < horizon:
                 fires = first + timeout + 1 if plan.ia > timeout else horizon
             if fires < horizon:
@@ -546,10 +563,10 @@ class World:
         instants = set()
         driver_beats = set()
         for plan in plans:
-            instants.update(range(plan.fa, horizon, plan.ia))
+            instants.update(range(plan.na, horizon, plan.ia))
             for arriving in plan.arrivals(horizon):     # a delayed or split line's beats
                 instants.update(arriving)
-            beats = range(plan.fb, horizon, plan.ib)
+            beats = range(plan.nb, horizon, plan.ib)
             instants.update(beats)
             driver_beats.update(beats)
         if not instants:
@@ -569,35 +586,49 @@ class World:
         finally:
             if done > t:
                 self.spans += 1
-                owed = self._owed
-                for plan in plans:
+                for n, plan in enumerate(plans):
+                    k = plan.index >> 1
                     if plan.delay or plan.split:
                         plan.advance(done)        # beats on the wire: the line now
-                    else:
-                        plan.advance_timers(done, owed)
+                        continue
+                    if plan.done is not None and lazy.get(k) is not plan:
+                        # a lazy line someone looked at during the span, brought up to date
+                        # to its start: its beats from there on a plan of its own
+                        plan = plans[n] = _Plan(plan.line, plan.a, plan.b, plan.oa, plan.ob,
+                                                plan.index)
+                    plan.run_to(done)
+                    lazy[k] = plan
                 self._beats_due(plans)            # their heartbeats moved on
         return SPANNED if stop is None else STOPPED
 
     def _beats_due(self, plans):
         """Each end's next timer after a span, as _set_due reckons it for a quiet end (its
         heartbeat or its watchdog), or by _set_due where beats are still on the wire."""
+        due_of, timers = self._due, self._timers
         for plan in plans:
             i = plan.index
-            if plan.line._pending:
-                self._set_due(i)
-                self._set_due(i + 1)
-                continue
-            for j, end, off in ((i, plan.a, plan.oa), (i + 1, plan.b, plan.ob)):
-                due = min(end._last_sent + end.heartbeat_interval_ns,
-                          end._last_heard + end.heartbeat_timeout_ns + 1) - off
-                if due != self._due[j]:
-                    self._due[j] = due
-                    heapq.heappush(self._timers, (due, j))
+            if plan.done is None:                 # (a delayed or split line, advanced)
+                if plan.line._pending:
+                    self._set_due(i)
+                    self._set_due(i + 1)
+                    continue
+                plan = _Plan(plan.line, plan.a, plan.b, plan.oa, plan.ob, i)
+            due = min(plan.na, plan.ha + plan.a.heartbeat_timeout_ns + 1)
+            if due != due_of[i]:
+                due_of[i] = due
+                heapq.heappush(timers, (due, i))
+            due = min(plan.nb, plan.hb + plan.b.heartbeat_timeout_ns + 1)
+            if due != due_of[i + 1]:
+                due_of[i + 1] = due
+                heapq.heappush(timers, (due, i + 1))
 
-    def _pay(self, k):
-        """Pair k's counts its idle spans owe (_Plan.advance_timers): the ends' frames,
-        bytes and decoders, the line's bytes that went by; before anyone reads them, or
-        services an end (the decoder's stream offset is in them)."""
+    def _touch(self, k):
+        """Pair k brought up to date: its plan's beats applied to its ends' timers
+        (_Plan.advance_timers) and their counts paid: the ends' frames, bytes and
+        decoders, the line's bytes that went by."""
+        plan = self._lazy.pop(k, None)
+        if plan is not None:
+            plan.advance_timers(plan.done, self._owed)
         owed = self._owed.pop(k, None)
         if owed is None:
             return
@@ -609,11 +640,11 @@ class World:
             line._written.add_repeated(a.heartbeat_frame, owed[4])
         line._read_total += owed[5] * len(b.heartbeat_frame)
 
-    def pay_counts(self):
-        """Every count the idle spans owe, paid (_pay): a test reading the ends' state
-        directly, not through their Links, calls this first."""
-        for k in list(self._owed):
-            self._pay(k)
+    def touch_all(self):
+        """Every line brought up to date (_touch): a test reading the ends' state directly,
+        not through their Links, calls this first."""
+        for k in set(self._lazy) | set(self._owed):
+            self._touch(k)
 
     def _still_idle(self):
         """After a tick in an idle span: still nothing but heartbeats to do. A tick runs
@@ -667,7 +698,7 @@ class _Plan:
     driver's frame gap (a half is never left long enough to be given up on)."""
 
     __slots__ = ("line", "a", "b", "oa", "ob", "fa", "ia", "fb", "ib", "delay", "split",
-                 "index", "ok")
+                 "index", "ok", "na", "nb", "ha", "hb", "done")
 
     def __init__(self, line, a, b, oa, ob, index):
         self.line, self.a, self.b, self.oa, self.ob, self.index = line, a, b, oa, ob, index
@@ -675,15 +706,35 @@ class _Plan:
         self.fa, self.fb = a._last_sent + self.ia - oa, b._last_sent + self.ib - ob
         self.delay, self.split = line.delay_ns, line.split_ns
         self.ok = self.split < min(self.ia, b.frame_gap_ns)
+        # where its beats stand after the spans it carried the line through (run_to): each
+        # end's next beat and the last beat each heard, in universe time; `done` the last
+        # instant it carried it to (None: not carried, its ends are as they are)
+        self.na, self.nb = self.fa, self.fb
+        self.ha, self.hb = a._last_heard - oa, b._last_heard - ob
+        self.done = None
+
+    def run_to(self, until):
+        """The line carried through the beats up to universe time `until` (no delay, no
+        split: a beat is heard when it is written); its ends are not touched until
+        World._touch applies the plan (advance_timers)."""
+        sent = range(self.na, until + 1, self.ia)
+        if sent:
+            self.hb = sent[-1]
+            self.na = sent[-1] + self.ia
+        sent = range(self.nb, until + 1, self.ib)
+        if sent:
+            self.ha = sent[-1]
+            self.nb = sent[-1] + self.ib
+        self.done = until
 
     def arrivals(self, horizon):
         """The instants before `horizon` at which the device's beats (or their halves)
         reach the driver, other than when they leave."""
         out = []
         if self.delay:
-            out.append(range(self.fa + self.delay, horizon, self.ia))
+            out.append(range(self.na + self.delay, horizon, self.ia))
         if self.split:
-            out.append(range(self.fa + self.delay + self.split, horizon, self.ia))
+            out.append(range(self.na + self.delay + self.split, horizon, self.ia))
         return out
 
     def advance(self, until):

@@ -30,7 +30,7 @@ def _complete(table, journal):
     w = table.world
     out = {"t": w.universe.t, "steps": w.steps}
     for line, dev, _, drv, _ in w.pairs:
-        dev.stats, drv.stats                # read as a reader would: the counts owed paid
+        dev.stats, drv.stats                # read as a reader would: the line up to date
         out[line.path] = {
             "device": (end_state(dev.protocol), _transport(dev)),
             "driver": (end_state(drv.protocol), _transport(drv)),
