@@ -159,12 +159,14 @@ class VirtualLine(_pty_port()):
         self._check()
         data = bytes(self.to_device[:n])
         del self.to_device[:n]
-        self.read_total += len(data)
+        # (in place, here and below: a set of an attribute is __setattr__'s, one per frame)
+        self.__dict__["_read_total"] += len(data)
         return data
 
     def _put(self, data):
-        self.written += data
-        self.to_driver += data
+        written = self.written                # (the line brought up to date first)
+        written += data
+        self.to_driver.extend(data)
         if self.wake_driver is not None:
             self.wake_driver()
 
@@ -208,7 +210,7 @@ class DriverEnd:
     def write(self, data):
         line = self.line
         line._check()
-        line.to_device += data
+        line.to_device.extend(data)
         if line.wake_device is not None:
             line.wake_device()
         return len(data)
