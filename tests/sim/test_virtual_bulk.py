@@ -137,3 +137,38 @@ def test_a_soak_with_faults_and_power_cuts_writes_the_same_journal_in_bulk(monke
     assert s1["power_cuts"] >= 1 and sum(s1["faults"].values()) >= 5
     assert s0 == s1 and s0["violations"] == []
     assert bulk == stepwise
+
+
+def _looked_at_while_idle(tmp_path, name, bulk):
+    """Every driver's status (its link's counters through the Link), the line's bytes and
+    reads, taken between rounds and at odd instants of a long idle table."""
+    table = VirtualTable("blackjack", 8, str(tmp_path / ("%s.journal" % name)), bulk=bulk)
+    table.boot()
+    looks, lazy_seen = [], 0
+    try:
+        for step in range(8):
+            if step % 3 == 0:
+                table.play_round()
+            else:
+                table.world.run_for(1.7 + step)
+            lazy_seen += len(table.world._lazy)
+            for line, dev, _, drv, _ in table.world.pairs:
+                looks.append((line.path, dict(drv.stats), dict(dev.stats),
+                              bytes(line.written), line.read_total))
+            looks.append({n: d.status() for n, d in table.runtime.drivers.items()
+                          if hasattr(d, "status")})
+    finally:
+        table.close()
+    return looks, lazy_seen
+
+
+def test_a_line_carried_idle_is_the_stepwise_line_whenever_it_is_looked_at(tmp_path):
+    """An idle line is carried span after span by its plan alone, its ends left as they
+    were (World._lazy); whoever looks -- a status, a Link's counters, the line's bytes --
+    finds it brought up to date first: what the stepwise table shows at the same instant."""
+    stepwise, _ = _looked_at_while_idle(tmp_path, "s", False)
+    bulk, lazy_seen = _looked_at_while_idle(tmp_path, "b", True)
+    assert lazy_seen > 10                              # lines were carried when looked at
+    assert len(bulk) == len(stepwise)
+    for i, (want, got) in enumerate(zip(stepwise, bulk)):
+        assert got == want, i
