@@ -642,12 +642,6 @@ class World:
             line._written.add_repeated(a.heartbeat_frame, owed[4])
         line._read_total += owed[5] * len(b.heartbeat_frame)
 
-    def touch_all(self):
-        """Every line brought up to date (_touch): a test reading the ends' state directly,
-        not through their Links, calls this first."""
-        for k in set(self._lazy) | set(self._owed):
-            self._touch(k)
-
     def _still_idle(self):
         """After a tick in an idle span: still nothing but heartbeats to do. A tick runs
         the loop, not the lines: what it can start is an input queued, a task, or a message
