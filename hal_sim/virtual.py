@@ -270,6 +270,8 @@ class World:
         # VirtualLine's), and before the scheduler asks an end whether it has work.
         self._lazy = {}
         self._owed = {}
+        self._span_done = None            # in an idle span: the last instant gone through
+        self._looked = None               # ... and the lines looked at since (_touch)
 
     @property
     def ctl(self):
@@ -573,35 +575,70 @@ class World:
             driver_beats.update(beats)
         if not instants:
             return 0
+        # every quiet line is carried by its plan from here (a line someone looks at during
+        # the span is brought up to the last instant gone through: _touch, `_span_done`)
+        for plan in plans:
+            if plan.done is None and not (plan.delay or plan.split):
+                plan.done = t
+                lazy[plan.index >> 1] = plan
         stop = None
-        done = t
+        done = self._span_done = t
+        self._looked = []
         try:
             for u in sorted(instants):
                 self.universe.t = u
                 if self.tick() and not self._still_idle():
                     stop = u
                     break
-                done = u
+                if self._looked:                  # only read: carried on from here
+                    self._carry_again(plans)
+                done = self._span_done = u
                 # settle()'s passes at u: the beats sent or arriving, then the devices'
                 # reading of the drivers' (their ends come first in each pair)
                 self.steps += 2 if u in driver_beats else 1
         finally:
-            if done > t:
-                self.spans += 1
-                for n, plan in enumerate(plans):
-                    k = plan.index >> 1
-                    if plan.delay or plan.split:
+            self._span_done = self._looked = None
+            carried = []
+            for plan in plans:
+                k = plan.index >> 1
+                if plan.delay or plan.split:
+                    if done > t:
                         plan.advance(done)        # beats on the wire: the line now
-                        continue
-                    if plan.done is not None and lazy.get(k) is not plan:
-                        # a lazy line someone looked at during the span, brought up to date
-                        # to its start: its beats from there on a plan of its own
-                        plan = plans[n] = _Plan(plan.line, plan.a, plan.b, plan.oa, plan.ob,
-                                                plan.index)
+                        carried.append(plan)
+                    continue
+                if lazy.get(k) is plan:
+                    plan.run_to(done)
+                    carried.append(plan)
+                    continue
+                # looked at during the span, brought up to the instant before: carried
+                # again from there if it is still quiet (something only read it)
+                line, dev, _, drv, _ = self.pairs[k]
+                if done > t and _line_quiet(line, dev, drv):
+                    plan = _Plan(line, plan.a, plan.b, plan.oa, plan.ob, plan.index)
                     plan.run_to(done)
                     lazy[k] = plan
-                self._beats_due(plans)            # their heartbeats moved on
+                    carried.append(plan)
+                else:
+                    self._set_due(plan.index)
+                    self._set_due(plan.index + 1)
+            if done > t:
+                self.spans += 1
+                self._beats_due(carried)          # their heartbeats moved on
         return SPANNED if stop is None else STOPPED
+
+    def _carry_again(self, plans):
+        """The lines a tick in an idle span looked at (brought up to the instant before it,
+        _touch) and left quiet, carried by plans of their own from there, so a second look
+        in the span finds their beats since."""
+        looked, self._looked = set(self._looked), []
+        for n, plan in enumerate(plans):
+            k = plan.index >> 1
+            if k in looked and k not in self._lazy and not (plan.delay or plan.split):
+                line, dev, _, drv, _ = self.pairs[k]
+                if _line_quiet(line, dev, drv):
+                    plan = plans[n] = _Plan(line, plan.a, plan.b, plan.oa, plan.ob, plan.index)
+                    plan.done = self._span_done
+                    self._lazy[k] = plan
 
     def _beats_due(self, plans):
         """Each end's next timer after a span, as _set_due reckons it for a quiet end (its
@@ -630,6 +667,9 @@ class World:
         decoders, the line's bytes that went by."""
         plan = self._lazy.pop(k, None)
         if plan is not None:
+            if self._span_done is not None:       # looked at in a span: up to its last instant
+                plan.run_to(self._span_done)
+                self._looked.append(k)
             plan.advance_timers(plan.done, self._owed)
         owed = self._owed.pop(k, None)
         if owed is None:

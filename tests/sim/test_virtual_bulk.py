@@ -172,3 +172,42 @@ def test_a_line_carried_idle_is_the_stepwise_line_whenever_it_is_looked_at(tmp_p
     assert len(bulk) == len(stepwise)
     for i, (want, got) in enumerate(zip(stepwise, bulk)):
         assert got == want, i
+
+
+def _looked_at_by_ticks(tmp_path, name, bulk):
+    """A part of the loop that reads every driver's status at each of its ticks: in bulk,
+    at the heartbeats' instants inside idle spans, with the lines carried by their plans."""
+    from controller.policies import Policy
+
+    class Watcher(Policy):
+        def __init__(self, table):
+            self.table, self.seen = table, []
+
+        def tick(self, ctl, now_ns):
+            self.seen.append((now_ns, {n: d.status().get("link") for n, d in
+                                       self.table.runtime.drivers.items()
+                                       if hasattr(d, "status")}))
+
+    table = VirtualTable("props-and-hops", 4, str(tmp_path / ("%s.journal" % name)), bulk=bulk)
+    table.boot()
+    watcher = Watcher(table)
+    table.ctl.policies.append(watcher)
+    try:
+        table.play_round()
+        table.world.run_for(6.1)
+        table.play_round()
+    finally:
+        table.close()
+    return watcher.seen, table.world.spans
+
+
+def test_a_line_looked_at_by_a_tick_inside_an_idle_span_is_the_stepwise_line(tmp_path):
+    """A tick inside an idle span that reads a link's counters finds the line brought up
+    to the span's last instant before it (World._span_done), as the stepwise table has
+    serviced every beat before that tick."""
+    stepwise, _ = _looked_at_by_ticks(tmp_path, "s", False)
+    bulk, spans = _looked_at_by_ticks(tmp_path, "b", True)
+    assert spans > 5 and len(bulk) > 20
+    assert [t for t, _ in bulk] == [t for t, _ in stepwise]
+    for (t, want), (_, got) in zip(stepwise, bulk):
+        assert got == want, t
