@@ -508,10 +508,13 @@ class World:
         tick leaves anything to do, it stops at that instant with the heartbeats before
         it done, and the caller's settle() goes on there, as it would have. Returns
         0 when it did not move time, SPANNED when it went through them (nothing is left
-        to do at the instant it stopped at), STOPPED when a tick left work. The heartbeats' state is not read by the loop's tick (its
-        timers, the journal, the outputs), so the lines catch up after the ticks; the
-        proof that it is the stepwise scheduler's result is tests/sim/test_virtual_bulk.py
-        (both ends' complete state, and a soak's journal byte for byte)."""
+        to do at the instant it stopped at), STOPPED when a tick left work. A quiet
+        line with no delay or split is carried by its plan (`_lazy`), span after span,
+        until something looks at it or uses it (_touch: inside a span, up to the span's
+        last instant before the tick that looks); the proof that it is the stepwise
+        scheduler's result is tests/sim/test_virtual_bulk.py (both ends' complete state,
+        the lines looked at between rounds and by ticks inside spans, and a soak's journal
+        byte for byte)."""
         if self.tasks or self._woken:
             return 0
         ctl = self.ctl
