@@ -19,6 +19,7 @@ hal_sim/devices/, one `Device` below; then `tablectl udev-rules > deploy/99-tabl
 """
 
 from collections import namedtuple
+from functools import lru_cache
 
 _FIELDS = ("kind", "wire", "driver", "simulator", "short", "aliases", "keys", "events",
            "faults", "udev", "simulated_on")
@@ -136,15 +137,22 @@ def say_names(value, names):
     if not names:
         return value
     if isinstance(value, str):
-        import re
-        pattern = r"(?<![\w])(%s)(?![\w])" % "|".join(
-            re.escape(k) for k in sorted(names, key=len, reverse=True))
-        return re.sub(pattern, lambda m: names[m.group(1)], value)
+        return _kinds_pattern(tuple(names)).sub(lambda m: names[m.group(1)], value)
     if isinstance(value, dict):
         return {k: say_names(v, names) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return type(value)(say_names(v, names) for v in value)
     return value
+
+
+@lru_cache(maxsize=32)
+def _kinds_pattern(kinds):
+    """say_names' search for the kinds, built once for each set of them: the console says
+    every lock-out's reason and every `events` line by it, after every card of a soak
+    (issue 33), and the text of the expression cost more than the substitution."""
+    import re
+    return re.compile(r"(?<![\w])(%s)(?![\w])" % "|".join(
+        re.escape(k) for k in sorted(kinds, key=len, reverse=True)))
 
 
 # the records that quote what was written or typed: the `table` record's {name: kind} (the

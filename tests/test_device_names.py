@@ -40,6 +40,19 @@ def test_the_configured_name_replaces_the_kind_as_a_whole_word_only():
     assert say_row("lock_out", "device dealing_shoe: jam", names) == "device shoe: jam"
 
 
+def test_each_set_of_names_is_said_by_its_own_search():
+    """The search for the kinds is kept between calls (issue 33): another mapping of the
+    same kinds says its own names, other kinds are searched for, and a longer kind that
+    holds a shorter one is still said whole."""
+    text = "device dealing_shoe: jam; card_reader ok"
+    assert say_names(text, {"dealing_shoe": "shoe"}) == "device shoe: jam; card_reader ok"
+    assert say_names(text, {"dealing_shoe": "left"}) == "device left: jam; card_reader ok"
+    assert say_names(text, {"card_reader": "reader"}) == "device dealing_shoe: jam; reader ok"
+    assert say_names(text, {"card_reader": "reader", "dealing_shoe": "shoe"}) == \
+        "device shoe: jam; reader ok"
+    assert say_names("shoe dealing_shoe", {"shoe": "s", "dealing_shoe": "d"}) == "s d"
+
+
 def test_the_journal_keeps_the_kind_the_games_wrote(jammed):
     path, _ = jammed
     from tests.floor.conftest import journal_rows
