@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from controller.lab.soak_checks import Checks, found_in, secret_pattern
+from controller.lab.soak_checks import CardSearch, Checks
 
 
 def _words_way(secret, text):
@@ -41,6 +41,8 @@ TRICKY = [
     ({"", "Kh"}, "Kh"), ({""}, "anything"),
     ({"10H"}, "10H 0H"), ({"0H"}, "10H"),                # what the brief calls "10H"
     ({"Qs"}, "\nQs\n"), ({"Qs"}, "Qs"), ({"Qs"}, ""),
+    ({"Ks", "JK"}, "JKs"), ({"Ks", "JK"}, "JKs JK-Ks"), ({"10h"}, "110h 10h0"),
+    ({"Kh\n"}, "Kh\n"), ({"XX", "Kh2"}, "XX Kh2 Kh"),
 ]
 
 
@@ -64,8 +66,8 @@ def test_random_texts_find_what_the_words_found():
     """Texts of card characters, digits and punctuation, cards of every kind."""
     rng = random.Random(33)
     cards = [r + s for r in ("2", "3", "9", "10", "T", "J", "Q", "K", "A")
-             for s in "shdc"] + ["JK", "0h", "1s", "h", "10", "Kh2"]
-    alphabet = "1023456789TJQKAshdcxz _-.,:;()[]\n$\u00e9"
+             for s in "shdc"] + ["JK", "0h", "1s", "h", "10", "Kh2", "XX", "Kh\n"]
+    alphabet = "1023456789TJQKAshdcxzX _-.,:;()[]\n$\u00e9"
     for _ in range(3000):
         secret = set(rng.sample(cards, rng.randint(1, 6)))
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60)))
@@ -88,6 +90,10 @@ def test_the_search_follows_the_secret_cards():
     assert checks._leaks("Kh Qs 2c") == []
 
 
-def test_a_pattern_of_no_card_is_none():
-    assert secret_pattern({"", "K-h", 7}) is None
-    assert found_in(secret_pattern({"Kh"}), "Kh") == ["Kh"]
+def test_a_card_of_no_cards_shape_is_found_by_a_search_of_its_own():
+    """A model's own spelling of a card, if it can be a word, is looked for too; one that
+    cannot be a word is never found, as no word is it."""
+    assert CardSearch({"", "K-h", 7}).odd is None and CardSearch({"Kh", "JK"}).odd is None
+    search = CardSearch({"Kh2", "XX", "Kh", "K-h"})
+    assert search.found_in("Kh2 XX Kh K-h") == ["Kh", "Kh2", "XX"]
+    assert search.found_in("aKh2 XXX Kh2x K-h") == []
