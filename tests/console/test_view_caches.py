@@ -99,3 +99,30 @@ def test_the_console_says_the_names_its_devices_have_now(tmp_path):
     console.devices.update(left=FakeDriver("left", "dealing_shoe"),
                            right=FakeDriver("right", "dealing_shoe"))
     assert console.spoken(text) == text                      # two shoes: no one name
+
+
+# the expression scrub() used before issue 33's: the codes' alternation, the look-behind first
+CARD_TEXT_BEFORE = r"(?<![A-Za-z0-9_\-])(?:10|[2-9TJQKA])[shdc](?![A-Za-z0-9_])|" \
+                   r"(?<![A-Za-z0-9_\-])JK(?![A-Za-z0-9_])"
+
+
+@pytest.mark.reg("581.13(h)(1)")
+def test_scrub_hides_the_codes_the_expression_before_it_hid():
+    """Every card code, and nothing else, is [card] as it was: on the texts where the two
+    expressions could part and on many random ones."""
+    import random
+    import re
+    before = re.compile(CARD_TEXT_BEFORE)
+    tricky = ["10h", "0h", "x10h", "-10h", "_Kh", "Kh_", "Kh-", "-Kh", "Kh-x", "1Kh", "110h",
+              "JK", "JKs", "xJK", "JK2", "J", "1", "10", "1 0h", "Th Ts9 9T", "As,Kd;Qc",
+              "[Ah]", "(10s)", "é10s", "10sé", "\n2c\n", "JJK", "KJK", "Jh", "10hh", "A10h",
+              "seat 1: 10h 9c, dealer Ah JK"]
+    rng = random.Random(581)
+    alphabet = "1023456789TJQKAshdcK_-x .,\n[]é"
+    texts = tricky + ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16)))
+                      for _ in range(20000)]
+    for text in texts:
+        assert view.scrub(text) == before.sub(view.CARD, text), text
+    assert view.scrub("seat 1: 10h 9c, dealer Ah JK") == "seat 1: [card] [card], dealer " \
+                                                         "[card] [card]"
+    assert view.scrub("x10h -Kh Kh_ JKs 1Kh") == "x10h -Kh Kh_ JKs 1Kh"
