@@ -274,4 +274,3 @@ def _fold(line, width):
         indent = min(lead + 2, width // 2)  # a hash or a path whole on a line of its own
     return tuple(textwrap.wrap(line, width, subsequent_indent=" " * indent,
                                break_on_hyphens=False) or [""])
-

@@ -628,13 +628,14 @@ class _ReadAhead:
         self.data = b""
         self.reads = 0
         self.size = self.FIRST
+        self.damaged = False              # a piece failed a CRC: one by one from there
 
     def stream(self, lo, hi):
         """The stream's bytes [lo, hi) from the piece, or None: read them alone."""
         if self.lo is not None and self.lo <= lo and hi <= self.hi:
             return self.data[lo - self.lo:hi - self.lo]
         self.reads += 1
-        if self.reads <= 1:                   # a scan of one commit reads no more
+        if self.reads == 1 or self.damaged:   # a scan of one commit reads no more
             return None
         store = self.store
         end = store._offsets[self.upto] if self.upto < len(store._offsets) else store._end
@@ -646,7 +647,7 @@ class _ReadAhead:
             self.data = store._stream(lo, top)
         except JournalDamaged:                # read one by one from here, as before
             self.lo = self.hi = None
-            self.reads = -(1 << 62)
+            self.damaged = True
             return None
         self.lo, self.hi = lo, top
         return self.data[:hi - lo]
