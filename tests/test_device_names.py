@@ -40,6 +40,48 @@ def test_the_configured_name_replaces_the_kind_as_a_whole_word_only():
     assert say_row("lock_out", "device dealing_shoe: jam", names) == "device shoe: jam"
 
 
+def test_each_set_of_names_is_said_by_its_own_search():
+    """The search for the kinds is kept between calls (issue 33): another mapping of the
+    same kinds says its own names, other kinds are searched for, and a longer kind that
+    holds a shorter one is still said whole."""
+    text = "device dealing_shoe: jam; card_reader ok"
+    assert say_names(text, {"dealing_shoe": "shoe"}) == "device shoe: jam; card_reader ok"
+    assert say_names(text, {"dealing_shoe": "left"}) == "device left: jam; card_reader ok"
+    assert say_names(text, {"card_reader": "reader"}) == "device dealing_shoe: jam; reader ok"
+    assert say_names(text, {"card_reader": "reader", "dealing_shoe": "shoe"}) == \
+        "device shoe: jam; reader ok"
+    assert say_names("shoe dealing_shoe", {"shoe": "s", "dealing_shoe": "d"}) == "s d"
+
+
+def _said_before(text, names):
+    """say_names of a text as it was before issue 33's: one expression looking behind."""
+    import re
+    pattern = r"(?<![\w])(%s)(?![\w])" % "|".join(
+        re.escape(k) for k in sorted(names, key=len, reverse=True))
+    return re.sub(pattern, lambda m: names[m.group(1)], text)
+
+
+def test_a_kind_is_said_where_the_expression_before_said_it():
+    """Looking behind each match rather than in the expression says the same kinds (where
+    every kind is word characters; kinds with others are searched as before): tricky and
+    random texts and mappings."""
+    import random
+    rng = random.Random(35)
+    pool = ["shoe", "dealing_shoe", "reader", "card_reader", "a", "ab", "b_a", "é1",
+            "meter-display", "x.y", "shoe2"]
+    tricky = ["dealing_shoe", "xdealing_shoe", "dealing_shoex", "_shoe", "shoe_", "shoeshoe",
+              "a-ab ab-a", "éshoe shoeé", "meter-display-x xmeter-display",
+              "1shoe shoe1 shoe2", "b_ab_a", "x.y.x.y"]
+    alphabet = "shoedaling_rcb -.x1é\n"
+    for n in range(4000):
+        kinds = rng.sample(pool, rng.randint(1, 5))
+        names = {k: "<%d>" % i for i, k in enumerate(kinds)}
+        text = tricky[n % len(tricky)] if n < 400 else "".join(
+            rng.choice(kinds) if rng.random() < 0.3 else rng.choice(alphabet)
+            for _ in range(rng.randint(0, 20)))
+        assert say_names(text, names) == _said_before(text, names), (text, names)
+
+
 def test_the_journal_keeps_the_kind_the_games_wrote(jammed):
     path, _ = jammed
     from tests.floor.conftest import journal_rows

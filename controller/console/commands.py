@@ -73,6 +73,7 @@ class Commands:
         self.config = config
         self.apply_timeout_s = apply_timeout_s
         self.link = link
+        self._names_of = (None, {})          # (devices' names and kinds, configured_names)
         self.say = lambda text: None         # a line announced on the console (start_console)
         # the screens the commands serve, each its own module (issue 32)
         from controller.console.practice import PracticeCommands
@@ -281,9 +282,19 @@ class Commands:
     def spoken(self, text):
         """A text as a person reads it here: each device kind it names (a lock-out's reason,
         "device dealing_shoe: jam") given its configured name (device_registry.say_names)."""
-        from controller.device_registry import configured_names, say_names
-        return say_names(text, configured_names(
-            {n: getattr(d, "device", n) for n, d in self.devices.items()}))
+        from controller.device_registry import say_names
+        return say_names(text, self._configured_names())
+
+    def _configured_names(self):
+        """device_registry.configured_names() of the devices as they are now, worked out
+        again only when a device's name or kind is another than at the last call: the live
+        screen and every `events` line say their texts by it (issue 33: it was the most of
+        the cost of an `events` line in a soak)."""
+        from controller.device_registry import configured_names
+        kinds = tuple((n, getattr(d, "device", n)) for n, d in self.devices.items())
+        if kinds != self._names_of[0]:
+            self._names_of = (kinds, configured_names(dict(kinds)))
+        return self._names_of[1]
 
     def named(self, lockout):
         """A lock-out with its device given by its configured name (for display)."""

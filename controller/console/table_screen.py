@@ -179,7 +179,7 @@ class TableScreen(Screen):
 
     def live_info(self):
         ctl, model = self.ctl, self.ctl.model
-        today, _, day = self.meters_book.read()
+        today, day = self.meters_book.today()
         lo = model.lockout or {} if model.state == LOCKED_OUT else None
         return {
             "now": view.local_time(ctl, ctl.clock()), "game": model.GAME, "state": model.state,

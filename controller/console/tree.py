@@ -5,6 +5,8 @@ against it), `match` (a word or its one prefix), the answers only the session ac
 along the screens they serve (table_screen, money_screen, journal_screen, software_screen,
 practice)."""
 
+from operator import attrgetter
+
 from controller.errors import ConsoleError
 
 
@@ -75,6 +77,16 @@ class Screen:
         if name == "owner":                 # not set yet: no owner to ask
             raise AttributeError(name)
         return getattr(self.owner, name)
+
+
+# What the screens read of their owner most (the live screen and `status` read them after
+# every card of a soak, issue 33): each a property that reads the owner's, as __getattr__
+# does, without the failed look-up on the screen that comes before __getattr__ each time.
+for _name in ("ctl", "devices", "journal", "link", "meters_book", "when", "spoken",
+              "name_of", "named", "day_text"):
+    setattr(Screen, _name, property(attrgetter("owner." + _name),
+                                    doc="The owner's `%s`." % _name))
+del _name
 
 
 __all__ = ["Command", "Resolved", "match", "Watch", "Setting", "Screen"]

@@ -24,6 +24,7 @@ import json
 import re
 import textwrap
 from collections import deque, namedtuple
+from functools import lru_cache
 
 from controller.games.events import Event
 from controller.table import Record
@@ -37,8 +38,16 @@ CARD_FIELDS = frozenset(("card", "cards", "stack", "hole", "hole_card", "hole_ca
                          "shoe", "deck", "board", "community", "flop", "turn", "river", "burn",
                          "reading", "misread", "stub", "cards_dealt", "peek",
                          "frame"))             # a rejected frame's bytes may carry a card
-CARD_TEXT = re.compile(r"(?<![A-Za-z0-9_\-])(?:10|[2-9TJQKA])[shdc](?![A-Za-z0-9_])|"
-                       r"(?<![A-Za-z0-9_\-])JK(?![A-Za-z0-9_])")
+# A card code in free text: 10 or a rank 2-9TJQKA then a suit, or JK, with no letter, digit,
+# "_" or "-" before it and no letter, digit or "_" after it. Written to begin with the class
+# of a code's first character, each condition after it (the one before it looked at from
+# one character on), so the engine skips to where a code can begin: the alternation of the
+# codes with the look-behind ahead of them, (?<![A-Za-z0-9_\-])(?:10|[2-9TJQKA])[shdc]
+# (?![A-Za-z0-9_])|(?<![A-Za-z0-9_\-])JK(?![A-Za-z0-9_]), which finds the same codes
+# (tests/console/test_view_caches.py compares them), scrubbed four times slower (every line
+# the console draws is scrubbed, after every card of a soak, issue 33).
+CARD_TEXT = re.compile(r"[1-9TJQKA](?<![A-Za-z0-9_\-].)"
+                       r"(?:(?<=1)0[shdc]|(?<=[2-9TJQKA])[shdc]|(?<=J)K)(?![A-Za-z0-9_])")
 
 Entry = namedtuple("Entry", "seq ts_ns type kind source data")
 # the fields of journal entries that hold money (integer cents), shown in dollars at the console
@@ -195,10 +204,18 @@ def wall_ns(ctl, ts_ns):
 
 def local_time(ctl, ts_ns):
     """ISO 8601 in the casino's local time (the machine's time zone), with its offset."""
-    import datetime
+    import time
     if not isinstance(ts_ns, int):
         return "-"
-    wall = wall_ns(ctl, ts_ns)
+    return _local_iso(wall_ns(ctl, ts_ns), time.tzname, time.timezone, time.altzone)
+
+
+@lru_cache(maxsize=256)
+def _local_iso(wall, *zone):
+    """local_time()'s text of a wall-clock stamp in the time zone `zone` names (what
+    time.tzset() changes): the live screen says the same lock-outs' times at every refresh
+    (after every card of a soak, issue 33)."""
+    import datetime
     return datetime.datetime.fromtimestamp(wall / 1e9).astimezone().isoformat(
         timespec="seconds")
 
@@ -229,14 +246,31 @@ def fit(text, width):
         if len(line) <= width:
             out.append(line)
             continue
-        m = re.match(r"\s*\S+(?: \S+)*\s{2,}", line)
-        lead = len(line) - len(line.lstrip(" "))
-        # a line already indented (a value's own next line) goes on under its own text
-        indent = len(m.group(0)) if m and len(m.group(0)) <= width // 2 else min(
-            lead if lead else 4, width // 2)
-        if max(len(w) for w in line.split()) > width - indent:
-            indent = min(lead + 2, width // 2)  # a hash or a path whole on a line of its own
-        out.extend(textwrap.wrap(line, width, subsequent_indent=" " * indent,
-                                 break_on_hyphens=False) or [""])
+        folded = _FOLDED.get((line, width))
+        if folded is None:
+            folded = _fold(line, width)
+            if len(_FOLDED) >= FOLDED_KEPT:
+                _FOLDED.clear()
+            _FOLDED[(line, width)] = folded
+        out.extend(folded)
     return "\n".join(out)
 
+
+# The lines fit() folded, by (line, width): a fold depends on nothing else, and the live
+# screen folds the same lock-out lines at every refresh (after every card of a soak, issue
+# 33: textwrap was a tenth of drawing it). Emptied when it holds FOLDED_KEPT.
+_FOLDED = {}
+FOLDED_KEPT = 1024
+
+
+def _fold(line, width):
+    """fit()'s lines for one line longer than `width`, as a tuple."""
+    m = re.match(r"\s*\S+(?: \S+)*\s{2,}", line)
+    lead = len(line) - len(line.lstrip(" "))
+    # a line already indented (a value's own next line) goes on under its own text
+    indent = len(m.group(0)) if m and len(m.group(0)) <= width // 2 else min(
+        lead if lead else 4, width // 2)
+    if max(len(w) for w in line.split()) > width - indent:
+        indent = min(lead + 2, width // 2)  # a hash or a path whole on a line of its own
+    return tuple(textwrap.wrap(line, width, subsequent_indent=" " * indent,
+                               break_on_hyphens=False) or [""])

@@ -175,6 +175,8 @@ class WagerMeters:
         add_ended(self.live_days.setdefault(day, {}), data, self.take)
 
     def _seed(self):
+        if self.seeded:                  # set last, under the lock, once the books are read
+            return
         with self._seed_lock:
             if self.seeded:
                 return
@@ -289,10 +291,15 @@ class WagerMeters:
 
     def read(self):
         """(today's {wager: meter}, since installation {wager: meter}, today's day)."""
+        meters, today = self.today()
+        return meters, merge(self.past_total, self.live_total), today
+
+    def today(self):
+        """(today's {wager: meter}, today's day): what the live screen shows, which draws
+        it after every card of a soak (issue 33) and has no use for the total."""
         self._seed()
         today = self.day_of(self.ctl.clock())
-        return (merge(self.past_days.get(today, {}), self.live_days.get(today, {})),
-                merge(self.past_total, self.live_total), today)
+        return merge(self.past_days.get(today, {}), self.live_days.get(today, {})), today
 
 
 def round_line(n, status, model, take=None):

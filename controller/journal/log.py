@@ -111,6 +111,10 @@ class LogStore(RunningIndex, JournalStore):
         self._meters, self._meters_seq, self._mac = {}, None, None
         self._slot_seq, self._full, self._tail, self._end = 0, 0, b"", 0
         self._newest_slot = None
+        # the last commit whose rows were read and its last row's hash: the prev_hash of the
+        # next commit's first row, which a read from there (the soak's look at the rows since
+        # its last, after every card, issue 33) took by inflating that commit again
+        self._last_read = (-1, None)
         self._checked = 0                # full sectors whose CRC was checked
         self.zeroed_bytes = 0            # zeros this Store wrote ahead (bench/journal.py)
         self.sync = True                 # False only for a bench's journal built to be read
@@ -439,31 +443,39 @@ class LogStore(RunningIndex, JournalStore):
 
     # ---- the Store's reading methods -------------------------------------------------
 
-    def _commit_items(self, i):
-        """The body items of the commit of rows number i in the scan, and where it is."""
+    def _commit_items(self, i, ahead=None):
+        """The body items of the commit of rows number i in the scan, and where it is
+        (`ahead`: a scan's _ReadAhead, which may hold its bytes already)."""
         off = self._offsets[i]
         nxt = self._offsets[i + 1] if i + 1 < len(self._offsets) else self._end
-        for _, items, where in self._commits(self._stream(off, nxt), off):
+        data = None if ahead is None else ahead.stream(off, nxt)
+        for _, items, where in self._commits(self._stream(off, nxt) if data is None else data,
+                                             off):
             return items, where           # the first: a commit of meters or meta may follow
 
-    def _commit_rows(self, i, prev=None):
+    def _commit_rows(self, i, prev=None, ahead=None):
         """The rows of commit i, each with its prev_hash (`prev`: the hash of the row before
-        the commit's first, else read from the commit before)."""
+        the commit's first, else the last row's of the commit read last if that is the one
+        before, else read from the commit before: a committed sector is never written
+        again, so the row read last time is the row read now)."""
         if prev is None:
-            prev = GENESIS_HASH if i == 0 else \
+            last = self._last_read
+            prev = GENESIS_HASH if i == 0 else last[1] if last[0] == i - 1 else \
                 [b for t, b in self._commit_items(i - 1)[0] if t == b"R"][-1][-32:].hex()
-        items, where = self._commit_items(i)
+        items, where = self._commit_items(i, ahead)
         out = []
         for tag, b in items:
             if tag == b"R":
                 row = _row(b[:-32], b[-32:], prev, where)
                 prev = row["hash"]
                 out.append(row)
+        if out:
+            self._last_read = (i, prev)
         return out
 
-    def _indexed_rows(self, i, prev=None):
+    def _indexed_rows(self, i, prev=None, ahead=None):
         """_commit_rows(i, prev), the index's first seq of that commit checked."""
-        rows = self._commit_rows(i, prev)
+        rows = self._commit_rows(i, prev, ahead)
         if rows and rows[0]["seq"] != self._firsts[i]:           # an index that lied
             raise JournalDamaged("journal %s: the commit at stream byte %d begins at row "
                                  "%d, its index says %d (PATH.index disagrees with the "
@@ -476,8 +488,9 @@ class LogStore(RunningIndex, JournalStore):
         n = len(self._offsets)
         i = max(0, bisect.bisect_right(self._firsts, start) - 1)
         prev = None
+        ahead = _ReadAhead(self, n if stop is None else bisect.bisect_left(self._firsts, stop))
         while i < n:
-            rows = self._indexed_rows(i, prev)
+            rows = self._indexed_rows(i, prev, ahead)
             for row in rows:
                 if stop is not None and row["seq"] >= stop:
                     return
@@ -594,3 +607,47 @@ class LogStore(RunningIndex, JournalStore):
         append of its own runs meanwhile."""
         with self._write:
             yield self
+
+
+class _ReadAhead:
+    """The stream bytes of the commits one scan (LogStore.rows) reads next, read in one piece
+    once it has read one commit: each commit's own read took a read of the sectors it touches
+    and their CRCs, the sector it shares with the next read and checked again for the next
+    (issue 33: a soak reads its journal from row 1 several times, and a few rows after every
+    card). The piece is read as LogStore._stream reads any (every sector under its CRC), up
+    to READ_AHEAD bytes and never past the scan's last commit (`upto`: the index of the
+    commit after it); a piece that fails a CRC is not kept, and the commits are read one by
+    one as before, so a damaged sector is found by the read of its own commit, as it was."""
+
+    READ_AHEAD = 1 << 16
+    FIRST = 1 << 12
+
+    def __init__(self, store, upto):
+        self.store, self.upto = store, upto
+        self.lo = self.hi = None
+        self.data = b""
+        self.reads = 0
+        self.size = self.FIRST
+        self.damaged = False              # a piece failed a CRC: one by one from there
+
+    def stream(self, lo, hi):
+        """The stream's bytes [lo, hi) from the piece, or None: read them alone."""
+        if self.lo is not None and self.lo <= lo and hi <= self.hi:
+            return self.data[lo - self.lo:hi - self.lo]
+        self.reads += 1
+        if self.reads == 1 or self.damaged:   # a scan of one commit reads no more
+            return None
+        store = self.store
+        end = store._offsets[self.upto] if self.upto < len(store._offsets) else store._end
+        top = min(max(hi, lo + self.size), end)
+        self.size = min(self.size * 4, self.READ_AHEAD)
+        if top <= hi:
+            return None
+        try:
+            self.data = store._stream(lo, top)
+        except JournalDamaged:                # read one by one from here, as before
+            self.lo = self.hi = None
+            self.damaged = True
+            return None
+        self.lo, self.hi = lo, top
+        return self.data[:hi - lo]

@@ -31,6 +31,7 @@ ITEM = struct.Struct("<cI")
 SEGMENT = 2 ** 20                # bytes zeroed ahead at a time
 LEVEL = 6
 assert SLOT_HEAD.size + STREAM - 1 + CRC.size <= SECTOR
+assert COLUMNS[:7] == ("seq", "ts_ns", "source", "entry", "kind", "round_no", "data")  # _row's
 
 
 def _crc(*parts):
@@ -95,8 +96,15 @@ def _items(payload, where):
 
 def _row(body, digest, prev, where):
     try:
-        f = json.loads(body)
-        row = {c: f[c] for c in COLUMNS[:7]}
+        # json.loads of the bytes decodes them as it detects their encoding: a body the
+        # writer made (chain.body_of) begins '{"' and is UTF-8, decoded so here at once
+        # (issue 33: a soak reads its journal several times; json's own choice for a
+        # body beginning so is the same, with the same error handler)
+        f = json.loads(body.decode("utf-8", "surrogatepass") if body[:2] == b'{"'
+                       else body)
+        row = {"seq": f["seq"], "ts_ns": f["ts_ns"], "source": f["source"],
+               "entry": f["entry"], "kind": f["kind"], "round_no": f["round_no"],
+               "data": f["data"]}                     # COLUMNS[:7], in their order
     except (ValueError, KeyError, TypeError):
         raise JournalDamaged("%s: a row that is not a row's body" % where)
     row["prev_hash"], row["hash"] = prev, digest.hex()

@@ -27,10 +27,19 @@ stops there.
 import json
 import logging
 import re
+import string
 
 ROLES = ("dealer", "floorperson", "technician", "administrator")
 CARD = re.compile(r"^(?:10|[2-9TJQKA])[shdc]$|^JK$")
 ROUND_STATES_OVER = ("settled", "voided")
+WORD = re.compile(r"[0-9A-Za-z]+")      # a word of a text searched for a card
+ALNUM = frozenset(string.ascii_letters + string.digits)
+CARD_WORD = re.compile(r"(?:10|[2-9TJQKA])[shdc]|JK")     # CARD's shape, as a whole string
+# every word of CARD's shape and a few more (two or three characters, as a card begins and
+# goes on), followed by no letter or digit: what CardSearch scans a text for; a character
+# class to begin with lets the engine skip to where one can begin (the cards' own shape,
+# an alternation, searched a screen three times slower)
+CARD_LIKE = re.compile(r"[1-9TJQKA][0shdcK][shdc]?(?![0-9A-Za-z])")
 EVENTS_EVERY = 400       # the console's `events` itself every 400th look (it opens the
                          # journal file); every row's line of it is looked at once besides
 
@@ -50,6 +59,42 @@ def _cards_in(value, out):
         for v in value:
             _cards_in(v, out)
     return out
+
+
+class CardSearch:
+    """Which of `cards` a text shows as whole words (a word: a run of [0-9A-Za-z]): what
+    `set(re.findall("[0-9A-Za-z]+", text)) & cards` finds, found by one scan of the text in
+    the regular expression engine for every word shaped as a card (CARD_LIKE), each looked
+    up in the set, instead of a string and a set entry made for each word of the text
+    (issue 33: the soak's second costliest function in a six-card soak, as its screens are
+    searched after every card). The expression is one for all cards: one of the cards
+    themselves would be compiled again at every card dealt. A card of no card's shape that
+    could still be a word (a model's own spelling) gets an expression of its own, built
+    once for the set."""
+
+    def __init__(self, cards):
+        self.cards = frozenset(cards)
+        odd = sorted((c for c in self.cards if isinstance(c, str) and WORD.fullmatch(c)
+                      and not CARD_WORD.fullmatch(c)), key=lambda c: (-len(c), c))
+        self.odd = None if not odd else re.compile(
+            r"(?:%s)(?![0-9A-Za-z])" % "|".join(re.escape(c) for c in odd))
+
+    def found_in(self, text):
+        """The cards that are whole words of `text`, sorted. The expressions look ahead
+        only (one looking behind first keeps the engine from skipping to where a card's
+        first character is, and was slower than the words); behind each match is looked
+        at here: a match after a letter or digit is inside a longer word ("0h" in "10h"),
+        and skipping past it loses none, as every position inside it is after a letter or
+        digit too."""
+        found = set()
+        for pattern in (CARD_LIKE, self.odd):
+            if pattern is None:
+                continue
+            for m in pattern.finditer(text):
+                at = m.start()
+                if (at == 0 or text[at - 1] not in ALNUM) and m.group() in self.cards:
+                    found.add(m.group())
+        return sorted(found)
 
 
 class _LogLines(logging.Handler):
@@ -79,6 +124,7 @@ class Checks:
         self.dealt_list = []                  # and each time one was dealt
         self.untested = set()                 # devices faulted since their last self-test
         self.secret = set()                   # those of them no one may see yet
+        self._search = CardSearch(())         # _leaks' search for them
         self.closed = None                   # "no more bets" applied in this round
         self.ctl = self.table = self.console = None
         self.section = None
@@ -284,10 +330,13 @@ class Checks:
         return set(self.dealt)
 
     def _leaks(self, text):
+        """The secret cards `text` shows, sorted: each one a whole word of it (a run of
+        letters and digits: "10h" is not "0h", "Kh" in "Khz" is no card)."""
         if not self.secret or not text:
             return []
-        words = set(re.findall(r"[0-9A-Za-z]+", text))
-        return sorted(c for c in self.secret if c in words)
+        if self._search.cards != self.secret:
+            self._search = CardSearch(self.secret)
+        return self._search.found_in(text)
 
     def check_outputs(self):
         """The console's screen, status and latest events, and every log line since; not

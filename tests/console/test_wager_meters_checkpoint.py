@@ -182,3 +182,19 @@ def test_a_console_begun_right_after_a_round_counts_it(folder):
         assert later == early
     finally:
         table.close()
+
+
+def test_the_live_screens_meters_are_todays_as_meters_reads_them(folder):
+    """The live screen reads today's books alone (issue 33: it is drawn after every card of
+    a soak): the same books and day as `meters` reads, seeded from the journal or not."""
+    table = _played(folder, 5)
+    try:
+        console = Commands(table.ctl, table.runtime.drivers)
+        today, day = console.meters_book.today()         # the first read: it seeds
+        assert sum(m["rounds"] for m in today.values()) > 0
+        assert (today, day) == console.meters_book.read()[::2]
+        table.play_round()
+        assert console.meters_book.today() == console.meters_book.read()[::2] != (today, day)
+        assert console.live_info()["meters"] == console.meters_book.read()[0]
+    finally:
+        table.close()

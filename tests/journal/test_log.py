@@ -127,7 +127,8 @@ def test_a_tail_is_read_from_the_end_and_is_the_tail_of_the_whole(tmp_path, monk
             assert list(store.select(kinds)) == picked
         read = []
         items = store._commit_items
-        monkeypatch.setattr(store, "_commit_items", lambda i: read.append(i) or items(i))
+        monkeypatch.setattr(store, "_commit_items",
+                            lambda i, *ahead: read.append(i) or items(i, *ahead))
         assert [r["data"] for r in store.select(None, 3)] == ['{"n":298}', '{"n":299}',
                                                               '{"i":299}']
         assert 0 < len(read) <= 8 and min(read) >= 290, read      # not the 300 commits
@@ -535,3 +536,106 @@ def test_a_sqlite_journal_of_an_older_version_stays_sqlite_with_the_log_the_defa
         assert store.verify() is None                 # the chain holds, the head agrees
     finally:
         store.close()
+
+
+def _many_commits(path, n=400):
+    """A log of `n` commits of one or two rows (a snapshot every 50th), closed cleanly (its
+    side index written), several sectors long."""
+    store = create_journal(path, fmt="log", entries=[
+        (1, "controller", "genesis", "genesis", 0, {"game": "poker"}),
+        (2, "controller", "snapshot", "snapshot", 0, {"s": 0})])
+    for i in range(n):
+        store.append([(10 + i, "shoe", "event", "card", 1 + i // 50, {"n": i, "t": "é" * (i % 7)})]
+                     + ([(10 + i, "controller", "snapshot", "snapshot", 1 + i // 50, {"i": i})]
+                        if i % 50 == 49 else []))
+    store.close()
+
+
+def _one_by_one(monkeypatch):
+    """Each commit read alone, as before the scans read ahead."""
+    monkeypatch.setattr(L._ReadAhead, "stream", lambda self, lo, hi: None)
+
+
+def _read(path, *ranges):
+    """The rows of each (start, stop) range, read by one store in turn, and the error."""
+    got, store = [], None
+    try:
+        store = open_journal(path, readonly=True)
+        for start, stop in ranges:
+            for row in store.rows(start, stop):
+                got.append(row)
+    except JournalDamaged as e:
+        got.append(str(e))
+    finally:
+        if store is not None:
+            store.close()
+    return got
+
+
+RANGES = [[(1, None)], [(150, None)], [(37, 41), (41, 45), (45, 300), (300, None)],
+          [(5, 6), (9, 10), (2, 3)], [(388, 389), (389, 402)]]
+
+
+@pytest.mark.parametrize("ranges", RANGES)
+def test_a_scan_reading_ahead_gives_the_rows_each_commit_read_alone_gives(tmp_path, monkeypatch,
+                                                                        ranges):
+    """A scan reads the stream of the commits after its first in one piece, and a read from
+    the commit after the last one read takes that row's hash as its link (issue 33): the
+    rows, prev_hash and hash included, are those read commit by commit."""
+    path = str(tmp_path / "j")
+    _many_commits(path)
+    fast = _read(path, *ranges)
+    _one_by_one(monkeypatch)
+    monkeypatch.setattr(L.LogStore, "_commit_rows", _commit_rows_unlinked(L.LogStore))
+    assert fast == _read(path, *ranges) and len(fast) > 1
+    assert all(isinstance(r, dict) for r in fast)
+
+
+def _commit_rows_unlinked(cls):
+    """_commit_rows with the commit before always read for the link, as before."""
+    original = cls._commit_rows
+
+    def read(self, i, prev=None, ahead=None):
+        self._last_read = (-1, None)
+        return original(self, i, prev, ahead)
+    return read
+
+
+@pytest.mark.parametrize("sector", [0, 3, 9, 10, 30])
+def test_a_damaged_sector_stops_a_scan_reading_ahead_where_it_stopped_one_by_one(
+        tmp_path, monkeypatch, sector):
+    """A piece read ahead that fails a CRC is not used: the rows before the damaged sector
+    are given, then the damage named by the read of the commit that holds it."""
+    path = str(tmp_path / "j")
+    _many_commits(path)
+    flip(path, (L.FIRST + sector) * L.SECTOR + 100)
+    fast = _read(path, (1, None))
+    assert isinstance(fast[-1], str) and "sector %d of the log fails its CRC" % (
+        L.FIRST + sector) in fast[-1]
+    _one_by_one(monkeypatch)
+    assert fast == _read(path, (1, None))
+
+
+def test_a_row_body_is_read_as_json_reads_its_bytes():
+    """_row decodes a writer's body itself; any body, as json.loads of the bytes would."""
+    import json
+    from controller.journal.chain import body_of
+    bodies = [body_of(7, 12, "shoe", "event", "card", 3, json.dumps({"t": t}))
+              for t in ("", "é", "\u2603", "\ud800", "\\", '"', "\x00")]
+    bodies += [b'\xef\xbb\xbf' + bodies[0], b'{"', b"{", b"[1]", b'{"seq": 1}', b"\xff{",
+               '{"data":"x","entry":"e","kind":"k","round_no":1,"seq":2,"source":"s",'
+               '"ts_ns":3}'.encode("utf-16-le")]
+    for body in bodies:
+        try:
+            want = json.loads(body)
+            want = {c: want[c] for c in ("seq", "ts_ns", "source", "entry", "kind",
+                                         "round_no", "data")}
+        except (ValueError, KeyError, TypeError):
+            want = JournalDamaged
+        try:
+            got = L._row(body, b"\x01" * 32, "ab", "here")
+        except JournalDamaged:
+            assert want is JournalDamaged, body
+            continue
+        assert got == dict(want, prev_hash="ab", hash="01" * 32), body
+        assert list(got) == list(want) + ["prev_hash", "hash"]
