@@ -41,6 +41,8 @@ import random
 from controller import config as configuration
 from controller.games import model_class
 from controller.runtime import Runtime
+from hal_sim.idle_plan import Plan, line_quiet
+from hal_sim.virtual_line import VirtualLine
 
 MS = 1_000_000
 S = 1_000_000_000
@@ -90,148 +92,6 @@ class BootClock:
         return self.universe.t - self.origin
 
 
-# ---- the serial lines ----------------------------------------------------------------
-
-def _pty_port():
-    from hal_sim.devices.pty_port import PtyPort
-    return PtyPort
-
-
-class VirtualLine(_pty_port()):
-    """A serial line in memory: the device's end is this object, a `PtyPort` without the pty
-    (the line faults are PtyPort's own code: `write` delays, splits and corrupts, `junk`,
-    `silent`, `disconnect`); `driver_end` is what the driver's Link reads and writes."""
-
-    def __init__(self, clock, name):         # noqa: super().__init__ would open a pty
-        from hal_sim.devices.pty_port import WRITTEN_KEPT
-        from hal_sim.recent import RecentBytes
-        self.clock = clock
-        self.path = "virtual://%s" % name
-        self.before_use = None                # World._touch: see the properties below
-        self._lock = _NoLock()
-        self._pending = []
-        self.closed = False
-        self.silent = False
-        self.delay_ns = self.split_ns = self.bad_crc = 0
-        self.written = RecentBytes(WRITTEN_KEPT)
-        self.read_total = 0
-        self.to_driver = bytearray()          # on the wire towards the driver, arrived
-        self.to_device = bytearray()          # what the driver wrote, for the device
-        self.driver_end = DriverEnd(self)
-        # the scheduler's wake-ups when bytes arrive for an end (a pty's select() would
-        # return): World.add_line sets them
-        self.wake_driver = self.wake_device = None
-
-    # What the scheduler moves on in bulk for an idle line and brings up to date when
-    # someone looks (World._touch, `before_use`): the bytes that went by and the driver's
-    # the device read; and what ends a line's idleness, set only once the line is up to
-    # date: a delay, a split or silence begun or healed, the cable cut
-
-    def _brought_up_to_date(key):          # noqa: N805 -- makes the two properties below
-        def get(self):
-            if self.before_use is not None:
-                self.before_use()
-            return self.__dict__[key]
-
-        def put(self, value):
-            self.__dict__[key] = value
-        return property(get, put)
-
-    written = _brought_up_to_date("_written")
-    read_total = _brought_up_to_date("_read_total")
-    del _brought_up_to_date
-
-    _IDLENESS = frozenset(("delay_ns", "split_ns", "silent", "closed"))
-
-    def __setattr__(self, name, value):
-        if name in self._IDLENESS and self.__dict__.get("before_use") is not None:
-            self.before_use()
-        object.__setattr__(self, name, value)
-
-    @property
-    def in_waiting(self):
-        self._check()
-        if self._pending:
-            self._flush(self.clock())
-        return len(self.to_device)
-
-    def read(self, n):
-        self._check()
-        data = bytes(self.to_device[:n])
-        del self.to_device[:n]
-        # (in place, here and below: a set of an attribute is __setattr__'s, one per frame)
-        self.__dict__["_read_total"] += len(data)
-        return data
-
-    def _put(self, data):
-        written = self.written                # (the line brought up to date first)
-        written += data
-        self.to_driver.extend(data)
-        if self.wake_driver is not None:
-            self.wake_driver()
-
-    def next_due(self):
-        """When the bytes at the head of the wire are due: bytes do not overtake one another
-        (PtyPort's own answers the earliest of all, which wakes its thread early for
-        nothing when a delay was healed behind delayed bytes; here it would be a livelock)."""
-        return self._pending[0][0] if self._pending else None
-
-    def fileno(self):
-        return None
-
-    def disconnect(self):
-        self.closed = True
-
-    def close(self):
-        self.closed = True
-
-
-class DriverEnd:
-    """The driver's side of a VirtualLine: the little of a pyserial port a Link uses."""
-
-    def __init__(self, line):
-        self.line = line
-
-    @property
-    def in_waiting(self):
-        line = self.line
-        line._check()
-        if line._pending:
-            line._flush(line.clock())
-        return len(line.to_driver)
-
-    def read(self, n):
-        line = self.line
-        line._check()
-        data = bytes(line.to_driver[:n])
-        del line.to_driver[:n]
-        return data
-
-    def write(self, data):
-        line = self.line
-        line._check()
-        line.to_device.extend(data)
-        if line.wake_device is not None:
-            line.wake_device()
-        return len(data)
-
-    def fileno(self):
-        return None
-
-    def close(self):
-        pass
-
-
-class _NoLock:
-    """One thread runs everything here: PtyPort's lock has nothing to guard."""
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-
 # ---- the scheduler ---------------------------------------------------------------------
 
 class World:
@@ -261,10 +121,10 @@ class World:
         self._woken = set()               # ends to look at in the next pass
         self._pass = None                 # the pass under way: (heap of ends, its cursor)
         # An idle line nothing else happens on, span after span (84% of a line's spans in
-        # a game), is carried by its plan alone: `_lazy`, pair k -> the _Plan whose beats
+        # a game), is carried by its plan alone: `_lazy`, pair k -> the Plan whose beats
         # run on from span to span, its ends' state left as it was when the plan was made;
         # and `_owed`, pair k -> the counts of beats whose timers were moved on
-        # (_Plan.advance_timers). Both are brought up to date (_touch) before anything
+        # (Plan.advance_timers). Both are brought up to date (_touch) before anything
         # looks at or uses the line or its ends: a service, a send, a handshake, the
         # counters, the decoder, the line's bytes or its fault settings (Link.before_use,
         # VirtualLine's), and before the scheduler asks an end whether it has work.
@@ -539,9 +399,9 @@ class World:
                 continue
             if line.closed:
                 continue                  # a cut cable: the scheduler leaves its ends be
-            if not _line_quiet(line, dev, drv):
+            if not line_quiet(line, dev, drv):
                 return 0
-            plan = _Plan(line, dev.protocol, drv.protocol, dev_clock() - t, drv_clock() - t,
+            plan = Plan(line, dev.protocol, drv.protocol, dev_clock() - t, drv_clock() - t,
                          2 * k)
             if not plan.ok:
                 return 0
@@ -616,8 +476,8 @@ class World:
                 # looked at during the span, brought up to the instant before: carried
                 # again from there if it is still quiet (something only read it)
                 line, dev, _, drv, _ = self.pairs[k]
-                if done > t and _line_quiet(line, dev, drv):
-                    plan = _Plan(line, plan.a, plan.b, plan.oa, plan.ob, plan.index)
+                if done > t and line_quiet(line, dev, drv):
+                    plan = Plan(line, plan.a, plan.b, plan.oa, plan.ob, plan.index)
                     plan.run_to(done)
                     lazy[k] = plan
                     carried.append(plan)
@@ -638,8 +498,8 @@ class World:
             k = plan.index >> 1
             if k in looked and k not in self._lazy and not (plan.delay or plan.split):
                 line, dev, _, drv, _ = self.pairs[k]
-                if _line_quiet(line, dev, drv):
-                    plan = plans[n] = _Plan(line, plan.a, plan.b, plan.oa, plan.ob, plan.index)
+                if line_quiet(line, dev, drv):
+                    plan = plans[n] = Plan(line, plan.a, plan.b, plan.oa, plan.ob, plan.index)
                     plan.done = self._span_done
                     self._lazy[k] = plan
 
@@ -654,7 +514,7 @@ class World:
                     self._set_due(i)
                     self._set_due(i + 1)
                     continue
-                plan = _Plan(plan.line, plan.a, plan.b, plan.oa, plan.ob, i)
+                plan = Plan(plan.line, plan.a, plan.b, plan.oa, plan.ob, i)
             due = min(plan.na, plan.ha + plan.a.heartbeat_timeout_ns + 1)
             if due != due_of[i]:
                 due_of[i] = due
@@ -666,7 +526,7 @@ class World:
 
     def _touch(self, k):
         """Pair k brought up to date: its plan's beats applied to its ends' timers
-        (_Plan.advance_timers) and their counts paid: the ends' frames, bytes and
+        (Plan.advance_timers) and their counts paid: the ends' frames, bytes and
         decoders, the line's bytes that went by."""
         plan = self._lazy.pop(k, None)
         if plan is not None:
@@ -712,122 +572,6 @@ class World:
                 done.append(True)
         self.tasks.append(task)
         return _Joinable(self, done)
-
-
-def _line_quiet(line, dev, drv):
-    """Nothing on or for the line but heartbeats (World.idle_span): no byte on the wire
-    either way, no silence (it drops a heartbeat; a delay makes it late, a split sends it
-    in two halves, a bad CRC is put on an EVENT frame only), both links quiet, no driver's
-    rejections batched."""
-    return (not line._pending and not line.to_driver and not line.to_device
-            and not line.silent
-            and dev.port is line and drv.port is line.driver_end
-            and not dev._pending and not drv._pending and not dev._closed
-            and not drv._closed and dev.protocol.quiet and drv.protocol.quiet
-            and (dev.on_due is None or dev.on_due() is None)
-            and (drv.on_due is None or drv.on_due() is None))
-
-
-class _Plan:
-    """One quiet line in an idle span: its device end `a` (writes at fa, fa+ia, ... in
-    universe time; they reach the driver `delay` later, in two halves `split` apart if the
-    line splits, as PtyPort.write sends them) and its driver end `b` (at fb, fb+ib, ...,
-    read by the device at once); `oa`, `ob` each end's clock minus universe time; `index`
-    its device end's in World.ends. `ok`: a split shorter than a beat's interval and the
-    driver's frame gap (a half is never left long enough to be given up on)."""
-
-    __slots__ = ("line", "a", "b", "oa", "ob", "fa", "ia", "fb", "ib", "delay", "split",
-                 "index", "ok", "na", "nb", "ha", "hb", "done")
-
-    def __init__(self, line, a, b, oa, ob, index):
-        self.line, self.a, self.b, self.oa, self.ob, self.index = line, a, b, oa, ob, index
-        self.ia, self.ib = a.heartbeat_interval_ns, b.heartbeat_interval_ns
-        self.fa, self.fb = a._last_sent + self.ia - oa, b._last_sent + self.ib - ob
-        self.delay, self.split = line.delay_ns, line.split_ns
-        self.ok = self.split < min(self.ia, b.frame_gap_ns)
-        # where its beats stand after the spans it carried the line through (run_to): each
-        # end's next beat and the last beat each heard, in universe time; `done` the last
-        # instant it carried it to (None: not carried, its ends are as they are)
-        self.na, self.nb = self.fa, self.fb
-        self.ha, self.hb = a._last_heard - oa, b._last_heard - ob
-        self.done = None
-
-    def run_to(self, until):
-        """The line carried through the beats up to universe time `until` (no delay, no
-        split: a beat is heard when it is written); its ends are not touched until
-        World._touch applies the plan (advance_timers)."""
-        sent = range(self.na, until + 1, self.ia)
-        if sent:
-            self.hb = sent[-1]
-            self.na = sent[-1] + self.ia
-        sent = range(self.nb, until + 1, self.ib)
-        if sent:
-            self.ha = sent[-1]
-            self.nb = sent[-1] + self.ib
-        self.done = until
-
-    def arrivals(self, horizon):
-        """The instants before `horizon` at which the device's beats (or their halves)
-        reach the driver, other than when they leave."""
-        out = []
-        if self.delay:
-            out.append(range(self.na + self.delay, horizon, self.ia))
-        if self.split:
-            out.append(range(self.na + self.delay + self.split, horizon, self.ia))
-        return out
-
-    def advance(self, until):
-        """Both ends past the heartbeats up to universe time `until`, and the line with
-        them: the device's beats (or halves) that arrived went by on the wire (`written`, as
-        PtyPort._put keeps it), the driver read them (a first half it holds, as receive()
-        leaves it), those still on their way wait on the line (PtyPort's `_pending`, due
-        when PtyPort.write made them); the driver's beats were read by the device."""
-        a, b, line, oa, ob, ia = self.a, self.b, self.line, self.oa, self.ob, self.ia
-        whole = range(self.fa + self.delay + self.split, until + 1, ia)   # read whole
-        sent_a = a.advance_idle(until + oa, range(self.fb + oa, until + oa + 1, self.ib))
-        sent_b = b.advance_idle(until + ob, range(whole.start + ob, until + ob + 1, ia))
-        beat = a.heartbeat_frame
-        if not self.split:
-            if whole:
-                line.written.add_repeated(beat, len(whole))
-            for k in range(len(whole), sent_a):           # still on the wire
-                line._pending.append((self.fa + k * ia + oa + self.delay, beat))
-        else:
-            first, second = beat[:len(beat) // 2], beat[len(beat) // 2:]
-            for _ in whole:
-                line.written += first
-                line.written += second
-            for k in range(len(whole), sent_a):
-                t1 = self.fa + k * ia + self.delay
-                if t1 <= until:                           # its first half arrived
-                    line.written += first
-                    assert not b.receive(first, t1 + ob)  # held: half a frame
-                else:
-                    line._pending.append((t1 + oa, first))
-                line._pending.append((t1 + self.split + oa, second))
-        if sent_b:
-            line.read_total += sent_b * len(b.heartbeat_frame)
-
-    def advance_timers(self, until, owed):
-        """advance() of a line with no delay and no split (every beat read whole when it
-        is written), its ends' timers moved now and their counts and the line's bytes
-        added to what `owed` (World._owed) holds for it, to be paid when someone looks."""
-        a, b, oa, ob, ia = self.a, self.b, self.oa, self.ob, self.ia
-        whole = range(self.fa, until + 1, ia)
-        sent_a, heard_a = a.idle_timers(until + oa, range(self.fb + oa, until + oa + 1,
-                                                          self.ib))
-        sent_b, heard_b = b.idle_timers(until + ob, range(self.fa + ob, until + ob + 1, ia))
-        k = self.index // 2
-        got = owed.get(k)
-        if got is None:
-            owed[k] = [sent_a, heard_a, sent_b, heard_b, len(whole), sent_b]
-        else:
-            got[0] += sent_a
-            got[1] += heard_a
-            got[2] += sent_b
-            got[3] += heard_b
-            got[4] += len(whole)
-            got[5] += sent_b
 
 
 class _Joinable:
@@ -950,7 +694,6 @@ class VirtualTable:
 
     def boot(self):
         from controller.clearing import ClearService
-        from hal_sim.autoplay import Autoplay
         from hal_sim.simulation import resume
         self.boots += 1
         tag = "%s:%d" % (self.seed, self.boots)
