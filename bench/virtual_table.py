@@ -30,6 +30,12 @@ standard library and built-ins (json, zlib, fdatasync, ...) goes to the parts th
 in the shares the profile's call edges give. Shares of the profiled run, so of a run slowed
 by the profiler (most where calls are smallest): where to look, not a figure to quote alone.
 
+    python bench/virtual_table.py --spans [--rounds N] [--game G]...
+
+the idle spans' own bookkeeping per round (World.idle_span's CPU less the loop's ticks it
+runs: the lines' plans, their instants, the watchdogs, the lines carried), and its share of
+the whole table's; the process's CPU clock read around each call, the better of two runs.
+
     python bench/virtual_table.py --hours 24 [--game G]... [--stepwise]
 
 plays each game's virtual table for that many virtual hours (a gaming day: 24) and prints the
@@ -165,6 +171,45 @@ def where(game, rounds, seed, pace_s):
     return {name: own / total for name, own in got.items()}
 
 
+def span_cost(game, rounds, seed, pace_s):
+    """(CPU s per round of the whole table, of its idle spans' own bookkeeping): the time in
+    World.idle_span less the loop's ticks it runs (hal_sim/virtual.py: the lines' plans,
+    their instants, the watchdogs, the lines carried), the better of two runs."""
+    from hal_sim import virtual
+    world = virtual.World
+    span_fn, tick_fn = world.idle_span, world.tick
+    spent = {"span": 0.0, "ticks": 0.0, "in": False}
+
+    def idle_span(self, end):
+        c0, spent["in"] = time.process_time(), True
+        try:
+            return span_fn(self, end)
+        finally:
+            spent["in"] = False
+            spent["span"] += time.process_time() - c0
+
+    def tick(self):
+        if not spent["in"]:
+            return tick_fn(self)
+        c0 = time.process_time()
+        try:
+            return tick_fn(self)
+        finally:
+            spent["ticks"] += time.process_time() - c0
+    world.idle_span, world.tick = idle_span, tick
+    try:
+        whole(game, 5, seed, pace_s)
+        best = None
+        for _ in range(2):
+            spent["span"] = spent["ticks"] = 0.0
+            per_round, _, _ = whole(game, rounds, seed, pace_s)
+            got = (per_round, (spent["span"] - spent["ticks"]) / rounds)
+            best = got if best is None or got[1] < best[1] else best
+        return best
+    finally:
+        world.idle_span, world.tick = span_fn, tick_fn
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=200)
@@ -181,6 +226,8 @@ def main(argv=None):
                     "heartbeat serviced), to compare with")
     ap.add_argument("--parts", action="store_true", help="where a round's CPU goes, by part "
                     "of the table (under cProfile)")
+    ap.add_argument("--spans", action="store_true", help="the idle spans' own bookkeeping per "
+                    "round (World.idle_span less the ticks it runs)")
     args = ap.parse_args(argv)
     from hal_sim.virtual import DEALER_PACE_S
     pace = DEALER_PACE_S if args.pace is None else args.pace
@@ -194,6 +241,17 @@ def main(argv=None):
             got = where(game, args.rounds, args.seed, pace)
             print("%-26s " % game + " ".join("%9.1f" % (100 * got.get(n, 0)) for n in names))
         print("parts: " + "; ".join(names))
+        return
+    if args.spans:
+        print("%-26s %9s %9s %7s" % ("game", "whole ms", "spans ms", "share"))
+        shares = []
+        for game in games:
+            per_round, spans = span_cost(game, args.rounds, args.seed, pace)
+            shares.append((game, 100 * spans / per_round))
+            print("%-26s %9.2f %9.3f %6.1f%%" % (game, per_round * 1e3, spans * 1e3,
+                                                 shares[-1][1]))
+        print("idle spans' bookkeeping / whole: %s"
+              % ", ".join("%s %.1f%%" % share for share in shares))
         return
     if args.hours:
         print("%-26s %7s %9s %9s %11s" % ("game", "rounds", "virtual h", "CPU s", "ms/round"))

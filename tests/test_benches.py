@@ -34,6 +34,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
      "CPU s for 0.02 virtual hours, stepwise: props-and-hops "),
     (["virtual_table.py", "--parts", "--rounds", "2", "--game", "props-and-hops"],
      "parts: game machine; journal; "),
+    (["virtual_table.py", "--spans", "--rounds", "2", "--game", "props-and-hops"],
+     "idle spans' bookkeeping / whole: props-and-hops "),
     (["boot_on_journal.py", "--rounds", "3"], "ratio first screen resumed / read whole: "),
     (["loop_parts.py", "--game", "props-and-hops", "--rounds", "2", "--repeat", "1"],
      "loop parts / machine alone: loop "),
