@@ -114,11 +114,12 @@ class Link:
         # caller that services the link itself instead of a thread (the virtual table's
         # scheduler) learns that its timers changed, as the thread would
         self.on_wake = None
-        # called before the link is used -- serviced, sent on, a handshake begun, its
-        # counters, decoder or handshake error read: a caller that moves an idle link's
-        # timers and counts on in bulk, later (LinkProtocol.idle_timers, the virtual
-        # table's scheduler), brings them up to date here
-        self.before_use = None
+        # A caller that moves an idle link's timers and counts on in bulk, later
+        # (LinkProtocol.idle_timers, idle_counts: the virtual table's scheduler), brings
+        # them up to date here: `before_use` before the link is used (serviced, sent on, a
+        # handshake begun, closed) or its handshake error read, `before_look` before its
+        # counters or decoder are read
+        self.before_use = self.before_look = None
 
     @classmethod
     def open(cls, url, identity, *, baudrate=115200, **kwargs):
@@ -137,14 +138,14 @@ class Link:
     expect = property(lambda self: self.protocol.expect)
     @property
     def codec(self):
-        if self.before_use is not None:
-            self.before_use()
+        if self.before_look is not None:
+            self.before_look()
         return self.protocol.codec
 
     @property
     def stats(self):
-        if self.before_use is not None:
-            self.before_use()
+        if self.before_look is not None:
+            self.before_look()
         return self.protocol.stats
 
     @property

@@ -29,7 +29,7 @@ class Plan:
     driver's frame gap (a half is never left long enough to be given up on)."""
 
     __slots__ = ("line", "a", "b", "oa", "ob", "fa", "ia", "fb", "ib", "delay", "split",
-                 "index", "ok", "na", "nb", "ha", "hb", "done")
+                 "index", "ok", "na", "nb", "ha", "hb", "done", "paid")
 
     def __init__(self, line, a, b, oa, ob, index):
         self.line, self.a, self.b, self.oa, self.ob, self.index = line, a, b, oa, ob, index
@@ -43,11 +43,13 @@ class Plan:
         self.na, self.nb = self.fa, self.fb
         self.ha, self.hb = a._last_heard - oa, b._last_heard - ob
         self.done = None
+        self.paid = (0, 0)                # beats of each end whose counts were paid (pay)
 
     def run_to(self, until):
         """The line carried through the beats up to universe time `until` (no delay, no
         split: a beat is heard when it is written); its ends are not touched until
-        World._touch applies the plan (advance_timers)."""
+        World._touch applies the plan (apply, pay), nor counted until it or a look
+        (World._look) pays them."""
         sent = range(self.na, until + 1, self.ia)
         if sent:
             self.hb = sent[-1]
@@ -100,23 +102,30 @@ class Plan:
         if sent_b:
             line.read_total += sent_b * len(b.heartbeat_frame)
 
-    def advance_timers(self, until, owed):
-        """advance() of a line with no delay and no split (every beat read whole when it
-        is written), its ends' timers moved now and their counts and the line's bytes
-        added to what `owed` (World._owed) holds for it, to be paid when someone looks."""
-        a, b, oa, ob, ia = self.a, self.b, self.oa, self.ob, self.ia
-        whole = range(self.fa, until + 1, ia)
-        sent_a, heard_a = a.idle_timers(until + oa, range(self.fb + oa, until + oa + 1,
-                                                          self.ib))
-        sent_b, heard_b = b.idle_timers(until + ob, range(self.fa + ob, until + ob + 1, ia))
-        k = self.index // 2
-        got = owed.get(k)
-        if got is None:
-            owed[k] = [sent_a, heard_a, sent_b, heard_b, len(whole), sent_b]
-        else:
-            got[0] += sent_a
-            got[1] += heard_a
-            got[2] += sent_b
-            got[3] += heard_b
-            got[4] += len(whole)
-            got[5] += sent_b
+    def beats(self, until):
+        """(the device end's beats, the driver end's) since the plan was made, up to universe
+        time `until`: each one heard by the other end when it is written (no delay, no split)."""
+        return len(range(self.fa, until + 1, self.ia)), len(range(self.fb, until + 1, self.ib))
+
+    def apply(self, until):
+        """The ends' timers moved through the beats up to `until` (LinkProtocol.idle_timers:
+        the last beat written and heard); their counts are pay()'s."""
+        a, b, oa, ob = self.a, self.b, self.oa, self.ob
+        a.idle_timers(until + oa, range(self.fb + oa, until + oa + 1, self.ib))
+        b.idle_timers(until + ob, range(self.fa + ob, until + ob + 1, self.ia))
+
+    def pay(self, until):
+        """The counts of the beats up to `until` not paid yet (`paid`): each end's frames
+        written and heard, bytes and decoder (LinkProtocol.idle_counts), the line's bytes that
+        went by and the driver's the device read. Before apply() or after, once or in parts:
+        they add up."""
+        sent_a, sent_b = self.beats(until)
+        da, db = sent_a - self.paid[0], sent_b - self.paid[1]
+        if da or db:
+            self.a.idle_counts(da, db)
+            self.b.idle_counts(db, da)
+            line = self.line
+            if da:
+                line._written.add_repeated(self.a.heartbeat_frame, da)
+            line._read_total += db * len(self.b.heartbeat_frame)
+            self.paid = (sent_a, sent_b)

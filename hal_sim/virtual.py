@@ -122,14 +122,12 @@ class World:
         self._pass = None                 # the pass under way: (heap of ends, its cursor)
         # An idle line nothing else happens on, span after span (84% of a line's spans in
         # a game), is carried by its plan alone: `_lazy`, pair k -> the Plan whose beats
-        # run on from span to span, its ends' state left as it was when the plan was made;
-        # and `_owed`, pair k -> the counts of beats whose timers were moved on
-        # (Plan.advance_timers). Both are brought up to date (_touch) before anything
-        # looks at or uses the line or its ends: a service, a send, a handshake, the
-        # counters, the decoder, the line's bytes or its fault settings (Link.before_use,
-        # VirtualLine's), and before the scheduler asks an end whether it has work.
+        # run on from span to span, its ends' state left as it was when the plan was made.
+        # Its counts are paid when someone looks (_look: a Link's counters or decoder, the
+        # line's bytes), and it is brought up to date and no longer carried before it is
+        # used (_touch: a service, a send, a handshake, a close, a change of the line's
+        # fault settings) or the scheduler asks one of its ends whether it has work.
         self._lazy = {}
-        self._owed = {}
         self._span_done = None            # in an idle span: the last instant gone through
         self._looked = None               # ... and the lines looked at since (_touch)
 
@@ -141,8 +139,10 @@ class World:
         self.lines.append(line)
         self.pairs.append((line, device_link, device_clock, driver_link, driver_clock))
         if self.bulk:
-            touch = functools.partial(self._touch, len(self.pairs) - 1)
+            k = len(self.pairs) - 1
+            touch, look = functools.partial(self._touch, k), functools.partial(self._look, k)
             line.before_use = device_link.before_use = driver_link.before_use = touch
+            line.before_look = device_link.before_look = driver_link.before_look = look
         for link, clock, device_side in ((device_link, device_clock, True),
                                          (driver_link, driver_clock, False)):
             i = len(self.ends)
@@ -525,25 +525,32 @@ class World:
                 heapq.heappush(timers, (due, i + 1))
 
     def _touch(self, k):
-        """Pair k brought up to date: its plan's beats applied to its ends' timers
-        (Plan.advance_timers) and their counts paid: the ends' frames, bytes and
-        decoders, the line's bytes that went by."""
+        """Pair k brought up to date before it is used (a service, a send, a handshake, a
+        close, a change of the line's delay, split, silence or cable): its plan's beats
+        applied to its ends' timers and their counts paid (Plan.apply, Plan.pay), and the
+        line no longer carried. Inside an idle span, up to the span's last instant."""
         plan = self._lazy.pop(k, None)
         if plan is not None:
-            if self._span_done is not None:       # looked at in a span: up to its last instant
+            if self._span_done is not None:
                 plan.run_to(self._span_done)
                 self._looked.append(k)
-            plan.advance_timers(plan.done, self._owed)
-        owed = self._owed.pop(k, None)
-        if owed is None:
-            return
-        line, dev, _, drv, _ = self.pairs[k]
-        a, b = dev.protocol, drv.protocol
-        a.idle_counts(owed[0], owed[1])
-        b.idle_counts(owed[2], owed[3])
-        if owed[4]:
-            line._written.add_repeated(a.heartbeat_frame, owed[4])
-        line._read_total += owed[5] * len(b.heartbeat_frame)
+            plan.apply(plan.done)
+            plan.pay(plan.done)
+
+    def touch_all(self):
+        """Every line brought up to date and no longer carried (_touch): for a reader of the
+        ends' state that goes to `Link.protocol` itself rather than through the Link
+        (tests/sim/test_virtual_bulk.py compares it whole with the stepwise table's)."""
+        for k in list(self._lazy):
+            self._touch(k)
+
+    def _look(self, k):
+        """Pair k's counts brought up to date before they are read (a Link's counters or
+        decoder, the line's bytes), the line still carried by its plan (Plan.pay): the
+        console's screen and a soak's checks read every link's counters at every card."""
+        plan = self._lazy.get(k)
+        if plan is not None:
+            plan.pay(plan.done if self._span_done is None else self._span_done)
 
     def _still_idle(self):
         """After a tick in an idle span: still nothing but heartbeats to do. A tick runs

@@ -19,7 +19,8 @@ class VirtualLine(_pty_port()):
         from hal_sim.recent import RecentBytes
         self.clock = clock
         self.path = "virtual://%s" % name
-        self.before_use = None                # World._touch: see the properties below
+        self.before_use = None                # World._touch, World._look: see the
+        self.before_look = None               # properties below
         self._lock = _NoLock()
         self._pending = []
         self.closed = False
@@ -34,15 +35,15 @@ class VirtualLine(_pty_port()):
         # return): World.add_line sets them
         self.wake_driver = self.wake_device = None
 
-    # What the scheduler moves on in bulk for an idle line and brings up to date when
-    # someone looks (World._touch, `before_use`): the bytes that went by and the driver's
-    # the device read; and what ends a line's idleness, set only once the line is up to
-    # date: a delay, a split or silence begun or healed, the cable cut
+    # What the scheduler moves on in bulk for an idle line and counts when someone looks
+    # (World._look, `before_look`): the bytes that went by and the driver's the device read;
+    # and what ends a line's idleness, set only once the line is brought up to date
+    # (World._touch, `before_use`): a delay, a split or silence begun or healed, the cable cut
 
     def _brought_up_to_date(key):          # noqa: N805 -- makes the two properties below
         def get(self):
-            if self.before_use is not None:
-                self.before_use()
+            if self.before_look is not None:
+                self.before_look()
             return self.__dict__[key]
 
         def put(self, value):

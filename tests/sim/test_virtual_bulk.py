@@ -29,8 +29,8 @@ def _complete(table, journal):
     """Everything of the table a heartbeat could touch, and the journal's bytes."""
     w = table.world
     out = {"t": w.universe.t, "steps": w.steps}
+    w.touch_all()                           # the ends' state is read below, not via the Link
     for line, dev, _, drv, _ in w.pairs:
-        dev.stats, drv.stats                # read as a reader would: the line up to date
         out[line.path] = {
             "device": (end_state(dev.protocol), _transport(dev)),
             "driver": (end_state(drv.protocol), _transport(drv)),
