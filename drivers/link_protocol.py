@@ -221,10 +221,10 @@ class LinkProtocol:
         watchdog would fire before a heartbeat is heard or by `until`. Returns the number
         of heartbeats written.
 
-        It is idle_timers() then idle_counts(): a caller may count later, adding up the
-        counts of several calls of idle_timers() (the virtual table does, for a line no
-        one looks at), as long as nothing is read from the decoder and no counter is
-        looked at in between (Link.before_use)."""
+        It is idle_timers() then idle_counts(), which add up: a caller may move the timers
+        on now and count later, or count before it moves them (the virtual table carries
+        an idle line so), as long as the counts are paid before a counter or the decoder
+        is read (Link.before_look) and both before the link is used (Link.before_use)."""
         sent, heard_n = self.idle_timers(until, heard)
         self.idle_counts(sent, heard_n)
         return sent
