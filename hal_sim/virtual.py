@@ -453,35 +453,26 @@ class World:
                 if self.tick() and not self._still_idle():
                     stop = u
                     break
-                if self._looked:                  # only read: carried on from here
+                if self._looked:                  # used and left quiet: carried on
                     self._carry_again(plans)
                 done = self._span_done = u
                 # settle()'s passes at u: the beats sent or arriving, then the devices'
                 # reading of the drivers' (their ends come first in each pair)
                 self.steps += 2 if u in driver_beats else 1
         finally:
+            if self._looked:                      # used at the last tick, or only read
+                self._carry_again(plans)
             self._span_done = self._looked = None
             carried = []
             for plan in plans:
-                k = plan.index >> 1
                 if plan.delay or plan.split:
                     if done > t:
                         plan.advance(done)        # beats on the wire: the line now
                         carried.append(plan)
-                    continue
-                if lazy.get(k) is plan:
+                elif lazy.get(plan.index >> 1) is plan:
                     plan.run_to(done)
                     carried.append(plan)
-                    continue
-                # looked at during the span, brought up to the instant before: carried
-                # again from there if it is still quiet (something only read it)
-                line, dev, _, drv, _ = self.pairs[k]
-                if done > t and line_quiet(line, dev, drv):
-                    plan = Plan(line, plan.a, plan.b, plan.oa, plan.ob, plan.index)
-                    plan.run_to(done)
-                    lazy[k] = plan
-                    carried.append(plan)
-                else:
+                else:                             # used during the span: as it is now
                     self._set_due(plan.index)
                     self._set_due(plan.index + 1)
             if done > t:
@@ -490,9 +481,9 @@ class World:
         return SPANNED if stop is None else STOPPED
 
     def _carry_again(self, plans):
-        """The lines a tick in an idle span looked at (brought up to the instant before it,
-        _touch) and left quiet, carried by plans of their own from there, so a second look
-        in the span finds their beats since."""
+        """The lines a tick in an idle span used (brought up to the instant before it,
+        _touch) and left quiet, carried by plans of their own from the span's last instant,
+        so a second use in the span finds their beats since."""
         looked, self._looked = set(self._looked), []
         for n, plan in enumerate(plans):
             k = plan.index >> 1
