@@ -264,7 +264,8 @@ class LinkProtocol:
 
     def idle_counts(self, sent, heard):
         """advance_idle's counts of `sent` heartbeats written and `heard` read (bytes,
-        frames, the decoder's stream offset): after idle_timers(), at once or later."""
+        frames, the decoder's stream offset), for the beats idle_timers() moves the timers
+        through: before it or after, at once or in parts (they add up)."""
         stats = self.stats
         if sent:
             stats["frames_out"] += sent
