@@ -107,6 +107,7 @@ class World:
         self.pairs = []                   # (line, device link, its clock, driver link, its):
                                           # pair k's ends are ends[2k] and ends[2k + 1]
         self.runtime = None               # its ctl is the controller, once booted
+        self._ctl = None
         self.tasks = collections.deque()
         self.steps = 0                    # passes with work done (the summary's steps)
         self._ticked = -TICK_NS
@@ -133,7 +134,12 @@ class World:
 
     @property
     def ctl(self):
-        return getattr(self.runtime, "ctl", None)
+        # (kept once the runtime has made it: a boot's runtime makes one controller, and
+        # the scheduler asks for it at every pass and tick)
+        ctl = self._ctl
+        if ctl is None:
+            ctl = self._ctl = getattr(self.runtime, "ctl", None)
+        return ctl
 
     def add_line(self, line, device_link, device_clock, driver_link, driver_clock):
         self.lines.append(line)
