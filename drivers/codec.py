@@ -115,10 +115,15 @@ def _no_duplicates(pairs):
     return obj
 
 
+# a surrogate code point in a decoded string is a lone one (a JSON pair decodes to one
+# character): searched in C, not a generator over the characters (every string of every frame)
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
 def _check_value(value, depth):
     """Bounded nesting, and no string (key or value) holding a lone surrogate."""
     if isinstance(value, str):
-        if any("\ud800" <= ch <= "\udfff" for ch in value):
+        if _SURROGATE.search(value):
             raise _NotStrict("lone surrogate")
     elif isinstance(value, (dict, list)):
         if depth > MAX_DEPTH:
