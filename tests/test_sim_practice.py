@@ -4,6 +4,7 @@ names the console's PIN file, and a start without any PIN says so."""
 import os
 import re
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -33,12 +34,26 @@ class Lines:
             self.seen.append(line)
             if text in line:
                 return line
-        raise AssertionError("no %r; stderr: %s" % (text, "".join(self.seen)))
+        raise AssertionError("no %r; stderr: %s%s" % (text, "".join(self.seen), self.stacks()))
+
+    def stacks(self):
+        """Where a simulator that stopped saying anything is, thread by thread: it runs with
+        PYTHONFAULTHANDLER (sim()), so SIGABRT makes it write every thread's stack (a hang
+        of the practice run was seen once in a full suite and not again in 280 runs)."""
+        if self.proc.poll() is not None:
+            return ""
+        self.proc.send_signal(signal.SIGABRT)
+        try:
+            _, rest = self.proc.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            return "\n(the simulator did not dump its threads)"
+        return "\nthe simulator's threads:\n" + rest[-8000:]
 
 
 def sim(*args, env=None):
     full = dict(os.environ)
     full.pop("TABLECTL_PINS", None)
+    full["PYTHONFAULTHANDLER"] = "1"               # a hang shows its threads (Lines.stacks)
     full.update(env or {})
     return subprocess.Popen([sys.executable, "-m", "controller.cli", "sim", *map(str, args)],
                             cwd=ROOT, env=full, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
