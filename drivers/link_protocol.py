@@ -249,12 +249,10 @@ class LinkProtocol:
         if until - last > timeout:
             raise ValueError("advance_idle: the watchdog fires at %d, by %d"
                              % (last + timeout + 1, until))
-        step = self.heartbeat_interval_ns
-        n = (until - self._last_sent) // step        # len(heartbeats_until(until))
-        if n > 0:
-            self._last_sent += n * step
-        else:
-            n = 0
+        sent = self.heartbeats_until(until)
+        n = len(sent)
+        if n:
+            self._last_sent = sent[-1]
         m = len(heard)
         if m:
             # receive(): _last_rx; _on_frame: _last_heard; _items: connected

@@ -364,9 +364,9 @@ class World:
         """When nothing but heartbeats can happen up to `end` or before the next other timer (a
         policy's deadline, a watchdog), move through the instants the heartbeats fall at
         as the stepwise scheduler does -- the clock set to each, the loop ticked there
-        (`tick`) -- without servicing the lines: each line's ends are then advanced past
-        the heartbeats in one go (LinkProtocol.advance_idle, the line's bytes with them),
-        to the state servicing them would have left. Idle: no task, the controller's queue
+        (`tick`) -- without servicing the lines: each line is carried past the heartbeats
+        by its plan (hal_sim/idle_plan.py: its ends brought to the state servicing them
+        would have left, the line's bytes with them, when someone looks or uses it). Idle: no task, the controller's queue
         empty, and on every line that is not cut both ends quiet (connected, nothing to
         send or in flight, no partial frame), no byte on the wire either way, no silence
         (a delayed or split line's beats arrive later, at instants of their own) and no
@@ -375,9 +375,10 @@ class World:
         it done, and the caller's settle() goes on there, as it would have. Returns
         0 when it did not move time, SPANNED when it went through them (nothing is left
         to do at the instant it stopped at), STOPPED when a tick left work. A quiet
-        line with no delay or split is carried by its plan (`_lazy`), span after span,
-        until something looks at it or uses it (_touch: inside a span, up to the span's
-        last instant before the tick that looks); the proof that it is the stepwise
+        line with no delay or split stays carried by its plan (`_lazy`), span after span,
+        until something uses it (_touch; a look, _look, only pays its counts; inside a span,
+        either goes up to the span's last instant before the tick); a delayed or split one
+        is advanced at the span's end (Plan.advance). The proof that it is the stepwise
         scheduler's result is tests/sim/test_virtual_bulk.py (both ends' complete state,
         the lines looked at between rounds and by ticks inside spans, and a soak's journal
         byte for byte)."""
@@ -506,12 +507,10 @@ class World:
         due_of, timers = self._due, self._timers
         for plan in plans:
             i = plan.index
-            if plan.done is None:                 # (a delayed or split line, advanced)
-                if plan.line._pending:
-                    self._set_due(i)
-                    self._set_due(i + 1)
-                    continue
-                plan = Plan(plan.line, plan.a, plan.b, plan.oa, plan.ob, i)
+            if plan.done is None:                 # a delayed or split line, advanced: its
+                self._set_due(i)                  # ends as they are now
+                self._set_due(i + 1)
+                continue
             due = min(plan.na, plan.ha + plan.a.heartbeat_timeout_ns + 1)
             if due != due_of[i]:
                 due_of[i] = due

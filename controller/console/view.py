@@ -246,25 +246,19 @@ def fit(text, width):
         if len(line) <= width:
             out.append(line)
             continue
-        folded = _FOLDED.get((line, width))
-        if folded is None:
-            folded = _fold(line, width)
-            if len(_FOLDED) >= FOLDED_KEPT:
-                _FOLDED.clear()
-            _FOLDED[(line, width)] = folded
-        out.extend(folded)
+        out.extend(_fold(line, width))
     return "\n".join(out)
 
 
-# The lines fit() folded, by (line, width): a fold depends on nothing else, and the live
-# screen folds the same lock-out lines at every refresh (after every card of a soak, issue
-# 33: textwrap was a tenth of drawing it). Emptied when it holds FOLDED_KEPT.
-_FOLDED = {}
 FOLDED_KEPT = 1024
 
 
+@lru_cache(maxsize=FOLDED_KEPT)
 def _fold(line, width):
-    """fit()'s lines for one line longer than `width`, as a tuple."""
+    """fit()'s lines for one line longer than `width`, as a tuple; kept by (line, width),
+    the latest FOLDED_KEPT: a fold depends on nothing else, and the live screen folds the same
+    lock-out lines at every refresh (after every card of a soak, issue 33: textwrap was a
+    tenth of drawing it)."""
     m = re.match(r"\s*\S+(?: \S+)*\s{2,}", line)
     lead = len(line) - len(line.lstrip(" "))
     # a line already indented (a value's own next line) goes on under its own text

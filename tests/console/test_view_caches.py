@@ -13,9 +13,9 @@ from controller.console.tree import Screen
 def test_a_folded_line_is_the_fold_of_that_line_at_that_width():
     line = "  2026-06-01T12:40:29+00:00  meter_display cleared   device meter_display: " \
            "segment (by floorperson)"
-    view._FOLDED.clear()
+    view._fold.cache_clear()
     first = view.fit(line + "\nshort", 80)
-    assert first == "\n".join(view._fold(line, 80) + ("short",))
+    assert first == "\n".join(view._fold.__wrapped__(line, 80) + ("short",))
     assert view.fit(line + "\nshort", 80) == first            # kept: the same again
     assert view.fit(line, 60) == "\n".join(view._fold(line, 60)) != view.fit(line, 80)
     other = line.replace("segment", "babbling")
@@ -23,12 +23,12 @@ def test_a_folded_line_is_the_fold_of_that_line_at_that_width():
     assert all(len(x) <= 60 for x in view.fit(line, 60).split("\n"))
 
 
-def test_the_folds_kept_are_bounded(monkeypatch):
-    monkeypatch.setattr(view, "FOLDED_KEPT", 3)
-    view._FOLDED.clear()
-    for n in range(10):
-        assert view.fit("word " * (20 + n), 40) == "\n".join(view._fold("word " * (20 + n), 40))
-        assert len(view._FOLDED) <= 3
+def test_the_folds_kept_are_bounded():
+    view._fold.cache_clear()
+    for n in range(view.FOLDED_KEPT + 50):
+        line = "word%d " % n * 12
+        assert view.fit(line, 40) == "\n".join(view._fold.__wrapped__(line, 40))
+    assert view._fold.cache_info().currsize == view.FOLDED_KEPT
 
 
 @pytest.fixture
