@@ -172,7 +172,7 @@ class PagePeer:
             return [h for h in self.log if h.direction == direction and
                     (type_ is None or h.type == type_)]
 
-    def wait(self, condition, timeout=10.0):
+    def wait(self, condition, timeout=30.0):
         end = time.monotonic() + timeout
         while not condition():
             if time.monotonic() > end:

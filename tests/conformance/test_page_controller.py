@@ -41,7 +41,7 @@ def page_controller():
     table.stop()
 
 
-def until(condition, timeout=10.0, what="condition"):
+def until(condition, timeout=30.0, what="condition"):
     end = time.monotonic() + timeout
     while not condition():
         assert time.monotonic() < end, "no %s within %.0f s" % (what, timeout)
@@ -90,6 +90,10 @@ def test_a_bad_crc_or_a_wrong_direction_is_not_acknowledged(page_controller):
     mark = time.monotonic()
     peer.write_raw(bytes(bad))
     peer.write_raw(frame(EVENT, 1, {"kind": "card"}))       # an EVENT sent to a device
+    # both read and refused (waited for: a loaded machine may take a while), then a moment
+    # for an acknowledgement that should not come
+    until(lambda: sim.link.codec.counts["bad_crc"] == 1 and
+          sim.link.codec.counts["wrong_direction"] == 1, what="both frames refused")
     time.sleep(0.3)
     assert not [f for f in peer.frames("in", ACK) if f.at > mark]
     assert sim.commands == []
@@ -100,9 +104,11 @@ def test_the_device_beats_while_idle(page_controller):
     peer, sim = page_controller("dice_reader")
     until(lambda: peer.connected)
     start = time.monotonic()
-    time.sleep(1.3)
-    beats = [f for f in peer.frames("in", HEARTBEAT) if f.at > start]
-    assert len(beats) >= 2 and all(f.seq == 0 and f.raw[1] == 0 for f in beats)
+
+    def beats():
+        return [f for f in peer.frames("in", HEARTBEAT) if f.at > start]
+    until(lambda: len(beats()) >= 2, what="two heartbeats from an idle device")
+    assert all(f.seq == 0 and f.raw[1] == 0 for f in beats())
 
 
 def test_a_hello_of_the_devices_own_role_is_refused(page_controller):
@@ -110,9 +116,9 @@ def test_a_hello_of_the_devices_own_role_is_refused(page_controller):
     with peer._lock:
         peer.hello["role"] = "device"                      # a device's HELLO, to a device
         peer._send_hello()
-    time.sleep(0.5)
+    until(lambda: sim.link.handshake_error is not None, what="the refusal")
     assert not peer.frames("in", ACK) and not peer.hello_acked
-    assert sim.link.handshake_error is not None and "role" in str(sim.link.handshake_error)
+    assert "role" in str(sim.link.handshake_error)
     with peer._lock:
         peer.hello["role"] = "controller"
         peer._send_hello()

@@ -18,7 +18,7 @@ from tests import builders
 GAME = "raise-it-up-stud"
 
 
-def wait(pred, timeout=5.0):
+def wait(pred, timeout=30.0):
     end = time.monotonic() + timeout
     while not pred():
         assert time.monotonic() < end, "timed out"

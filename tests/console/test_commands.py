@@ -19,7 +19,7 @@ MINIMUM = {"help": "dealer", "status": "dealer", "meters": "dealer", "inspection
            "config show": "technician"}
 
 
-def wait(pred, timeout=3.0):
+def wait(pred, timeout=30.0):
     end = time.monotonic() + timeout
     while not pred():
         assert time.monotonic() < end, "timed out"

@@ -28,7 +28,7 @@ def fds():
     return set(os.listdir("/proc/self/fd"))
 
 
-def wait(pred, timeout=5.0):
+def wait(pred, timeout=30.0):
     end = time.monotonic() + timeout
     while not pred():
         assert time.monotonic() < end, "timed out"
@@ -48,7 +48,7 @@ class Terminal:
         self.proc.stdin.write(data)
         self.proc.stdin.flush()
 
-    def expect(self, marker, timeout=5.0):
+    def expect(self, marker, timeout=30.0):
         """Everything up to and including `marker`; AssertionError with the screen if not."""
         end = time.monotonic() + timeout
         fd = self.proc.stdout.fileno()
@@ -226,7 +226,7 @@ def test_a_missing_console_adapter_never_stops_the_console_and_an_unplugged_one_
         os.close(slave)
         screen = b""
 
-        def until(marker, timeout=8):
+        def until(marker, timeout=30.0):
             nonlocal screen
             end = time.monotonic() + timeout
             while marker not in screen:

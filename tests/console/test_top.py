@@ -41,7 +41,7 @@ class Tmux:
     def screen(self):
         return self._tmux("capture-pane", "-p", "-t", "t")
 
-    def wait_for(self, text, timeout=10.0):
+    def wait_for(self, text, timeout=30.0):
         end = time.monotonic() + timeout
         while True:
             screen = self.screen()

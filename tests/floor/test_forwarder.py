@@ -230,14 +230,12 @@ def test_bad_floor_arguments_are_one_line_and_exit_2(floor, tmp_path):
 
 
 def test_a_floor_whose_nats_is_not_there_waits_and_stops_on_sigterm(tmp_path):
-    import time
     p = tablectl("floor", "--nats", "nats://127.0.0.1:1", "--http", "127.0.0.1:0")
     try:
         assert p.stdout.readline().startswith("floor: waiting for NATS at nats://127.0.0.1:1")
-        start = time.monotonic()
         p.send_signal(signal.SIGTERM)
-        out, err = p.communicate(timeout=20)
-        assert time.monotonic() - start < 10
+        # it stops while still waiting (a generous bound, no deadline asserted: issue 33)
+        out, err = p.communicate(timeout=60)
     finally:
         if p.poll() is None:
             p.kill()

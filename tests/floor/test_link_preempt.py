@@ -120,7 +120,7 @@ def test_a_duplicate_acknowledgement_of_a_message_never_sent_is_an_alarm_not_a_w
                          what="the table's alarm")[0]
         assert alarm["msg_id"] == msg_id and alarm["kind"] == "contribution"
         assert "never sent it" in alarm["why"] and "not accepted" in alarm["why"]
-        wait_for(lambda: said, timeout=10, what="the console's announce")
+        wait_for(lambda: said, timeout=30, what="the console's announce")
         assert said[0].startswith("*** LINK INTEGRITY: link L1's stream holds")
         accepted = [a["id"] for a in _accepted(t)]
         assert "T1:1:1" not in accepted

@@ -209,7 +209,7 @@ def test_the_pit_screen_shows_each_tables_own_money_voids_and_millisecond_lock_o
 
         def cell(table, cls):
             return text_of(driver, "#p-%s td.%s" % (table, cls))
-        wait_for(lambda: cell("T1", "handle") == dollars(own["T1"]["handle"]), timeout=15,
+        wait_for(lambda: cell("T1", "handle") == dollars(own["T1"]["handle"]), timeout=30,
                  what="T1's handle on the pit screen")
         assert cell("T1", "win") == dollars(own["T1"]["win"])
         assert cell("T1", "voids") == str(own["T1"]["meters"]["voids"])

@@ -25,8 +25,11 @@ class Sink:
             return [e for e in self.events if e.kind == kind]
 
 
-def wait_for(condition, timeout=1.0):
-    """Poll `condition` every millisecond of real time (ptys move bytes in real time)."""
+def wait_for(condition, timeout=30.0):
+    """Poll `condition` every millisecond of real time (ptys move bytes in real time) until
+    it holds or `timeout` s pass; returns its last value. The bound is generous: a loaded
+    machine may take seconds to move a pty's bytes, and a condition that holds returns at
+    once (issue 33: no test asserts a wall-clock deadline)."""
     end = time.monotonic() + timeout
     while True:
         value = condition()
@@ -43,7 +46,7 @@ def fd_guard():
     """A generator fixture body: fail a test that leaves file descriptors open."""
     before = len(open_fds())
     yield
-    closed = wait_for(lambda: len(open_fds()) <= before, timeout=0.5)
+    closed = wait_for(lambda: len(open_fds()) <= before, timeout=10)
     assert closed, "test left %d fds open" % (len(open_fds()) - before)
 
 
