@@ -9,15 +9,24 @@ machine, outputs, the journal writing real bytes to a file in /dev/shm, drivers 
 protocol objects, simulated devices on in-memory lines, one scheduler; the dealer's pace,
 `--pace` seconds of virtual time before each action, runs the table's timers through it),
 then the very Events its controller journaled replayed into a bare engine GameMachine (what
-`tablectl play` runs; bench/sim_rounds.py's reference). Both are process CPU time, the best
-of R repeats, interleaved. Printed per game:
+`tablectl play` runs; bench/sim_rounds.py's reference), and into the journaled controller
+alone (bench/loop_parts.py's `replayed`: booted as `tablectl run` boots it, its journal in
+/dev/shm as the virtual table's is, each input submitted and applied by run_once on one
+thread; no devices, drivers, links or scheduler: what the firmware costs with nothing
+simulated). All are process or thread CPU time, the best of R repeats, interleaved. Printed
+per game:
     whole      CPU ms per round of the whole virtual table (devices and scheduler included)
+    ctl alone  CPU ms per round of the controller alone on the same inputs
     machine    CPU ms per round of the machine alone on the same inputs
     ratio      whole / machine (the issue's goal: within 3x)
+    ctl ratio  controller alone / machine: the floor under `ratio` that no simulator can
+               take off (issue 33's goal is below it for every game but poker)
     per hour   rounds a virtual hour at that pace, and the CPU s a gaming day (24 h) takes
+               (the whole table's; `ctl day`: the controller alone's)
 With `--faults`/`--power-cuts` the rounds are `tablectl soak`'s, its checks included (the
-machine's reference is then left out: a cut replays inputs the machine alone cannot).
-The last line: `ratio whole / machine alone: GAME X.X, ...`.
+references are then left out: a cut replays inputs the machine alone cannot).
+The last two lines: `ratio controller alone / machine alone: GAME X.X, ...` and `ratio
+whole / machine alone: GAME X.X, ...`.
 
     python bench/virtual_table.py --parts [--rounds N] [--game G]...
 
@@ -56,6 +65,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from controller.games import ALL_GAMES  # noqa: E402
+from loop_parts import replayed  # noqa: E402
 from sim_rounds import capture_events, machine_alone  # noqa: E402
 
 
@@ -77,6 +87,16 @@ def whole(game, rounds, seed, pace_s, bulk=None):
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return cpu / rounds, hours, events
+
+
+def controller_alone(game, events, rounds, seed):
+    """CPU s per round of the journaled controller alone on `events` (loop_parts.replayed),
+    its journal in /dev/shm where there is one."""
+    folder = tempfile.mkdtemp(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
+    try:
+        return replayed(game, events, rounds, seed, 1, folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def day(game, hours, seed, pace_s, bulk=None):
@@ -265,9 +285,10 @@ def main(argv=None):
                                                     else "", ", ".join("%s %.1f" % c
                                                                        for c in cpus)))
         return
-    ratios = []
-    print("%-26s %9s %9s %6s %9s %11s" % ("game", "whole ms", "machine", "ratio", "rounds/h",
-                                          "day CPU s"))
+    ratios, floors = [], []
+    print("%-26s %9s %9s %9s %6s %9s %9s %11s %9s" % (
+        "game", "whole ms", "ctl alone", "machine", "ratio", "ctl ratio", "rounds/h",
+        "day CPU s", "ctl day"))
     for game in games:
         if args.faults or args.power_cuts:
             from controller.lab.soak import soak_game
@@ -277,24 +298,31 @@ def main(argv=None):
                 best = s if best is None or s["cpu_s"] < best["cpu_s"] else best
             per_round = best["cpu_s"] / args.rounds
             per_hour = args.rounds / best["virtual_hours"] if best["virtual_hours"] else 0
-            print("%-26s %9.2f %9s %6s %9.0f %11.1f   (soak: %d power cuts, %d faults, %d "
-                  "violations)" % (game, per_round * 1e3, "-", "-", per_hour,
-                                   per_round * per_hour * 24, best["power_cuts"],
-                                   sum(best["faults"].values()), len(best["violations"])))
+            print("%-26s %9.2f %9s %9s %6s %9s %9.0f %11.1f %9s   (soak: %d power cuts, %d "
+                  "faults, %d violations)" % (game, per_round * 1e3, "-", "-", "-", "-",
+                                              per_hour, per_round * per_hour * 24, "-",
+                                              best["power_cuts"], sum(best["faults"].values()),
+                                              len(best["violations"])))
             continue
-        best_whole = best_machine = None
+        best_whole = best_machine = best_ctl = None
         for _ in range(args.repeat):
             per_round, hours, events = whole(game, args.rounds, args.seed, pace, bulk)
             _, machine = machine_alone(game, events, args.rounds, "%s:1" % args.seed, 1)
+            ctl = controller_alone(game, events, args.rounds, "%s:1" % args.seed)
             best_whole = per_round if best_whole is None else min(best_whole, per_round)
             best_machine = machine if best_machine is None else min(best_machine, machine)
+            best_ctl = ctl if best_ctl is None else min(best_ctl, ctl)
         per_hour = args.rounds / hours if hours else 0
         ratio = best_whole / best_machine if best_machine else float("inf")
+        floor = best_ctl / best_machine if best_machine else float("inf")
         ratios.append((game, ratio))
-        print("%-26s %9.2f %9.2f %6.1f %9.0f %11.1f" % (game, best_whole * 1e3,
-                                                        best_machine * 1e3, ratio, per_hour,
-                                                        best_whole * per_hour * 24))
+        floors.append((game, floor))
+        print("%-26s %9.2f %9.2f %9.2f %6.1f %9.1f %9.0f %11.1f %9.1f" % (
+            game, best_whole * 1e3, best_ctl * 1e3, best_machine * 1e3, ratio, floor,
+            per_hour, best_whole * per_hour * 24, best_ctl * per_hour * 24))
     if ratios:
+        print("ratio controller alone / machine alone: %s"
+              % ", ".join("%s %.1f" % r for r in floors))
         print("ratio whole / machine alone: %s" % ", ".join("%s %.1f" % r for r in ratios))
     else:
         print("ratio whole / machine alone: - (soak rounds: no reference)")
