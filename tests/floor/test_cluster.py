@@ -76,7 +76,7 @@ def test_three_node_cluster_survives_its_leader_killed_mid_play(tmp_path):
                    Player(fl, "T2", "flop-poker", tables["T2"], seed=6, pause=0.25)]
         from tests.floor.conftest import wait_for
         wait_for(lambda: all(floor_doc(fl, t)["head"]["seq"] > 60 for t in tables),
-                 timeout=30, what="play reaching the floor")
+                 timeout=60, what="play reaching the floor")
         leader, replicas = stream_leader(fl.url)
         assert replicas == 3 and fl.url.startswith("tls://")
         victim = next(n for n in fl.nodes if n.name == leader)

@@ -88,7 +88,7 @@ def test_nats_server_killed_mid_play_and_restarted(floor, tmp_path):
         wait_for(lambda: all(p.uplink.link_status()["state"] == "down" for p in players),
                  timeout=15, what="the links down")
         wait_for(lambda: all(p.rounds > n + 1 for p, n in zip(players, played)),
-                 timeout=30, what="both tables playing on")
+                 timeout=60, what="both tables playing on")
         floor.server.start()
         wait_for(lambda: all(p.uplink.state == "up" for p in players), what="links back")
         time.sleep(1)
@@ -120,7 +120,7 @@ def test_one_tables_connection_cut_for_30_s(floor, tmp_path):
         proxy.cut()
         cut_at = time.monotonic()
         rows_at_cut = len(journal_rows(tables["T1"]))
-        wait_for(lambda: not svc.service.summary("T1")["link"]["reachable"], timeout=30,
+        wait_for(lambda: not svc.service.summary("T1")["link"]["reachable"], timeout=60,
                  what="T1 unreachable at the floor")
         assert svc.service.summary("T2")["link"]["reachable"]
         time.sleep(max(0.0, CUT_S - (time.monotonic() - cut_at)))
@@ -129,8 +129,8 @@ def test_one_tables_connection_cut_for_30_s(floor, tmp_path):
         t2_head = floor_doc(floor, "T2")["head"]["seq"]
         assert t2_head > 40 and svc.service.summary("T2")["link"]["reachable"]
         proxy.restore()
-        wait_for(lambda: players[0].uplink.state == "up", timeout=20, what="T1's link back")
-        wait_for(lambda: svc.service.summary("T1")["link"]["reachable"], timeout=30,
+        wait_for(lambda: players[0].uplink.state == "up", timeout=60, what="T1's link back")
+        wait_for(lambda: svc.service.summary("T1")["link"]["reachable"], timeout=60,
                  what="T1 reachable again")
         for p in players:
             p.stop()

@@ -78,7 +78,7 @@ def test_an_idle_tables_last_rounds_go_whatever_the_batch_boundary(floor, tmp_pa
     monkeypatch.setattr(uplink_module, "BATCH", batch)
     up = Uplink(journal, "T1", floor.url, password=floor.passwords["T1"]).start()
     try:
-        wait_for(lambda: up.acked_seq == rows[-1]["seq"], timeout=30,
+        wait_for(lambda: up.acked_seq == rows[-1]["seq"], timeout=60,
                  what="every row of the idle table's journal acknowledged")
     finally:
         up.stop()

@@ -66,7 +66,7 @@ def test_a_jackpot_through_sigkills_is_paid_once_after_a_supervisor_confirms_in_
         driver = browser(tmp_path)
         login(driver, service.page, "view", "viewer")      # a viewer sees it, cannot confirm
         row = "#jackpots tr.pending"
-        wait_for(lambda: "PENDING" in text_of(driver, row), timeout=30,
+        wait_for(lambda: "PENDING" in text_of(driver, row), timeout=60,
                  what="the award pending on the page")
         assert "As Ks Qs" in text_of(driver, row) and "0 of 1" in text_of(driver, row)
         assert text_of(driver, row + " button.confirm") == ""   # a viewer: no button
@@ -79,14 +79,14 @@ def test_a_jackpot_through_sigkills_is_paid_once_after_a_supervisor_confirms_in_
                  timeout=15, what="the alarm on the page")
         assert asyncio_award(floor.url, hits[0]) is None and "0 of 1" in text_of(driver, row)
         login(driver, service.page, "sup1")
-        wait_for(lambda: text_of(driver, row + " button.confirm"), timeout=30,
+        wait_for(lambda: text_of(driver, row + " button.confirm"), timeout=60,
                  what="the confirm button for a supervisor")
         save_screenshot(driver, tmp_path, "floor-jackpot-pending.png")
         driver.find_element("css selector", row + " button.confirm").click()
-        award = wait_for(lambda: asyncio_award(floor.url, hits[0]), timeout=20,
+        award = wait_for(lambda: asyncio_award(floor.url, hits[0]), timeout=60,
                          what="the award paid after the confirmation")
         assert award["confirmations"][0]["by"] == "sup1"
-        wait_for(lambda: text_of(driver, row) == "", timeout=30, what="the row gone")
+        wait_for(lambda: text_of(driver, row) == "", timeout=60, what="the row gone")
         out = resume(journal, floor)            # the table restarted: paid once
         assert out["done"] and out["meter"]["hits"] == 1, out
         paid = [json.loads(r["data"]) for r in journal_rows(journal)

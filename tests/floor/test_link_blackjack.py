@@ -54,7 +54,7 @@ class BlackjackTable:
         self.n += 1
         self.ctl.submit(Event(kind, data, source, time.monotonic_ns()))
 
-    def idle(self, pred, timeout=20, what="the table"):
+    def idle(self, pred, timeout=60, what="the table"):
         try:
             return wait_for(lambda: self.ctl.queue.empty() and pred(), timeout=timeout,
                             what=what)

@@ -84,7 +84,7 @@ def link(floor):
             for r in range(1, 6):
                 await t2.contribute(r, 1, 10000)        # $100 each: the meter at $1,070
         asyncio.run(_play(floor, seed))
-        wait_for(lambda: meter(floor.url)["contributions"] == 5, timeout=30)
+        wait_for(lambda: meter(floor.url)["contributions"] == 5, timeout=60)
         yield ctl
     finally:
         ctl.stop()
@@ -211,7 +211,7 @@ def test_a_hit_on_an_inoperable_link_pays_nothing(floor, link):
         finally:
             await nc.close()
     asyncio.run(take_down())
-    wait_for(lambda: meter(floor.url)["operable"] is False, timeout=30)
+    wait_for(lambda: meter(floor.url)["operable"] is False, timeout=60)
     service = ServiceThread(floor.url)
     try:
         before = meter(floor.url)
@@ -228,7 +228,7 @@ def test_a_hit_on_an_inoperable_link_pays_nothing(floor, link):
             with urllib.request.urlopen(service.page + "/api/links", timeout=5) as r:
                 links = json.loads(r.read())
             return [a for m in links for a in m.get("alarms", [])]
-        alarms = wait_for(shown, timeout=30, what="the alarm on the floor page's feed")
+        alarms = wait_for(shown, timeout=60, what="the alarm on the floor page's feed")
         assert alarms[0]["table"] == "T2" and "inoperable" in alarms[0]["why"]
     finally:
         service.stop()

@@ -73,7 +73,7 @@ def check_after(url, pwfile, play):
     """No double award, no lost contribution, reconcile holds."""
     m = wait_for(lambda: (lambda x: x if x and x["contributions"] == play.contributions
                           and x["hits"] == len(play.hits) else None)(
-        asyncio.run(kv_json(url, S.meter_key("L1")))[0]), timeout=30,
+        asyncio.run(kv_json(url, S.meter_key("L1")))[0]), timeout=60,
         what="every contribution and hit applied once")
     assert m["awarded"] == sum(a["amount"] for a in play.awards.values())
     assert len({a["seq"] for a in play.awards.values()}) == len(play.hits)
@@ -109,7 +109,7 @@ def test_the_controller_sigkilled_mid_hit_and_between_its_writes_restarts_clean(
         proc = run_controller(floor)                # restarted: it finishes that award first
         procs.append(proc)
         wait_for(lambda: asyncio.run(kv_json(floor.url, m["last_award"]["key"]))[0],
-                 timeout=20, what="the award left half-written")
+                 timeout=60, what="the award left half-written")
         # and a plain SIGKILL mid-play, restarted again
         wait_for(lambda: play.done_rounds >= 24, timeout=60, what="play going on")
         proc.send_signal(signal.SIGKILL)
@@ -146,7 +146,7 @@ def test_the_links_stream_leader_killed_mid_play_on_a_three_node_cluster(tmp_pat
         ctl = ControllerThread(fl.url, "L1", password=FLOOR_PW, ca_file=fl.tls["ca"],
                                replicas=3, listen_s=0.2, keys=public_keys())
         play = Play(fl.url, fl.passwords, rounds=60, hit_every=4, pause=0.05)
-        wait_for(lambda: play.done_rounds >= 12, timeout=30, what="play on the cluster")
+        wait_for(lambda: play.done_rounds >= 12, timeout=60, what="play on the cluster")
 
         name, replicas = stream_leader(fl.url, S.LINK_STREAM)
         assert replicas == 3

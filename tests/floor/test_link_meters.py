@@ -76,7 +76,7 @@ def test_the_floor_page_follows_the_link_meter(floor, tmp_path):
     try:
         driver = browser(tmp_path)
         driver.get(svc.page + "/")
-        wait_for(lambda: cell("value") == "$1,000.00", timeout=30, what="the link on the page")
+        wait_for(lambda: cell("value") == "$1,000.00", timeout=60, what="the link on the page")
         assert cell("base") == "$1,000.00" and cell("limit") == "none" and cell("hits") == "0"
 
         contributed = {}
@@ -91,17 +91,17 @@ def test_the_floor_page_follows_the_link_meter(floor, tmp_path):
             finally:
                 await t1.close()
         asyncio.run(send("contribution"))
-        wait_for(lambda: cell("value") == "$1,014.00", timeout=30, step=0.02,
+        wait_for(lambda: cell("value") == "$1,014.00", timeout=60, step=0.02,
                  what="the new value on the page")
         asyncio.run(send("hit"))
-        wait_for(lambda: cell("hits") == "1", timeout=30, step=0.02, what="the hit")
+        wait_for(lambda: cell("hits") == "1", timeout=60, step=0.02, what="the hit")
         assert cell("value") == "$1,000.00" and "T1 seat 3 $1,014.00" in cell("last")
         hits = text_of(driver, "#h-L1")
         assert "AS KS QS" in hits and "$1,014.00" in hits
         save_screenshot(driver, tmp_path, "floor-links.png")
         assert cell("status") == "operable"
         ctl.stop()                              # the controller gone: the page says so
-        wait_for(lambda: cell("status") == "CONTROLLER SILENT", timeout=30, step=0.1,
+        wait_for(lambda: cell("status") == "CONTROLLER SILENT", timeout=60, step=0.1,
                  what="the silent controller on the page")
     finally:
         if driver is not None:

@@ -208,7 +208,7 @@ def test_a_withdrawn_contribution_read_back_from_the_stream_pays_no_hit(floor):
                 for t in (t1, t2, thief):
                     await t.close()
         c1, c2 = asyncio.run(play())
-        wait_for(lambda: meter(floor.url)["contributions"] == 4, timeout=30)
+        wait_for(lambda: meter(floor.url)["contributions"] == 4, timeout=60)
     finally:
         ctl.stop()
     m = meter(floor.url)

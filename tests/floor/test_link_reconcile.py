@@ -58,7 +58,7 @@ def test_reconcile_holds_after_play_and_a_journal_row_that_parts_takes_the_link_
                            keys=public_keys())
     try:
         t1, t2 = asyncio.run(play_rounds(floor))
-        wait_for(lambda: meter(floor.url)["contributions"] == 36, timeout=30)
+        wait_for(lambda: meter(floor.url)["contributions"] == 36, timeout=60)
         rc, out, err = reconcile(floor)
         assert rc == 0, out + err
         assert "reconcile holds" in out and "T1's journal, T2's journal agree" in out
@@ -98,7 +98,7 @@ def test_reconcile_holds_after_play_and_a_journal_row_that_parts_takes_the_link_
         rc, out, err = cli("floor", "link", "restore", "L1", "--reason",
                            "row investigated: a keying error at T2, paid right", *args)
         assert rc == 0 and "operable again, version 3" in out, err
-        wait_for(lambda: meter(floor.url)["operable"] is True, timeout=30, what="back up")
+        wait_for(lambda: meter(floor.url)["operable"] is True, timeout=60, what="back up")
         cfg, _ = asyncio.run(kv_json(floor.url, S.config_key("L1")))
         assert cfg["restored"].startswith("row investigated") and "why" not in cfg
     finally:
@@ -121,7 +121,7 @@ def test_reconcile_finds_a_meter_that_is_not_its_history_and_a_missing_journal_r
             finally:
                 await t3.close()
         ack = asyncio.run(unjournaled())
-        wait_for(lambda: meter(floor.url)["applied_seq"] >= ack.seq, timeout=30)
+        wait_for(lambda: meter(floor.url)["applied_seq"] >= ack.seq, timeout=60)
     finally:
         ctl.stop()
     # during play it is in flight (acknowledged now; its journal row on its way): no

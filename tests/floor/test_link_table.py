@@ -57,7 +57,7 @@ class Linked:
         lk = self.meter["link"]
         return lk["up"] and lk["synced"]
 
-    def pump(self, pred, timeout=20):
+    def pump(self, pred, timeout=60):
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             if pred():

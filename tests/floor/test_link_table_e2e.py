@@ -77,7 +77,7 @@ class Table:
     def up(self):
         return self.lk["up"] and self.lk["synced"]
 
-    def pump(self, pred, timeout=30):
+    def pump(self, pred, timeout=60):
         return wait_for(lambda: pred() or self.sim.autoplay.pump(pred, 0.05) and pred(),
                         timeout=timeout, step=0.0, what="the table") if timeout else pred()
 

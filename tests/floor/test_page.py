@@ -85,12 +85,12 @@ def test_the_floor_page_shows_a_fault_and_a_cut_link(floor, tmp_path):
         t1.sim.serial["shuffler"].jam_next()
         t1.autoplay.act(t1.drivers["shuffler"].shuffle, "shuffler")
         t1.commit()     # the lock-out's record: a running table's idle tick commits it in 1 s
-        wait_for(lambda: "shuffler" in cell(driver, "T1", "lockout"), timeout=30, step=0.02,
+        wait_for(lambda: "shuffler" in cell(driver, "T1", "lockout"), timeout=60, step=0.02,
                  what="the lock-out on the page")
         assert "locked" in driver.find_element("id", "t-T1").get_attribute("class")
         # T2's link cut: unreachable
         proxy.cut()
-        wait_for(lambda: cell(driver, "T2", "link") == "UNREACHABLE", timeout=30,
+        wait_for(lambda: cell(driver, "T2", "link") == "UNREACHABLE", timeout=60,
                  what="T2 shown unreachable")
         save_screenshot(driver, tmp_path, "floor-page.png")
         # the table's own page: the lock-out not cleared, the device at fault, no reload
@@ -107,7 +107,7 @@ def test_the_floor_page_shows_a_fault_and_a_cut_link(floor, tmp_path):
         devices = [d.text for d in driver.find_elements("css selector", "#devices li")]
         assert len(devices) >= 8 and all(d.endswith("(as last reported)") for d in devices)
         proxy.restore()
-        wait_for(lambda: svc.service.summary("T2")["link"]["reachable"], timeout=30,
+        wait_for(lambda: svc.service.summary("T2")["link"]["reachable"], timeout=60,
                  what="T2 back")
     finally:
         if driver is not None:

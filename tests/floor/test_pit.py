@@ -169,7 +169,7 @@ def test_the_pit_screen_shows_each_tables_own_money_voids_and_millisecond_lock_o
                 got[t]["voids"] == own[t]["meters"]["voids"] for t in own) and \
                 got["T2"]["lockouts"] == len(own["T2"]["lockouts"])
             return (doc, got) if ok else None
-        doc, got = wait_for(pit, timeout=30, step=0.2, what="the pit's figures of every round")
+        doc, got = wait_for(pit, timeout=60, step=0.2, what="the pit's figures of every round")
         # the money to the cent: each table's own meters (voided rounds are no handle)
         for t in ("T1", "T2"):
             assert (got[t]["handle"], got[t]["win"]) == (own[t]["handle"], own[t]["win"]), t
@@ -209,7 +209,7 @@ def test_the_pit_screen_shows_each_tables_own_money_voids_and_millisecond_lock_o
 
         def cell(table, cls):
             return text_of(driver, "#p-%s td.%s" % (table, cls))
-        wait_for(lambda: cell("T1", "handle") == dollars(own["T1"]["handle"]), timeout=30,
+        wait_for(lambda: cell("T1", "handle") == dollars(own["T1"]["handle"]), timeout=60,
                  what="T1's handle on the pit screen")
         assert cell("T1", "win") == dollars(own["T1"]["win"])
         assert cell("T1", "voids") == str(own["T1"]["meters"]["voids"])
@@ -368,7 +368,7 @@ def test_an_open_lock_out_is_on_the_pit_screen_with_its_age(floor, tmp_path):
             t = json.loads(fetch(svc.page, "/api/pit"))["tables"][0]
             return t if t["open_lockouts"] and t["open_lockouts"][0]["age_s"] is not None \
                 else None
-        first = wait_for(open_now, timeout=20, step=0.1, what="the open lock-out")
+        first = wait_for(open_now, timeout=60, step=0.1, what="the open lock-out")
         lo = first["open_lockouts"][0]
         assert "shuffler" in lo["reason"] and first["lockouts"] == 1
         assert lo["since_ns"] == own_lockouts(journal_rows(journal))[0][0]
@@ -408,7 +408,7 @@ def test_the_pits_figures_survive_a_floor_restart_without_counting_a_round_twice
         sim.run(4)
         wait_for(lambda: json.loads(fetch(svc.page, "/api/pit"))["tables"][0]["rounds"] +
                  json.loads(fetch(svc.page, "/api/pit"))["tables"][0]["voids"] == 4,
-                 timeout=20, step=0.1, what="the first four rounds")
+                 timeout=60, step=0.1, what="the first four rounds")
         svc.stop()
         sim.run(4)                              # played while the floor is down
         svc = ServiceThread(floor.url, day_start_s=day_start)
@@ -419,7 +419,7 @@ def test_the_pits_figures_survive_a_floor_restart_without_counting_a_round_twice
         def caught_up():
             t = json.loads(fetch(svc.page, "/api/pit"))["tables"][0]
             return t if t["rounds"] + t["voids"] == 8 else None
-        t = wait_for(caught_up, timeout=20, step=0.1, what="the floor to catch up")
+        t = wait_for(caught_up, timeout=60, step=0.1, what="the floor to catch up")
         assert (t["rounds"], t["voids"]) == (meters["rounds"], meters["voids"])
         assert (t["handle"], t["win"]) == (handle, win) and meters["voids"] >= 1
     finally:

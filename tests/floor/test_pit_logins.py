@@ -172,7 +172,7 @@ def test_a_viewer_sees_the_pit_and_a_supervisor_confirms_a_waiting_jackpot_there
 
         driver = browser(tmp_path)
         driver.get(svc.page + "/")                      # no session: the login
-        wait_for(lambda: driver.find_elements("id", "login-button"), timeout=30,
+        wait_for(lambda: driver.find_elements("id", "login-button"), timeout=60,
                  what="the login page")
         assert login_for(driver.current_url, svc.page) == "/"
         assert text_of(driver, "#pit") == "" and text_of(driver, "h1") == "Casino floor: log in"
@@ -213,13 +213,13 @@ def test_a_viewer_sees_the_pit_and_a_supervisor_confirms_a_waiting_jackpot_there
 
         # the viewer logs out, a supervisor logs in: the button, in the pit screen
         driver.get(svc.page + "/")
-        wait_for(lambda: driver.find_elements("id", "logout"), timeout=30, what="log out")
+        wait_for(lambda: driver.find_elements("id", "logout"), timeout=60, what="log out")
         driver.find_element("id", "logout").click()
-        wait_for(lambda: driver.find_elements("id", "login-button"), timeout=30,
+        wait_for(lambda: driver.find_elements("id", "login-button"), timeout=60,
                  what="the login page again")
         login(driver, svc.page, "sup1")
         button = row + " button.confirm"
-        wait_for(lambda: text_of(driver, button), timeout=30,
+        wait_for(lambda: text_of(driver, button), timeout=60,
                  what="the confirm button for a supervisor")
         assert driver.find_element("css selector", "#progressives " + button)   # in the section
         shot(driver, tmp_path, "pit-pending-jackpot.png")
