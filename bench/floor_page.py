@@ -181,6 +181,10 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--times", type=int, default=20)
     args = ap.parse_args(argv)
+    from tests.floor.test_page import CHROMIUM, DRIVER
+    if not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)):
+        raise SystemExit("floor_page: needs Debian's chromium and chromium-driver at %s and %s "
+                         "(README's test set-up)" % (CHROMIUM, DRIVER))
     with tempfile.TemporaryDirectory(prefix="tablectl-floor-page-") as tmp:
         got = measure(args.times, tmp)
     print("%-14s %6s %9s %9s %9s" % ("", "n", "p50 ms", "p99 ms", "max ms"))
