@@ -65,7 +65,7 @@ def test_the_bench_runs_to_its_summary(args, last, env=None):
                          os.path.exists("/usr/bin/chromedriver")),
                     reason="Debian's chromium and chromium-driver (README's test set-up)")
 def test_the_floor_page_bench_runs_to_its_summary():
-    """The page's "within 1 s" is measured there, not asserted by tests/floor (issue 33)."""
+    """The page's 1 s goal is measured there, not asserted by tests/floor (issue 33)."""
     test_the_bench_runs_to_its_summary(["floor_page.py", "--times", "1"],
                                        "floor page p99: lock-out ")
 
