@@ -20,7 +20,7 @@ per game:
     machine    CPU ms per round of the machine alone on the same inputs
     ratio      whole / machine (the issue's goal: within 3x)
     ctl ratio  controller alone / machine: the floor under `ratio` that no simulator can
-               take off (issue 33's goal is below it for every game but poker)
+               take off (issue 33's 3x is at or below it for every game but poker)
     per hour   rounds a virtual hour at that pace, and the CPU s a gaming day (24 h) takes
                (the whole table's; `ctl day`: the controller alone's)
 With `--faults`/`--power-cuts` the rounds are `tablectl soak`'s, its checks included (the
