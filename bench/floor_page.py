@@ -41,6 +41,9 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from link_table import pct  # noqa: E402
 
 GOAL_MS = 1000.0
 KEYS = ("lock-out", "cleared", "meter")
@@ -66,14 +69,14 @@ if (!check()) {
 """
 
 
-def pct(xs, p):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(p / 100.0 * (len(xs) - 1))))] if xs else float("nan")
-
-
 def until(pred, timeout_s, what):
+    """`pred()`'s first true value, asked every millisecond; one line and exit if none comes
+    in `timeout_s`."""
     end = time.monotonic() + timeout_s
-    while not pred():
+    while True:
+        value = pred()
+        if value:
+            return value
         if time.monotonic() > end:
             raise SystemExit("floor_page: %s did not happen in %d s" % (what, timeout_s))
         time.sleep(0.001)
@@ -85,9 +88,8 @@ def timed(driver, got, key, mark, folded, start=None):
     start = time.time() if start is None else start
     until(folded, 60, "the service's fold of the %s" % key)
     got["fold " + key].append((time.time() - start) * 1e3)
-    until(lambda: driver.execute_script("return window.__seen[arguments[0]]", mark)
-          is not None, 60, "the page's %s" % key)
-    seen = driver.execute_script("return window.__seen[arguments[0]]", mark)
+    seen = until(lambda: driver.execute_script("return window.__seen[arguments[0]]", mark),
+                 60, "the page's %s" % key)         # Date.now(): never 0
     got[key].append(max(0.0, seen - start * 1e3))
 
 

@@ -69,10 +69,16 @@ from loop_parts import replayed  # noqa: E402
 from sim_rounds import capture_events, machine_alone  # noqa: E402
 
 
+def shm_folder():
+    """A new folder for a table's journal, in memory where the machine has /dev/shm (a disk's
+    waits are not the table's CPU)."""
+    return tempfile.mkdtemp(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
+
+
 def whole(game, rounds, seed, pace_s, bulk=None):
     """(CPU s per round, virtual hours, the events journaled)."""
     from hal_sim.virtual import VirtualTable
-    folder = tempfile.mkdtemp(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
+    folder = shm_folder()
     try:
         table = VirtualTable(game, seed, os.path.join(folder, "j.journal"), pace_s=pace_s,
                              bulk=bulk)
@@ -91,8 +97,8 @@ def whole(game, rounds, seed, pace_s, bulk=None):
 
 def controller_alone(game, events, rounds, seed):
     """CPU s per round of the journaled controller alone on `events` (loop_parts.replayed),
-    its journal in /dev/shm where there is one."""
-    folder = tempfile.mkdtemp(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
+    its journal in a shm_folder."""
+    folder = shm_folder()
     try:
         return replayed(game, events, rounds, seed, 1, folder)
     finally:
@@ -103,7 +109,7 @@ def day(game, hours, seed, pace_s, bulk=None):
     """(rounds, virtual hours, CPU s) of the booted virtual table played for `hours` virtual
     hours."""
     from hal_sim.virtual import VirtualTable
-    folder = tempfile.mkdtemp(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
+    folder = shm_folder()
     try:
         table = VirtualTable(game, seed, os.path.join(folder, "j.journal"), pace_s=pace_s,
                              bulk=bulk)
